@@ -1,0 +1,264 @@
+/*
+ * lang/main.c — the tkc driver: a thin main that wires the stages.
+ *
+ *   parse (+ imports) -> sema -> per kernel: lower, optimize -> target
+ *
+ * Exit status: 0 ok, 1 errors in the source, 2 usage errors.  The output
+ * file is written to a temporary name and renamed into place, so a failed
+ * compilation never leaves a half-written header or clobbers a good one.
+ */
+#include <errno.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lang.h"
+#include "../parser/parse.h"
+#include "../sema/sema.h"
+#include "../lower/tir.h"
+#include "../targets/target.h"
+
+typedef struct Options {
+    const char *input, *output, *emit, *targets, *kernels, *dump;
+    Vec(Define) defs;
+    Vec(const char *) incdirs;
+} Options;
+
+static const char usage[] =
+    "usage: tkc FILE.tk [options]\n"
+    "  --target=c            target(s): c (OpenMP C); comma-separated list\n"
+    "  -o FILE               write the header to FILE (default: stdout)\n"
+    "  -D NAME=VALUE         set a const parameter or specialize a run-time dim\n"
+    "  --kernel=NAME[,NAME]  emit these kernels (default: every kernel of FILE)\n"
+    "  --emit=KIND           tokens | ast | tir | c (default: the header)\n"
+    "  -I DIR                search DIR for imports\n"
+    "  -dPASSES              print the tile IR after passes (lower,fold,cse,dce,masks | all)\n"
+    "  --help, --version\n"
+    "environment: TKC_LOGS=masks prints which bound checks were dropped\n";
+
+static int usage_error(const char *fmt, const char *arg)
+{
+    fprintf(stderr, "tkc: ");
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, "\n%s", usage);
+    return 2;
+}
+
+static int parse_options(Arena *a, int argc, char **argv, Options *o)
+{
+    for (int i = 1; i < argc; i++) {
+        const char *s = argv[i];
+        if (!strcmp(s, "--help") || !strcmp(s, "-h")) {
+            fputs(usage, stdout);
+            exit(0);
+        } else if (!strcmp(s, "--version")) {
+            printf("tkc %s\n", TKC_VERSION);
+            exit(0);
+        } else if (!strcmp(s, "-o") || !strcmp(s, "-D") || !strcmp(s, "-I")) {
+            if (i + 1 >= argc)
+                return usage_error("%s needs an argument", s);
+            const char *v = argv[++i];
+            if (s[1] == 'o') {
+                o->output = v;
+            } else if (s[1] == 'I') {
+                vec_push(a, o->incdirs, v);
+            } else {
+                const char *eq = strchr(v, '=');
+                if (!eq || eq == v || !eq[1])
+                    return usage_error("-D wants NAME=VALUE, got '%s'", v);
+                Define d = {arena_strndup(a, v, (size_t)(eq - v)), eq + 1, false};
+                vec_push(a, o->defs, d);
+            }
+        } else if (!strncmp(s, "-D", 2) || !strncmp(s, "-I", 2) || !strncmp(s, "-o", 2)) {
+            char *argv2[] = {argv[0], arena_strndup(a, s, 2), (char *)s + 2};
+            int r = parse_options(a, 3, argv2, o);
+            if (r)
+                return r;
+        } else if (!strncmp(s, "--target=", 9)) {
+            o->targets = s + 9;
+        } else if (!strncmp(s, "--emit=", 7)) {
+            o->emit = s + 7;
+            if (strcmp(o->emit, "tokens") && strcmp(o->emit, "ast") && strcmp(o->emit, "tir") &&
+                strcmp(o->emit, "c"))
+                return usage_error("unknown --emit kind '%s' (tokens, ast, tir, c)", o->emit);
+        } else if (!strncmp(s, "--kernel=", 9)) {
+            o->kernels = s + 9;
+        } else if (!strncmp(s, "-d", 2) && s[2]) {
+            o->dump = s + 2;
+        } else if (s[0] == '-' && s[1]) {
+            return usage_error("unknown option '%s'", s);
+        } else if (o->input) {
+            return usage_error("more than one input file ('%s')", s);
+        } else {
+            o->input = s;
+        }
+    }
+    return o->input ? 0 : usage_error("%s", "no input file");
+}
+
+/* Where `import "stdlib/x.tk"` looks after the importing file's folder:
+ * -I dirs, the source tree or install prefix tkc runs from. */
+static void add_default_dirs(Arena *a, Options *o)
+{
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0)
+        return;
+    exe[n] = 0;
+    char *dir = dirname(exe);
+    vec_push(a, o->incdirs, arena_printf(a, "%s/..", dir));
+    vec_push(a, o->incdirs, arena_printf(a, "%s/../share/tkc", dir));
+}
+
+static bool selected(const Options *o, const KernelInfo *k)
+{
+    if (!o->kernels)
+        return k->in_main;
+    size_t n = strlen(k->name);
+    for (const char *p = o->kernels; (p = strstr(p, k->name)); p += n)
+        if ((p == o->kernels || p[-1] == ',') && (p[n] == 0 || p[n] == ','))
+            return true;
+    return false;
+}
+
+static bool check_kernel_names(const Options *o, const SemaResult *s)
+{
+    if (!o->kernels)
+        return true;
+    bool ok = true;
+    const char *p = o->kernels;
+    while (*p) {
+        size_t n = strcspn(p, ",");
+        bool found = false;
+        for (int i = 0; i < s->nkernels; i++)
+            found |= strlen(s->kernels[i]->name) == n && !strncmp(s->kernels[i]->name, p, n);
+        if (!found) {
+            fprintf(stderr, "tkc: error: no kernel named '%.*s'\n", (int)n, p);
+            ok = false;
+        }
+        p += n + (p[n] == ',');
+    }
+    return ok;
+}
+
+static TirKernel *instantiate(Arena *a, const KernelInfo *k, const Options *o, Diag *d)
+{
+    int64_t *cv = arena_alloc(a, sizeof(int64_t) * (size_t)(k->nconsts + 1));
+    double *fv = arena_alloc(a, sizeof(double) * (size_t)(k->nconsts + 1));
+    for (int i = 0; i < k->nconsts; i++) {
+        cv[i] = k->consts[i].ival;
+        fv[i] = k->consts[i].fval;
+    }
+    TirKernel *t = tir_lower(k, cv, fv, a, d);
+    if (t)
+        tir_optimize(t, o->dump, stderr);
+    return t;
+}
+
+static char *guard_name(Arena *a, const Options *o)
+{
+    const char *base = o->output ? o->output : o->input;
+    const char *slash = strrchr(base, '/');
+    Buf b = {.a = a};
+    buf_puts(&b, "TKC_");
+    for (const char *p = slash ? slash + 1 : base; *p; p++)
+        buf_putc(&b, (*p >= 'a' && *p <= 'z') ? (char)(*p - 32)
+                     : ((*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9')) ? *p : '_');
+    return b.s;
+}
+
+static int write_output(Arena *a, const Options *o, const Target **ts, int nt, TirKernel **ks, int nk, Diag *d)
+{
+    TargetOptions to = {.source = o->input, .guard = guard_name(a, o)};
+    if (!o->output || !strcmp(o->output, "-"))
+        return target_emit_header(stdout, ts, nt, ks, nk, &to, d) ? 0 : 1;
+    char *tmp = arena_printf(a, "%s.tmp%ld", o->output, (long)getpid());
+    FILE *f = fopen(tmp, "w");
+    if (!f) {
+        fprintf(stderr, "tkc: error: cannot write '%s': %s\n", tmp, strerror(errno));
+        return 1;
+    }
+    bool ok = target_emit_header(f, ts, nt, ks, nk, &to, d);
+    ok &= fclose(f) == 0;
+    if (ok && strcmp(o->output, "/dev/null") && rename(tmp, o->output) != 0) {
+        fprintf(stderr, "tkc: error: cannot write '%s': %s\n", o->output, strerror(errno));
+        ok = false;
+    }
+    remove(tmp);
+    return ok ? 0 : 1;
+}
+
+static int resolve_targets(Arena *a, const Options *o, const Target ***out, int *n)
+{
+    const char *list = o->targets ? o->targets : "c";
+    Vec(const Target *) ts = {0};
+    for (const char *p = list; *p;) {
+        size_t len = strcspn(p, ",");
+        char *name = arena_strndup(a, p, len);
+        const Target *t = target_find(name);
+        if (!t)
+            return usage_error("unknown target '%s' (this build knows: c)", name);
+        vec_push(a, ts, t);
+        p += len + (p[len] == ',');
+    }
+    *out = ts.v;
+    *n = ts.n;
+    return 0;
+}
+
+static int compile(Arena *a, Options *o)
+{
+    Diag d;
+    diag_init(&d, stderr);
+    const Target **ts = NULL;
+    int nt = 0;
+    int r = resolve_targets(a, o, &ts, &nt);
+    if (r)
+        return r;
+    if (o->emit && !strcmp(o->emit, "tokens")) {
+        Src *s = src_read(a, o->input, &d, (Span){0});
+        if (s)
+            tk_dump_tokens(s, &d, stdout);
+        return d.nerrors ? 1 : 0;
+    }
+    add_default_dirs(a, o);
+    Program *p = program_load(a, o->input, o->incdirs.v, o->incdirs.n, &d);
+    if (!p || d.nerrors)
+        return 1;
+    if (o->emit && !strcmp(o->emit, "ast")) {
+        ast_print(stdout, p->files[0]);
+        return 0;
+    }
+    SemaResult *s = sema_check(p, o->defs.v, o->defs.n, &d);
+    if (d.nerrors || !check_kernel_names(o, s))
+        return 1;
+    Vec(TirKernel *) ks = {0};
+    for (int i = 0; i < s->nkernels; i++) {
+        if (!selected(o, s->kernels[i]))
+            continue;
+        TirKernel *t = instantiate(a, s->kernels[i], o, &d);
+        if (t)
+            vec_push(a, ks, t);
+    }
+    if (d.nerrors)
+        return 1;
+    if (o->emit && !strcmp(o->emit, "tir")) {
+        for (int i = 0; i < ks.n; i++)
+            tir_print(stdout, ks.v[i]);
+        return 0;
+    }
+    return write_output(a, o, ts, nt, ks.v, ks.n, &d);
+}
+
+int main(int argc, char **argv)
+{
+    Arena *a = arena_new();
+    Options o = {0};
+    int r = parse_options(a, argc, argv, &o);
+    if (!r)
+        r = compile(a, &o);
+    arena_free(a);
+    return r;
+}

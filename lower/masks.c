@@ -1,0 +1,206 @@
+/*
+ * lower/masks.c — drop bound checks the compiler can prove.
+ *
+ * Lowering turns every tensor index into `i >= 0 && i < dim` tests.  This
+ * pass computes, for each integer value, a range [lo, hi] where lo is a
+ * constant and hi is a constant or "another value + constant" (hi = M - 1
+ * for program_id(0) under grid(M), or for a loop variable below M).  A
+ * comparison that the ranges decide becomes a constant; fold then removes
+ * the `&& true` and a load/store whose whole mask is true loses it.
+ */
+#include <string.h>
+
+#include "tir.h"
+
+typedef struct Range {
+    bool has_lo, has_hi;
+    int64_t lo;
+    int hi_sym;          /* 0: hi is the constant hi_off; else value hi_sym + hi_off */
+    int64_t hi_off;
+} Range;
+
+typedef struct Masks { TirKernel *k; Range *r; int true_const; } Masks;
+
+static Range unknown(void) { return (Range){0}; }
+static Range konst(int64_t v) { return (Range){true, true, v, 0, v}; }
+
+static bool add_ovf(int64_t a, int64_t b, int64_t *r) { return __builtin_add_overflow(a, b, r); }
+
+static int base_value(const TirKernel *k, int v)
+{
+    Instr *in = tir_source(k, v);
+    return in ? in->id : v;
+}
+
+static Range range_add(Range a, Range b)
+{
+    Range r = unknown();
+    r.has_lo = a.has_lo && b.has_lo && !add_ovf(a.lo, b.lo, &r.lo);
+    if (a.has_hi && b.has_hi && (!a.hi_sym || !b.hi_sym)) {
+        r.hi_sym = a.hi_sym ? a.hi_sym : b.hi_sym;
+        r.has_hi = !add_ovf(a.hi_off, b.hi_off, &r.hi_off);
+    }
+    return r;
+}
+
+static Range range_mul(Range a, Range b)
+{
+    /* non-negative constant bounds only */
+    Range r = unknown();
+    if (a.has_lo && b.has_lo && a.lo >= 0 && b.lo >= 0) {
+        r.has_lo = !__builtin_mul_overflow(a.lo, b.lo, &r.lo);
+        if (a.has_hi && b.has_hi && !a.hi_sym && !b.hi_sym)
+            r.has_hi = !__builtin_mul_overflow(a.hi_off, b.hi_off, &r.hi_off);
+    }
+    return r;
+}
+
+/* The range of the loop variable of FOR(start, end, step). */
+static Range loop_range(Masks *m, Instr *f)
+{
+    Range s = m->r[f->args[0]], e = m->r[f->args[1]];
+    Range r = unknown();
+    r.has_lo = s.has_lo;
+    r.lo = s.lo;
+    int64_t st;
+    bool cstep = tir_splat_const(m->k, f->args[2], &st, NULL) && st > 0;
+    Instr *end = tir_source(m->k, f->args[1]);
+    if (end && end->op == OP_CONST && s.has_lo && s.has_hi && !s.hi_sym && s.lo == s.hi_off && cstep) {
+        int64_t n = end->ival - s.lo;   /* exact last value */
+        if (n > 0) {
+            r.has_hi = true;
+            r.hi_off = s.lo + (n - 1) / st * st;
+        }
+        return r;
+    }
+    if (e.has_hi) {   /* i < end  =>  i <= hi(end) - 1 */
+        r.hi_sym = e.hi_sym;
+        r.has_hi = !add_ovf(e.hi_off, -1, &r.hi_off);
+    }
+    return r;
+}
+
+static Range compute(Masks *m, Instr *in)
+{
+    const Range *r = m->r;
+    int64_t c;
+    switch (in->op) {
+    case OP_CONST:
+        return dtype_is_float(in->ty.dt) ? unknown() : konst(in->ival);
+    case OP_ARANGE:
+        return (Range){true, true, in->ival, 0, in->ival + in->ty.dim[0] - 1};
+    case OP_DIM:
+        return (Range){true, true, 0, in->id, 0};
+    case OP_PROGRAM_ID: {   /* under grid(g): 0 <= pid <= g - 1 */
+        if (in->axis >= m->k->ngrid)
+            return konst(0);
+        Range g = r[m->k->grid[in->axis]];
+        if (g.has_hi && !g.hi_sym)
+            return (Range){true, true, 0, 0, g.hi_off - 1};
+        return (Range){true, true, 0, base_value(m->k, m->k->grid[in->axis]), -1};
+    }
+    case OP_LOOPVAR:
+        return loop_range(m, in->parent->owner);
+    case OP_BROADCAST: case OP_RESHAPE: case OP_TRANS: case OP_EXPAND_DIMS:
+        return r[in->args[0]];
+    case OP_CAST: {
+        DType from = m->k->instrs.v[in->args[0]]->ty.dt;
+        bool widen = dtype_is_int(from) && dtype_is_int(in->ty.dt) &&
+                     dtype_info[in->ty.dt].bits >= dtype_info[from].bits &&
+                     dtype_info[in->ty.dt].is_signed;
+        return widen ? r[in->args[0]] : unknown();
+    }
+    case OP_ADD:
+        return range_add(r[in->args[0]], r[in->args[1]]);
+    case OP_SUB:
+        if (tir_splat_const(m->k, in->args[1], &c, NULL) && c != INT64_MIN)
+            return range_add(r[in->args[0]], konst(-c));
+        return unknown();
+    case OP_MUL:
+        return range_mul(r[in->args[0]], r[in->args[1]]);
+    case OP_DIV:
+    case OP_MOD:
+        if (tir_splat_const(m->k, in->args[1], &c, NULL) && c > 0 && r[in->args[0]].has_lo &&
+            r[in->args[0]].lo >= 0) {
+            Range a = r[in->args[0]];
+            if (in->op == OP_MOD)
+                return (Range){true, true, 0, 0, c - 1};
+            return (Range){true, a.has_hi && !a.hi_sym, a.lo / c, 0, a.hi_off / c};
+        }
+        return unknown();
+    case OP_MIN: {
+        Range a = r[in->args[0]], b = r[in->args[1]], x = unknown();
+        x.has_lo = a.has_lo && b.has_lo;
+        x.lo = a.lo < b.lo ? a.lo : b.lo;
+        if (a.has_hi && (!b.has_hi || (a.hi_sym == b.hi_sym && a.hi_off <= b.hi_off) || b.hi_sym))
+            x.has_hi = true, x.hi_sym = a.hi_sym, x.hi_off = a.hi_off;
+        else if (b.has_hi)
+            x.has_hi = true, x.hi_sym = b.hi_sym, x.hi_off = b.hi_off;
+        return x;
+    }
+    default:
+        return unknown();
+    }
+}
+
+/* -1: unknown; 0/1: the comparison's value for every lane. */
+static int decide(Masks *m, Instr *in)
+{
+    Range a = m->r[in->args[0]], b = m->r[in->args[1]];
+    int bsym = base_value(m->k, in->args[1]);
+    switch (in->op) {
+    case OP_GE:   /* a >= b: b a constant below a's lower bound */
+        return b.has_hi && !b.hi_sym && a.has_lo && a.lo >= b.hi_off ? 1 : -1;
+    case OP_LT:   /* a < b */
+        if (a.has_hi && !a.hi_sym && b.has_lo && a.hi_off < b.lo)
+            return 1;
+        if (a.has_hi && a.hi_sym && a.hi_sym == bsym && a.hi_off < 0)
+            return 1;
+        return -1;
+    default:
+        return -1;
+    }
+}
+
+static void visit(TirKernel *k, Instr *in, void *ctx)
+{
+    Masks *m = ctx;
+    if (dtype_is_int(in->ty.dt) || in->op == OP_LOOPVAR)
+        m->r[in->id] = compute(m, in);
+    if ((in->op != OP_GE && in->op != OP_LT) || !dtype_is_int(k->instrs.v[in->args[0]]->ty.dt))
+        return;
+    int v = decide(m, in);
+    if (v < 0)
+        return;
+    int line = 0, col = 0;
+    span_linecol(in->span, &line, &col);
+    tir_log("masks", "%s:%d:%d: %s: bound check '%s' always holds: dropped", in->span.src ? in->span.src->path : "?",
+            line, col, k->name, in->op == OP_GE ? "index >= 0" : "index < dim");
+    /* becomes a constant true; fold propagates it */
+    if (in->ty.rank == 0) {
+        in->op = OP_CONST;
+        in->nargs = 0;
+        in->args[0] = in->args[1] = 0;
+        in->ival = 1;
+    } else {
+        in->op = OP_BROADCAST;
+        in->nargs = 1;
+        in->args[0] = m->true_const;
+        in->args[1] = 0;
+    }
+}
+
+void lower_masks(TirKernel *k)
+{
+    Masks m = {k, NULL, 0};
+    /* the one `true` proven checks become; placed first in the body */
+    Instr *c = tir_new(k, k->body, OP_CONST, (TTy){.dt = DT_BOOL});
+    c->ival = 1;
+    k->body->ins.n--;
+    m.true_const = c->id;
+    m.r = arena_alloc(k->arena, sizeof(Range) * (size_t)(k->instrs.n + 1));
+    tir_walk(k, k->body, visit, &m);
+    vec_push(k->arena, k->body->ins, 0);
+    memmove(k->body->ins.v + 1, k->body->ins.v, sizeof(int) * (size_t)(k->body->ins.n - 1));
+    k->body->ins.v[0] = c->id;
+}

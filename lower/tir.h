@@ -1,0 +1,122 @@
+/*
+ * lower/tir.h — the tile IR: the interface between lowering and targets.
+ *
+ * One TirKernel is one instantiation of a kernel: every const parameter has
+ * a value, so every tile has a concrete shape.  Instructions live in
+ * structured blocks (FOR/IF/WHILE nest blocks); each instruction defines at
+ * most one value, whose id is the instruction's index in k->instrs (id 0 is
+ * reserved for "no value").  Values are immutable; `var`s are explicit
+ * VAR_GET/VAR_SET slots.  A value defined in a block is visible in that
+ * block after its definition and in blocks nested there.
+ *
+ * Passes run in lower/pipeline.c; targets print the result.
+ */
+#ifndef TKC_TIR_H
+#define TKC_TIR_H
+
+#include "../lang/lang.h"
+#include "../sema/sema.h"
+#include "ops.h"
+
+#define TIR_MAXRANK 4
+
+typedef struct TTy {
+    DType dt;
+    int rank;                      /* 0: scalar */
+    int64_t dim[TIR_MAXRANK];
+} TTy;
+
+typedef struct TBlock TBlock;
+
+typedef struct Instr {
+    Op op;
+    int id;                        /* value id == index in TirKernel.instrs */
+    TTy ty;                        /* result type (STORE, VAR_SET, control: dt DT_BOOL rank 0, unused) */
+    int args[3];                   /* value ids; 0 = absent (LOAD mask/other, STORE mask) */
+    int nargs;
+    int64_t ival;                  /* CONST (ints/bool), ARANGE start */
+    double fval;                   /* CONST (floats) */
+    int index;                     /* DIM, ARG, STRIDE, LOAD/STORE: param index; VAR_*: var id */
+    int axis;                      /* PROGRAM_ID, EXPAND_DIMS, REDUCE, CUMSUM, STRIDE */
+    int perm[TIR_MAXRANK];         /* TRANS */
+    ReduceKind rkind;              /* REDUCE */
+    bool unchecked;                /* LOAD/STORE written `unchecked` */
+    TBlock *blocks[2];             /* FOR: body; IF: then, else; WHILE: cond, body */
+    TBlock *parent;                /* the block holding this instruction */
+    Span span;                     /* source, for messages */
+} Instr;
+
+struct TBlock {
+    Vec(int) ins;                  /* instruction ids in order */
+    Instr *owner;                  /* the FOR/IF/WHILE, or NULL for the kernel body */
+};
+
+typedef struct TVar {
+    const char *name;
+    TTy ty;
+} TVar;
+
+typedef struct TRequire {
+    int cond;                      /* bool scalar value computed in the body's head */
+    const char *text;              /* the condition's source text */
+} TRequire;
+
+typedef struct TirKernel {
+    Arena *arena;
+    const KernelInfo *info;        /* sema's description: params, dims, consts */
+    const char *name;              /* C name of this instantiation */
+    int64_t *cvals;                /* const param values (info->nconsts) */
+    Vec(Instr *) instrs;           /* by id; instrs.v[0] is a placeholder */
+    TBlock *body;
+    /* The body starts with a "head": scalar instructions that use only
+     * CONST/DIM/ARG/STRIDE (grid sizes, require conditions).  The launcher
+     * evaluates those; programs may use them too. */
+    int grid[3];                   /* value ids (i64 scalars); ngrid of them */
+    int ngrid;
+    Vec(TRequire) requires;
+    Vec(TVar) vars;
+    /* dims/tensors specialized by -D are constants: see info */
+} TirKernel;
+
+/* lower/lower.c: typed AST -> tile IR for one choice of const values. */
+TirKernel *tir_lower(const KernelInfo *info, const int64_t *cvals, const double *fvals,
+                     Arena *a, Diag *d);
+
+/* lower/pipeline.c: the pass list.  dump: print the IR after each pass
+ * whose name is in it (e.g. "fold,cse"), or after all with "all". */
+void tir_optimize(TirKernel *k, const char *dump, FILE *log);
+
+/* lower/pass.c: what passes share */
+typedef void (*TirVisit)(TirKernel *k, Instr *in, void *ctx);
+void tir_walk(TirKernel *k, TBlock *b, TirVisit f, void *ctx);  /* each instr, then its blocks */
+/* Follow a replacement map (repl[v] != 0: v was replaced by repl[v]) for
+ * every operand and for the kernel's grid and require values. */
+int tir_resolve(const int *repl, int v);
+void tir_apply_repl(TirKernel *k, const int *repl);
+/* The instruction defining v, looking through views (BROADCAST, RESHAPE,
+ * TRANS, EXPAND_DIMS) of the same values. */
+Instr *tir_def(const TirKernel *k, int v);
+Instr *tir_source(const TirKernel *k, int v);
+bool tir_splat_const(const TirKernel *k, int v, int64_t *iv, double *fv);
+void tir_log(const char *topic, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* passes, one file each */
+void lower_fold(TirKernel *k);     /* constant folding and algebraic identities */
+void lower_cse(TirKernel *k);      /* common subexpressions of pure ops */
+void lower_dce(TirKernel *k);      /* unused pure instructions */
+void lower_masks(TirKernel *k);    /* prove bound checks true from value ranges */
+void lower_licm(TirKernel *k);     /* hoist loop invariants */
+
+/* lower/tir.c: construction helpers and the printer (--emit=tir) */
+extern const char *const op_name[OP_COUNT];
+extern const int op_nargs[OP_COUNT];
+extern const int op_flags[OP_COUNT];
+Instr *tir_new(TirKernel *k, TBlock *b, Op op, TTy ty);   /* appended to b */
+TBlock *tir_block(TirKernel *k, Instr *owner);
+bool tty_eq(const TTy *a, const TTy *b);
+int64_t tty_numel(const TTy *t);
+void tir_print(FILE *out, const TirKernel *k);
+/* uses[v]: how many instructions use value v as an operand (recomputed) */
+int *tir_use_counts(const TirKernel *k);
+
+#endif

@@ -1,0 +1,151 @@
+#!/bin/sh
+# tests/bench/run.sh — CPU benchmarks of tkc's C target (`make bench`).
+#
+#   softmax / layernorm / rmsnorm on 8192x4096 f32: GB/s next to memcpy of the same bytes
+#   f32 matmul 2048^3: GFLOP/s next to OpenBLAS cblas_sgemm, for a few BM/BN/BK choices
+#   tkc compile time per stdlib kernel: median ms of `tkc ... -o /dev/null`
+#
+# Each result is checked once against a reference before it is timed; times are
+# medians of repeated runs after warm-up.  Lines read
+#   name  tkc=X  rival=Y  ratio=Z  goal=G  [met|MISSED]
+# Exit status 1 if any kernel fails to compile, errors or computes a wrong result.
+#
+# Environment: TKC (default build/tkc), CC (gcc), OMP_NUM_THREADS (all cores),
+#   BENCH_ONLY=rows|matmul|compile (one section), ROWS_M ROWS_N MM_N (sizes).
+
+set -u
+TKC=${TKC:-build/tkc}
+CC=${CC:-gcc}
+B=build/bench
+S=tests/bench
+CFLAGS="-std=c11 -O3 -march=native -ffp-contract=fast -fopenmp -Wall -Wextra"
+ROWS_M=${ROWS_M:-8192}
+ROWS_N=${ROWS_N:-4096}
+MM_N=${MM_N:-2048}
+ONLY=${BENCH_ONLY:-all}
+
+NCPU=$(getconf _NPROCESSORS_ONLN 2>/dev/null || nproc 2>/dev/null || echo 1)
+OMP_NUM_THREADS=${OMP_NUM_THREADS:-$NCPU}
+OPENBLAS_NUM_THREADS=${OPENBLAS_NUM_THREADS:-$OMP_NUM_THREADS}
+OMP_PROC_BIND=${OMP_PROC_BIND:-close}
+OMP_PLACES=${OMP_PLACES:-cores}
+export OMP_NUM_THREADS OPENBLAS_NUM_THREADS OMP_PROC_BIND OMP_PLACES
+
+failed=0
+fail() { printf '%-34s FAIL: %s\n' "$1" "$2"; failed=1; }
+
+[ -x "$TKC" ] || { echo "bench: $TKC not found (run make)"; exit 1; }
+mkdir -p "$B" || exit 1
+
+model=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -n 1)
+echo "tkc CPU benchmarks: ${model:-unknown CPU}, $NCPU cores, OMP_NUM_THREADS=$OMP_NUM_THREADS, $($CC --version | head -n 1)"
+
+# gen NAME TK KERNEL [tkc options...]: write $B/NAME.h; prints the error on failure.
+gen() {
+    g_name=$1 g_tk=$2 g_kern=$3
+    shift 3
+    if ! "$TKC" "$g_tk" --kernel="$g_kern" --target=c -o "$B/$g_name.h" "$@" 2>"$B/$g_name.err"
+    then
+        fail "$g_name" "tkc $g_tk --kernel=$g_kern $* failed:"
+        head -n 5 "$B/$g_name.err" | sed 's/^/    /'
+        return 1
+    fi
+}
+
+# build NAME DRIVER [cc options...]: compile the driver with $B/NAME.h force-included.
+build() {
+    b_name=$1 b_drv=$2
+    shift 2
+    if ! $CC $CFLAGS -I"$S" -include "$B/$b_name.h" "$@" -o "$B/$b_name" "$S/$b_drv" -lm \
+            2>"$B/$b_name.cc.err"; then
+        fail "$b_name" "the generated header does not compile:"
+        head -n 8 "$B/$b_name.cc.err" | sed 's/^/    /'
+        return 1
+    fi
+}
+
+# ---------------------------------------------------------------- row-wise kernels
+rows() {
+    $CC $CFLAGS -I"$S" -o "$B/bench_memcpy" "$S/bench_memcpy.c" || { fail memcpy "build"; return; }
+    bytes=$((ROWS_M * ROWS_N * 4))
+    # shellcheck disable=SC2046
+    set -- $("$B/bench_memcpy" "$bytes")
+    mem=${1:-0}
+    echo
+    echo "# row-wise kernels, ${ROWS_M}x${ROWS_N} f32: GB/s counting x read + y written once;"
+    echo "# rival = memcpy of the same bytes (best of 1 and $OMP_NUM_THREADS threads: ${2:-?} / ${3:-?} GB/s)"
+    while read -r name kern kind opts; do
+        case $name in ''|'#'*) continue ;; esac
+        spec=
+        case $opts in *"N="*) spec=-DSPEC_N ;; esac
+        # shellcheck disable=SC2086
+        gen "$name" stdlib/nn.tk "$kern" $opts || continue
+        build "$name" bench_rows.c -DTK_FN="$kern" -DKIND_"$kind" $spec || continue
+        "$B/$name" "$name" "$mem" "$ROWS_M" "$ROWS_N" || failed=1
+    done <<LIST
+softmax_B4096           softmax         SOFTMAX    -D BLOCK=4096
+softmax_B4096_N4096     softmax         SOFTMAX    -D BLOCK=4096 -D N=$ROWS_N
+softmax_online          softmax_online  SOFTMAX
+softmax_online_B4096    softmax_online  SOFTMAX    -D BLOCK=4096
+layernorm               layernorm       LAYERNORM
+layernorm_B4096         layernorm       LAYERNORM  -D BLOCK=4096
+layernorm_B4096_N4096   layernorm       LAYERNORM  -D BLOCK=4096 -D N=$ROWS_N
+rmsnorm                 rmsnorm         RMSNORM
+LIST
+}
+
+# ---------------------------------------------------------------- matmul
+matmul() {
+    echo
+    echo "# f32 matmul ${MM_N}^3: GFLOP/s; rival = OpenBLAS cblas_sgemm, $OPENBLAS_NUM_THREADS threads"
+    blas=0
+    if printf '#include <cblas.h>\nint main(void){return 0;}\n' | $CC -x c - -o /dev/null -lopenblas 2>/dev/null
+    then
+        if $CC $CFLAGS -I"$S" -DUSE_CBLAS -o "$B/bench_sgemm" "$S/bench_matmul.c" -lopenblas -lm; then
+            blas=$("$B/bench_sgemm" sgemm 0 "$MM_N" "$MM_N" "$MM_N") || { fail sgemm "cblas_sgemm result wrong"; blas=0; }
+        fi
+    else
+        echo "matmul: skip OpenBLAS rival (cblas.h or -lopenblas missing: apt-get install libopenblas-dev)"
+    fi
+    while read -r name opts; do
+        case $name in ''|'#'*) continue ;; esac
+        # shellcheck disable=SC2086
+        gen "$name" stdlib/matmul.tk matmul $opts || continue
+        build "$name" bench_matmul.c -DTK_FN=matmul || continue
+        "$B/$name" "$name" "$blas" "$MM_N" "$MM_N" "$MM_N" || failed=1
+    done <<LIST
+matmul_64x64x64
+matmul_32x128x64        -D BM=32 -D BN=128 -D BK=64
+matmul_128x128x32       -D BM=128 -D BN=128 -D BK=32
+matmul_64x256x64        -D BM=64 -D BN=256 -D BK=64
+LIST
+}
+
+# ---------------------------------------------------------------- compile time
+compile() {
+    echo
+    echo "# tkc compile time to C per kernel: median ms of 11 runs of 'tkc FILE --kernel=K -o /dev/null'"
+    $CC -std=c11 -O2 -o "$B/compile_time" "$S/compile_time.c" || { fail compile_time "build"; return; }
+    for tk in stdlib/*.tk; do
+        for kern in $(sed -n 's/^[[:space:]]*kernel[[:space:]][[:space:]]*\([A-Za-z_][A-Za-z0-9_]*\).*/\1/p' "$tk"); do
+            label="compile:$(basename "$tk" .tk).${kern}[ms]"
+            if ms=$("$B/compile_time" 11 "$TKC" "$tk" --kernel="$kern" --target=c -o /dev/null); then
+                verdict=$(awk -v t="$ms" 'BEGIN { print (t <= 20 ? "[met]" : "[MISSED]") }')
+                printf '%-34s tkc=%-9s rival=-         ratio=-      goal=<=20ms   %s\n' "$label" "$ms" "$verdict"
+            else
+                fail "$label" "tkc $tk --kernel=$kern failed"
+            fi
+        done
+    done
+}
+
+case $ONLY in
+    all) rows; matmul; compile ;;
+    rows) rows ;;
+    matmul) matmul ;;
+    compile) compile ;;
+    *) echo "bench: BENCH_ONLY must be rows, matmul or compile"; exit 2 ;;
+esac
+echo
+[ $failed -eq 0 ] && echo "bench: done" || echo "bench: some kernels FAILED"
+exit $failed

@@ -1,0 +1,410 @@
+#!/bin/sh
+# tests/run.sh — the one test runner (`make test` calls it).
+#
+#   sh tests/run.sh [GROUP | GROUP/NAME ...]     # default: every group
+#   UPDATE=1 sh tests/run.sh emit                # regenerate tests/emit/*.expected
+#   TKC=build/asan/tkc sh tests/run.sh           # test another tkc binary
+#
+# Groups, each a folder of tests/:
+#   unit    tests/unit/*.c linked against the compiler's objects (lang/ pieces)
+#   diag    tests/diag/*.tk: golden diagnostics.  Lines at the top of a file
+#             // expect error: LINE:COL: substring
+#             // expect note: LINE:COL: substring      (notes/warnings are checked
+#             // expect warning: LINE:COL: substring    only where listed)
+#           The reported errors must be exactly the expected ones (position and
+#           substring, case-insensitive), each followed by its source line and a
+#           caret; exit 1 when errors are expected, 0 otherwise.
+#   emit    tests/emit/NAME.tk: `--emit=tir` and `--emit=c` compared (diff -u)
+#           with NAME.tir.expected / NAME.c.expected, and emitted twice to be
+#           deterministic.
+#   run     tests/run/NAME.tk with a driver tests/run/NAME.c: the header is made
+#           with `tkc NAME.tk --target=c -o build/tests/NAME.h`, the driver
+#           compiled with -Werror -fopenmp and run; it exits 0 when all is well.
+#   header  every run test's and tests/header/*.tk's header compiled alone with
+#           gcc and clang, with and without -fopenmp, -Werror; plus the C
+#           programs in tests/header/ (several translation units, several headers).
+#   robust  tkc on truncated copies of every test source: exit 0 or 1, never a
+#           crash, and an error message whenever it exits 1.
+#
+# A first line `// tkc-flags: ...` in a .tk adds flags to tkc for that file.
+# Prints `PASS name` / `FAIL name` (with indented reasons) / `SKIP name: why`
+# per test and ends with `N passed, N failed`; exits 1 if anything failed.
+set -u
+cd "$(dirname "$0")/.." || exit 2
+ROOT=$PWD
+TKC=${TKC:-build/tkc}
+case $TKC in /*) ;; *) TKC=$ROOT/$TKC ;; esac
+BDIR=$(dirname "$TKC")                  # build/ or build/asan/
+T=$BDIR/tests                           # everything the tests make
+TEST_CC=${TEST_CC:-gcc}
+RUN_CFLAGS="-std=c11 -O2 -Wall -Wextra -Werror -ffp-contract=fast -fopenmp"
+TO=""
+command -v timeout >/dev/null 2>&1 && TO="timeout"
+export ROOT TKC BDIR T TEST_CC RUN_CFLAGS TO
+
+# Run with a time limit when `timeout` exists.
+limit() { secs=$1; shift; if [ -n "$TO" ]; then timeout "$secs" "$@"; else "$@"; fi; }
+
+# The flags on a `// tkc-flags: ...` first line.
+flags_of() { sed -n '1s|^// *tkc-flags: *||p' "$1"; }
+
+# `what` of a failed command status: a crash or time-out reads differently.
+why_rc() {
+    case $1 in
+    124) echo "timed out" ;;
+    13[0-9]|1[4-9][0-9]|2[0-9][0-9]) echo "crashed (exit $1)" ;;
+    *) echo "exit $1" ;;
+    esac
+}
+
+# Indent a file's first lines under a FAIL line.
+show() { sed -n "1,${2:-30}s/^/    /p" "$1"; }
+
+# ------------------------------------------------------------------ diag
+
+# awk over the .tk (expectations, source lines) then tkc's stderr.
+DIAG_AWK='
+function lc(s) { return tolower(s) }
+FNR == NR {
+    src[FNR] = $0
+    if ($0 !~ /^\/\/ *expect/) next
+    if (match($0, /^\/\/ expect (error|warning|note): [0-9]+:[0-9]+: /)) {
+        hdr = substr($0, 1, RLENGTH); rest = substr($0, RLENGTH + 1)
+        sub(/^\/\/ expect /, "", hdr)
+        k = hdr; sub(/:.*/, "", k)
+        pos = hdr; sub(/^[a-z]+: /, "", pos); sub(/: $/, "", pos)
+        ne++; ek[ne] = k; ep[ne] = pos; es[ne] = rest
+        next
+    }
+    printf "    malformed expectation on line %d: %s\n", FNR, $0; bad = 1
+    next
+}
+{
+    line[++nl] = $0
+    if (match($0, /^[^ :]+:[0-9]+:[0-9]+: (error|warning|note): /)) {
+        h = substr($0, 1, RLENGTH); msg = substr($0, RLENGTH + 1)
+        n = split(h, f, ":")
+        file = f[1]; p = f[2] ":" f[3]; k = f[4]; sub(/^ /, "", k)
+    } else if (match($0, /^tkc: (error|warning|note): /)) {
+        h = substr($0, 1, RLENGTH); msg = substr($0, RLENGTH + 1)
+        file = ""; p = "0:0"; k = h; sub(/^tkc: /, "", k); sub(/: $/, "", k)
+    } else next
+    na++; ak[na] = k; ap[na] = p; am[na] = msg; af[na] = file; at[na] = nl
+}
+END {
+    for (i = 1; i <= ne; i++) {
+        hit = 0
+        for (j = 1; j <= na; j++)
+            if (!used[j] && ak[j] == ek[i] && ap[j] == ep[i] && af[j] == path && index(lc(am[j]), lc(es[i]))) {
+                used[j] = 1; hit = 1; break
+            }
+        if (!hit) {
+            printf "    missing %s: %s: %s\n", ek[i], ep[i], es[i]; bad = 1
+            for (j = 1; j <= na; j++)
+                if (ak[j] == ek[i] && ap[j] == ep[i])
+                    printf "      (at that position: %s: %s)\n", ak[j], am[j]
+        }
+    }
+    for (j = 1; j <= na; j++) {
+        if (ak[j] == "error" && !used[j]) {
+            printf "    unexpected error: %s: %s\n", ap[j], am[j]; bad = 1
+        }
+        # A located diagnostic in this file shows its source line and a caret.
+        if (af[j] == path) {
+            split(ap[j], lcn, ":"); L = lcn[1] + 0; C = lcn[2] + 0
+            want = "  " src[L]
+            if (line[at[j] + 1] != want) {
+                printf "    %s at %s: source line not shown (got \"%s\")\n", ak[j], ap[j], line[at[j] + 1]; bad = 1
+            } else {
+                pre = substr(src[L], 1, C - 1); gsub(/[^\t]/, " ", pre)
+                if (index(line[at[j] + 2], "  " pre "^") != 1) {
+                    printf "    %s at %s: caret not under column %d (got \"%s\")\n", ak[j], ap[j], C, line[at[j] + 2]; bad = 1
+                }
+            }
+        }
+    }
+    exit bad
+}'
+
+test_diag() {
+    name=$1; f=tests/diag/$name.tk; err=$T/diag/$name.err
+    mkdir -p "$T/diag"
+    # shellcheck disable=SC2046
+    limit 20 "$TKC" "$f" --target=c -o /dev/null $(flags_of "$f") >/dev/null 2>"$err"
+    rc=$?
+    want=0
+    grep -q '^// expect error: ' "$f" && want=1
+    if [ $rc -ne 0 ] && [ $rc -ne 1 ]; then
+        echo "FAIL diag/$name"; echo "    tkc $(why_rc $rc)"; show "$err"; return
+    fi
+    out=$(awk -F'\t' -v path="$f" "$DIAG_AWK" "$f" "$err")
+    ok=$?
+    if [ $rc -ne $want ]; then
+        out="    exit $rc, expected $want
+$out"
+        ok=1
+    fi
+    if [ $ok -eq 0 ]; then
+        echo "PASS diag/$name"
+    else
+        echo "FAIL diag/$name"; echo "$out"; echo "    --- tkc said:"; show "$err" 20
+    fi
+}
+
+# ------------------------------------------------------------------ emit
+
+test_emit() {
+    name=$1; f=tests/emit/$name.tk
+    mkdir -p "$T/emit"
+    for kind in tir c; do
+        out=$T/emit/$name.$kind; exp=tests/emit/$name.$kind.expected
+        # shellcheck disable=SC2046
+        limit 20 "$TKC" "$f" --target=c --emit=$kind $(flags_of "$f") >"$out" 2>"$out.err"
+        rc=$?
+        if [ $rc -ne 0 ]; then
+            echo "FAIL emit/$name.$kind"; echo "    tkc $(why_rc $rc)"; show "$out.err"; continue
+        fi
+        # shellcheck disable=SC2046
+        limit 20 "$TKC" "$f" --target=c --emit=$kind $(flags_of "$f") >"$out.again" 2>/dev/null
+        if ! cmp -s "$out" "$out.again"; then
+            echo "FAIL emit/$name.$kind"; echo "    output differs between two runs"; continue
+        fi
+        if [ "${UPDATE:-}" = 1 ]; then
+            cp "$out" "$exp"; echo "PASS emit/$name.$kind (updated $exp)"; continue
+        fi
+        if [ ! -f "$exp" ]; then
+            echo "FAIL emit/$name.$kind"; echo "    no $exp: run UPDATE=1 sh tests/run.sh emit, then read it"; continue
+        fi
+        if diff -u "$exp" "$out" >"$out.diff"; then
+            echo "PASS emit/$name.$kind"
+        else
+            echo "FAIL emit/$name.$kind"; show "$out.diff" 40
+        fi
+    done
+}
+
+# ------------------------------------------------------------------ unit
+
+# The compiler's objects less the driver's main, as an archive, so a unit
+# test pulls in only what it uses.
+make_unit_lib() {
+    lib=$T/libtkc.a
+    rm -f "$lib"
+    objs=$(find "$BDIR/obj" -name '*.o' 2>/dev/null | sort)
+    [ -n "$objs" ] || return 1
+    keep=""
+    for o in $objs; do
+        nm -g --defined-only "$o" 2>/dev/null | grep -q ' T main$' || keep="$keep $o"
+    done
+    mkdir -p "$T"
+    # shellcheck disable=SC2086
+    ar rcs "$lib" $keep 2>/dev/null || return 1
+    # Sanitizer builds need the sanitizer runtimes at link time.
+    # shellcheck disable=SC2086
+    if nm $keep 2>/dev/null | grep -q '__asan_\|__ubsan_'; then
+        echo "-fsanitize=address,undefined" >"$T/libtkc.flags"
+    else
+        : >"$T/libtkc.flags"
+    fi
+}
+
+test_unit() {
+    name=$1; src=tests/unit/$name.c; exe=$T/unit/$name
+    mkdir -p "$T/unit"
+    if [ ! -f "$T/libtkc.a" ]; then
+        echo "SKIP unit/$name: no compiler objects in $BDIR/obj (run make)"; return
+    fi
+    # shellcheck disable=SC2046
+    if ! $TEST_CC -std=c11 -D_GNU_SOURCE -O1 -g -Wall -Wextra -Werror -I. -o "$exe" "$src" \
+            "$T/libtkc.a" $(cat "$T/libtkc.flags") -lm -ldl >"$exe.log" 2>&1; then
+        echo "FAIL unit/$name"; echo "    does not compile/link"; show "$exe.log"; return
+    fi
+    limit 60 "$exe" >"$exe.out" 2>&1
+    rc=$?
+    if [ $rc -eq 0 ]; then echo "PASS unit/$name"; else
+        echo "FAIL unit/$name"; echo "    $(why_rc $rc)"; show "$exe.out"; fi
+}
+
+# ------------------------------------------------------------------ run
+
+test_run() {
+    name=$1; f=tests/run/$name.tk; h=$T/$name.h; exe=$T/run/$name
+    mkdir -p "$T/run"
+    # shellcheck disable=SC2046
+    limit 20 "$TKC" "$f" --target=c -o "$h" $(flags_of "$f") >"$exe.tkc" 2>&1
+    rc=$?
+    if [ $rc -ne 0 ]; then
+        echo "FAIL run/$name"; echo "    tkc $(why_rc $rc)"; show "$exe.tkc"; return
+    fi
+    # shellcheck disable=SC2086
+    if ! limit 120 $TEST_CC $RUN_CFLAGS -I "$T" -o "$exe" "tests/run/$name.c" -lm >"$exe.cc" 2>&1; then
+        echo "FAIL run/$name"; echo "    driver does not compile"; show "$exe.cc"; return
+    fi
+    limit 60 "$exe" >"$exe.out" 2>&1
+    rc=$?
+    if [ $rc -eq 0 ]; then echo "PASS run/$name"; else
+        echo "FAIL run/$name"; echo "    $(why_rc $rc)"; show "$exe.out" 40; fi
+}
+
+# ------------------------------------------------------------------ header
+
+HDR_WARN="-std=c11 -Wall -Wextra -Werror"
+
+# One header, alone in a translation unit, 4 ways.
+test_header() {
+    f=$1; name=$(basename "$f" .tk); d=$T/hdr; h=$d/$name.h
+    mkdir -p "$d"
+    # shellcheck disable=SC2046
+    limit 20 "$TKC" "$f" --target=c -o "$h" $(flags_of "$f") >"$h.tkc" 2>&1
+    rc=$?
+    if [ $rc -ne 0 ]; then
+        echo "FAIL header/$name"; echo "    tkc $(why_rc $rc)"; show "$h.tkc"; return
+    fi
+    printf '#include "%s.h"\n' "$name" >"$d/$name.tu.c"
+    fails=""; logs=""
+    for cc in gcc clang; do
+        command -v $cc >/dev/null 2>&1 || { echo "SKIP header/$name.$cc: no $cc"; continue; }
+        for omp in "" -fopenmp; do
+            log=$d/$name.$cc$omp.log
+            # shellcheck disable=SC2086
+            if ! $cc $HDR_WARN $omp -O2 -I "$d" -c -o "$d/$name.$cc$omp.o" "$d/$name.tu.c" >"$log" 2>&1; then
+                fails="$fails, $cc${omp:+ $omp}"; logs="$logs $log"
+            fi
+        done
+    done
+    if [ -z "$fails" ]; then echo "PASS header/$name"; return; fi
+    echo "FAIL header/$name"; echo "    warnings or errors with${fails#,}"
+    for log in $logs; do show "$log" 12; done
+}
+
+# A C program of several translation units in tests/header/: PROG.c and any
+# PROG_*.c, headers from every tests/header/*.tk, built with gcc and clang.
+test_header_prog() {
+    prog=$1; d=$T/hdr
+    mkdir -p "$d"
+    for f in tests/header/*.tk; do
+        n=$(basename "$f" .tk)
+        # shellcheck disable=SC2046
+        if ! limit 20 "$TKC" "$f" --target=c -o "$d/$prog-$n.h.tmp" $(flags_of "$f") >"$d/$prog-$n.log" 2>&1; then
+            echo "FAIL header/$prog"; echo "    tkc failed on $f"; show "$d/$prog-$n.log"; return
+        fi
+        mkdir -p "$d/$prog.inc"; mv "$d/$prog-$n.h.tmp" "$d/$prog.inc/$n.h"
+    done
+    srcs="tests/header/$prog.c"
+    for s in tests/header/"$prog"_*.c; do [ -f "$s" ] && srcs="$srcs $s"; done
+    for cc in gcc clang; do
+        command -v $cc >/dev/null 2>&1 || { echo "SKIP header/$prog.$cc: no $cc"; continue; }
+        exe=$d/$prog.$cc
+        # shellcheck disable=SC2086
+        if ! $cc $HDR_WARN -O2 -fopenmp -I "$d/$prog.inc" -o "$exe" $srcs -lm >"$exe.log" 2>&1; then
+            echo "FAIL header/$prog.$cc"; echo "    does not build"; show "$exe.log"; continue
+        fi
+        limit 30 "$exe" >"$exe.out" 2>&1
+        rc=$?
+        if [ $rc -eq 0 ]; then echo "PASS header/$prog.$cc"; else
+            echo "FAIL header/$prog.$cc"; echo "    $(why_rc $rc)"; show "$exe.out"; fi
+    done
+}
+
+# ------------------------------------------------------------------ robust
+
+# tkc on truncated copies of a source: never a crash, never a silent failure.
+test_robust() {
+    f=$1; name=$(echo "$f" | sed 's|^tests/||; s|\.tk$||; s|/|.|g'); d=$T/robust
+    mkdir -p "$d"
+    size=$(wc -c <"$f")
+    bad=""
+    for i in 1 2 3 4 5 6 7 8 9 10 11; do
+        cut=$((size * i / 12 + i))
+        [ $cut -lt "$size" ] || continue
+        c=$d/$name.$i.tk
+        head -c $cut "$f" >"$c"
+        limit 20 "$TKC" "$c" --target=c -I "$(dirname "$f")" -o /dev/null >/dev/null 2>"$c.err"
+        rc=$?
+        if [ $rc -gt 1 ]; then
+            bad="$bad
+    truncated at byte $cut: tkc $(why_rc $rc)"
+        elif [ $rc -eq 1 ] && ! grep -q 'error: ' "$c.err"; then
+            bad="$bad
+    truncated at byte $cut: exit 1 without an error message"
+        fi
+    done
+    if [ -z "$bad" ]; then echo "PASS robust/$name"; else echo "FAIL robust/$name$bad"; fi
+}
+
+# ------------------------------------------------------------------ driver
+
+# One job: `run.sh --one KIND ARG`, output captured by the parent.
+if [ "${1:-}" = --one ]; then
+    case $2 in
+    diag) test_diag "$3" ;;
+    emit) test_emit "$3" ;;
+    unit) test_unit "$3" ;;
+    run) test_run "$3" ;;
+    header) test_header "$3" ;;
+    headerprog) test_header_prog "$3" ;;
+    robust) test_robust "$3" ;;
+    esac
+    exit 0
+fi
+
+# The jobs, in report order: "KIND ARG" a line.
+list_jobs() {
+    for f in tests/unit/*.c; do [ -f "$f" ] && echo "unit $(basename "$f" .c)"; done
+    for f in tests/diag/*.tk; do [ -f "$f" ] && echo "diag $(basename "$f" .tk)"; done
+    for f in tests/emit/*.tk; do [ -f "$f" ] && echo "emit $(basename "$f" .tk)"; done
+    for f in tests/run/*.tk; do
+        n=$(basename "$f" .tk)
+        [ -f "tests/run/$n.c" ] && echo "run $n"
+    done
+    for f in tests/run/*.tk tests/header/*.tk; do
+        n=$(basename "$f" .tk)
+        case $f in tests/run/*) [ -f "tests/run/$n.c" ] || continue ;; esac
+        [ -f "$f" ] && echo "header $f"
+    done
+    for f in tests/header/*.c; do
+        [ -f "$f" ] || continue
+        n=$(basename "$f" .c)
+        case $n in *_*) continue ;; esac
+        echo "headerprog $n"
+    done
+    for f in tests/diag/*.tk tests/run/*.tk; do [ -f "$f" ] && echo "robust $f"; done
+}
+
+# Keep the jobs the command line selects: a group, or group/name.
+select_jobs() {
+    if [ $# -eq 0 ]; then cat; return; fi
+    while read -r kind arg; do
+        n=$(basename "$arg" .tk)
+        g=$kind
+        case $kind in headerprog) g=header ;; esac
+        for sel in "$@"; do
+            case $sel in
+            "$g" | "$g/$n" | "$g/$n".*) echo "$kind $arg"; break ;;
+            esac
+        done
+    done
+}
+
+if [ ! -x "$TKC" ]; then
+    echo "tests/run.sh: no tkc at $TKC (run make)"; echo "0 passed, 1 failed"; exit 1
+fi
+mkdir -p "$T/res"
+rm -f "$T"/res/*.log
+make_unit_lib || true
+
+JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
+jobs=$(list_jobs | select_jobs "$@")
+i=0
+echo "$jobs" | while read -r kind arg; do
+    [ -n "$kind" ] || continue
+    i=$((i + 1))
+    printf '%s %s %05d\n' "$kind" "$arg" $i
+done | xargs -P "$JOBS" -L 1 sh -c \
+    'sh "$0" --one "$1" "$2" >"$T/res/$3.log" 2>&1' tests/run.sh
+
+cat "$T"/res/*.log 2>/dev/null
+npass=$(cat "$T"/res/*.log 2>/dev/null | grep -c '^PASS ')
+nfail=$(cat "$T"/res/*.log 2>/dev/null | grep -c '^FAIL ')
+echo "$npass passed, $nfail failed"
+[ "$nfail" -eq 0 ]
