@@ -99,6 +99,7 @@ Sym *sym_mod(SymTab *t, Sym *a, Sym *b);
 Sym *sym_cdiv(SymTab *t, Sym *a, Sym *b);
 Sym *sym_min(SymTab *t, Sym *a, Sym *b);
 Sym *sym_max(SymTab *t, Sym *a, Sym *b);
+Sym *sym_binop(SymTab *t, int op, Sym *a, Sym *b);  /* op: a BinOp; comparisons give 0/1 */
 bool sym_is_int(const Sym *s, int64_t *v);  /* a literal constant? */
 /* Evaluate with params[i] the value of const param i; false on division by
  * zero or overflow. */

@@ -14,7 +14,10 @@
 
 #include "lang.h"
 
-typedef enum { AT_PARAM, AT_DIV, AT_MOD, AT_CDIV, AT_MIN, AT_MAX } AtomKind;
+typedef enum {
+    AT_PARAM, AT_DIV, AT_MOD, AT_CDIV, AT_MIN, AT_MAX,
+    AT_LT, AT_LE, AT_EQ, AT_NE, AT_LAND, AT_LOR, AT_AND, AT_OR, AT_XOR, AT_SHL, AT_SHR,
+} AtomKind;
 
 typedef struct Atom {
     AtomKind kind;
@@ -194,7 +197,7 @@ Sym *sym_mul(SymTab *t, Sym *a, Sym *b)
 
 static bool divisible(const Sym *a, int64_t k)
 {
-    if (k == 0 || a->c % k)
+    if (k == 0 || k == -1 || a->c % k)   /* -1: INT64_MIN % -1 traps */
         return false;
     for (int i = 0; i < a->nterms; i++)
         if (a->terms[i].k % k)
@@ -212,6 +215,17 @@ static bool fold(AtomKind op, int64_t x, int64_t y, int64_t *r)
     case AT_CDIV: *r = x / y + (x % y != 0 && ((x < 0) == (y < 0))); return true;
     case AT_MIN: *r = x < y ? x : y; return true;
     case AT_MAX: *r = x > y ? x : y; return true;
+    case AT_LT: *r = x < y; return true;
+    case AT_LE: *r = x <= y; return true;
+    case AT_EQ: *r = x == y; return true;
+    case AT_NE: *r = x != y; return true;
+    case AT_LAND: *r = x && y; return true;
+    case AT_LOR: *r = x || y; return true;
+    case AT_AND: *r = x & y; return true;
+    case AT_OR: *r = x | y; return true;
+    case AT_XOR: *r = x ^ y; return true;
+    case AT_SHL: *r = y < 0 || y > 62 ? 0 : (int64_t)((uint64_t)x << y); return true;
+    case AT_SHR: *r = y < 0 || y > 63 ? 0 : x >> y; return true;
     default: return false;
     }
 }
@@ -247,6 +261,31 @@ static Sym *binop(SymTab *t, AtomKind op, Sym *a, Sym *b)
 }
 
 Sym *sym_div(SymTab *t, Sym *a, Sym *b) { return binop(t, AT_DIV, a, b); }
+
+Sym *sym_binop(SymTab *t, int op, Sym *a, Sym *b)
+{
+    switch (op) {
+    case B_ADD: return sym_add(t, a, b);
+    case B_SUB: return sym_sub(t, a, b);
+    case B_MUL: return sym_mul(t, a, b);
+    case B_DIV: return binop(t, AT_DIV, a, b);
+    case B_MOD: return binop(t, AT_MOD, a, b);
+    case B_GT: return binop(t, AT_LT, b, a);
+    case B_GE: return binop(t, AT_LE, b, a);
+    case B_LT: case B_LE: case B_EQ: case B_NE:
+        if (a == b)   /* equal polynomials: decided for every value */
+            return sym_int(t, op == B_LE || op == B_EQ);
+        return binop(t, op == B_LT ? AT_LT : op == B_LE ? AT_LE : op == B_EQ ? AT_EQ : AT_NE, a, b);
+    case B_LAND: return binop(t, AT_LAND, a, b);
+    case B_LOR: return binop(t, AT_LOR, a, b);
+    case B_AND: return binop(t, AT_AND, a, b);
+    case B_OR: return binop(t, AT_OR, a, b);
+    case B_XOR: return binop(t, AT_XOR, a, b);
+    case B_SHL: return binop(t, AT_SHL, a, b);
+    case B_SHR: return binop(t, AT_SHR, a, b);
+    default: return NULL;
+    }
+}
 Sym *sym_mod(SymTab *t, Sym *a, Sym *b) { return binop(t, AT_MOD, a, b); }
 Sym *sym_cdiv(SymTab *t, Sym *a, Sym *b) { return binop(t, AT_CDIV, a, b); }
 Sym *sym_min(SymTab *t, Sym *a, Sym *b) { return binop(t, AT_MIN, a, b); }
@@ -286,18 +325,21 @@ static void print_sym(Buf *b, const Sym *s, bool paren);
 
 static void print_atom(Buf *b, const Atom *at)
 {
-    static const char *const fn[] = {"", "/", "%", "cdiv", "min", "max"};
+    static const char *const fn[] = {"", "/", "%", "cdiv", "min", "max", "<", "<=", "==", "!=",
+                                     "&&", "||", "&", "|", "^", "<<", ">>"};
     switch (at->kind) {
     case AT_PARAM:
         buf_puts(b, at->name);
         return;
-    case AT_DIV:
-    case AT_MOD:
+    case AT_CDIV: case AT_MIN: case AT_MAX:
+        break;
+    default:
         print_sym(b, at->a, true);
         buf_printf(b, " %s ", fn[at->kind]);
         print_sym(b, at->b, true);
         return;
-    default:
+    }
+    {
         buf_printf(b, "%s(", fn[at->kind]);
         print_sym(b, at->a, false);
         buf_puts(b, ", ");
@@ -326,7 +368,8 @@ static void print_sym(Buf *b, const Sym *s, bool paren)
         for (int j = 0; j < tm->n; j++) {
             if (j)
                 buf_puts(b, " * ");
-            bool op = tm->atoms[j]->kind == AT_DIV || tm->atoms[j]->kind == AT_MOD;
+            AtomKind ak = tm->atoms[j]->kind;
+            bool op = ak != AT_PARAM && ak != AT_CDIV && ak != AT_MIN && ak != AT_MAX;
             if (op && (tm->n > 1 || k != 1))
                 buf_putc(b, '(');
             print_atom(b, tm->atoms[j]);

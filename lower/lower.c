@@ -23,6 +23,7 @@ typedef struct L {
     const double *fvals;
     TBlock *cur;
     bool failed;
+    Vec(Sym *) reported;   /* sizes already reported as invalid: one error each */
 } L;
 
 static int lower_expr(L *l, Expr *e);
@@ -34,14 +35,48 @@ static TTy ty_of(L *l, int v) { return l->k->instrs.v[v]->ty; }
 
 static TTy scalar_ty(DType dt) { return (TTy){.dt = dt}; }
 
+static bool first_report(L *l, Sym *s)
+{
+    for (int i = 0; i < l->reported.n; i++)
+        if (l->reported.v[i] == s)
+            return false;
+    vec_push(l->a, l->reported, s);
+    l->failed = true;
+    return true;
+}
+
 static bool eval_sym(L *l, Sym *s, Span at, int64_t *out)
 {
     if (sym_eval(s, l->cvals, l->info->nconsts, out))
         return true;
-    diag_error(l->d, at, "cannot evaluate %s for these const values (division by zero or overflow)",
-               sym_str(l->a, s));
-    l->failed = true;
+    if (first_report(l, s))
+        diag_error(l->d, at, "cannot evaluate %s with these const values: division by zero or overflow",
+                   sym_str(l->a, s));
     return false;
+}
+
+/* A tile size: evaluated, positive. */
+static int64_t tile_dim(L *l, Sym *s, Span at)
+{
+    int64_t v = 1;
+    if (eval_sym(l, s, at, &v) && v <= 0) {
+        if (first_report(l, s))
+            diag_error(l->d, at, "tile size %s is %lld: sizes must be positive, not zero or negative",
+                       sym_str(l->a, s), (long long)v);
+        return 1;
+    }
+    return v;
+}
+
+/* Check the sizes a builtin's shape arguments name, at their own spans. */
+static void check_sizes(L *l, Expr *e)
+{
+    for (int i = 0; i < e->u.call.nargs; i++) {
+        Expr *a = e->u.call.args[i].value;
+        if (a->kind == EX_LIST)
+            for (int j = 0; j < a->u.list.n; j++)
+                tile_dim(l, a->u.list.elts[j]->cval, a->u.list.elts[j]->span);
+    }
 }
 
 /* The concrete type of a sema type. */
@@ -50,17 +85,11 @@ static TTy concrete(L *l, const Type *t, Span at)
     TTy r = {.dt = t->dt, .rank = t->rank};
     int64_t n = 1;
     for (int i = 0; i < t->rank; i++) {
-        int64_t v = 1;
-        if (eval_sym(l, t->shape[i], at, &v) && v <= 0) {
-            diag_error(l->d, at, "tile dim %s is %lld; tile sizes must be positive", sym_str(l->a, t->shape[i]),
-                       (long long)v);
-            l->failed = true;
-            v = 1;
-        }
+        int64_t v = tile_dim(l, t->shape[i], at);
         r.dim[i] = v;
         if (__builtin_mul_overflow(n, v, &n) || n > (1 << 24)) {
-            diag_error(l->d, at, "tile %s has more than 2^24 elements", type_str(l->a, t));
-            l->failed = true;
+            if (first_report(l, t->shape[i]))
+                diag_error(l->d, at, "tile %s is too large: more than 2^24 elements", type_str(l->a, t));
             r.dim[i] = 1;
             n = 1;
         }
@@ -96,7 +125,7 @@ static int konst_f(L *l, DType dt, double v)
     if (!dtype_is_float(dt))
         return konst_i(l, dt, (int64_t)v);
     Instr *in = emit(l, OP_CONST, scalar_ty(dt), 0, 0, 0, (Span){0});
-    in->fval = v;
+    in->fval = dt == DT_F32 ? (double)(float)v : v;   /* the value the target will hold */
     return in->id;
 }
 
@@ -353,6 +382,11 @@ static int lower_builtin(L *l, Expr *e, bool unchecked)
         [BI_MIN] = OP_MIN, [BI_MAX] = OP_MAX, [BI_POW] = OP_POW, [BI_FMA] = OP_FMA,
     };
     Builtin bi = (Builtin)e->u.call.builtin;
+    if (bi == BI_ARANGE) {   /* arange(n) / arange(a, b): report a bad size at n, or at b */
+        Expr *last = e->u.call.args[e->u.call.nargs - 1].value;
+        tile_dim(l, e->type->shape[0], last->span);
+    }
+    check_sizes(l, e);
     TTy res = e->type->kind == TY_TILE ? concrete(l, e->type, e->span) : scalar_ty(DT_BOOL);
     Expr *a[3];
     switch (bi) {
@@ -473,6 +507,10 @@ static int lower_call(L *l, Expr *e, bool unchecked)
 
 static int lower_expr(L *l, Expr *e)
 {
+    if (e->kind == EX_CALL)
+        return lower_call(l, e, false);
+    if (e->kind == EX_UNCHECKED)
+        return lower_call(l, e->u.unchecked.x, true);
     TTy res = e->type && e->type->kind == TY_TILE ? concrete(l, e->type, e->span) : scalar_ty(DT_BOOL);
     switch (e->kind) {
     case EX_INT:
@@ -494,10 +532,6 @@ static int lower_expr(L *l, Expr *e)
     }
     case EX_CAST:
         return convert(l, lower_expr(l, e->u.cast.x), e->u.cast.to, e->span);
-    case EX_CALL:
-        return lower_call(l, e, false);
-    case EX_UNCHECKED:
-        return lower_call(l, e->u.unchecked.x, true);
     case EX_INDEX:   /* t[:, None]: a view with size-1 dims added */
         return op1(l, OP_RESHAPE, res, lower_expr(l, e->u.index.base), e->span);
     default:
@@ -512,8 +546,9 @@ static int lower_expr(L *l, Expr *e)
 static void lower_let(L *l, Stmt *s)
 {
     Binding *b = s->u.let.bind;
+    int v = lower_expr(l, s->u.let.init);
     TTy t = concrete(l, b->type, s->span);
-    int v = fit(l, lower_expr(l, s->u.let.init), t.dt, &t, s->span);
+    v = fit(l, v, t.dt, &t, s->span);
     if (s->kind == ST_LET) {
         b->ir = v;
         return;
@@ -623,7 +658,6 @@ static void lower_static_assert(L *l, Stmt *s)
             buf_printf(&b, "%s%s = %lld", b.n ? ", " : "", l->info->consts[i].name, (long long)l->cvals[i]);
     diag_error(l->d, s->span, "static assertion failed%s%s (with %s)", s->u.sassert.msg ? ": " : "",
                s->u.sassert.msg ? s->u.sassert.msg : "", b.s ? b.s : "no consts");
-    l->failed = true;
 }
 
 static void lower_stmt(L *l, Stmt *s)
@@ -647,7 +681,7 @@ static void lower_stmt(L *l, Stmt *s)
 
 static void lower_stmts(L *l, Block *b, bool skip_return)
 {
-    for (int i = 0; i < b->n && !l->failed; i++)
+    for (int i = 0; i < b->n; i++)
         if (!(skip_return && b->stmts[i]->kind == ST_RETURN))
             lower_stmt(l, b->stmts[i]);
 }

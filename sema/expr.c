@@ -236,40 +236,7 @@ bool check_scalar_cond(Ctx *c, Expr *e, const char *what)
 
 /* --------------------------------------------------------- operators */
 
-static Sym *fold_bin(Ctx *c, BinOp op, Sym *l, Sym *r)
-{
-    int64_t x, y;
-    bool cx = sym_is_int(l, &x), cy = sym_is_int(r, &y);
-    switch (op) {
-    case B_ADD: return sym_add(c->syms, l, r);
-    case B_SUB: return sym_sub(c->syms, l, r);
-    case B_MUL: return sym_mul(c->syms, l, r);
-    case B_DIV: return sym_div(c->syms, l, r);
-    case B_MOD: return sym_mod(c->syms, l, r);
-    default: break;
-    }
-    if (!cx || !cy)
-        return l == r && (op == B_EQ || op == B_LE || op == B_GE) ? sym_int(c->syms, 1)
-               : l == r && (op == B_NE || op == B_LT || op == B_GT) ? sym_int(c->syms, 0) : NULL;
-    int64_t v;
-    switch (op) {
-    case B_LT: v = x < y; break;
-    case B_LE: v = x <= y; break;
-    case B_GT: v = x > y; break;
-    case B_GE: v = x >= y; break;
-    case B_EQ: v = x == y; break;
-    case B_NE: v = x != y; break;
-    case B_LAND: v = x && y; break;
-    case B_LOR: v = x || y; break;
-    case B_AND: v = x & y; break;
-    case B_OR: v = x | y; break;
-    case B_XOR: v = x ^ y; break;
-    case B_SHL: v = (y < 0 || y > 62) ? 0 : (int64_t)((uint64_t)x << y); break;
-    case B_SHR: v = (y < 0 || y > 63) ? 0 : x >> y; break;
-    default: return NULL;
-    }
-    return sym_int(c->syms, v);
-}
+static Sym *fold_bin(Ctx *c, BinOp op, Sym *l, Sym *r) { return sym_binop(c->syms, op, l, r); }
 
 static Type *check_binary(Ctx *c, Expr *e)
 {
@@ -334,7 +301,8 @@ static Type *check_unary(Ctx *c, Expr *e)
     bool ok = is_tile(x) && (op == U_NEG ? x->dt != DT_BOOL : op == U_NOT ? x->dt == DT_BOOL
                                                                            : is_int_dt(x->dt));
     if (!ok) {
-        diag_error(c->d, e->span, "operator '%s' cannot apply to %s", unop_str[op], tstr(c, x));
+        diag_error(c->d, e->span, "operator '%s' needs %s, got %s", unop_str[op],
+                   op == U_NEG ? "a number" : op == U_NOT ? "a bool" : "an integer", tstr(c, x));
         return ty_error(c);
     }
     Type *t = ty_with_dt(c, x, x->dt);
@@ -470,7 +438,7 @@ static bool match_args(Ctx *c, Expr *call, const char *fname, const char *const 
                 if (strcmp(names[j], a->kw) == 0)
                     slot = j;
             if (slot < 0) {
-                diag_error(c->d, a->kw_span, "%s has no argument named '%s'", fname, a->kw);
+                diag_error(c->d, a->kw_span, "unknown argument '%s' to %s", a->kw, fname);
                 ok = false;
                 continue;
             }

@@ -51,7 +51,7 @@ bool bind_declare(Ctx *c, Binding *b)
 {
     Binding *old = scope_lookup(c->scope, b->name, true);
     if (old) {
-        diag_error(c->d, b->span, "redefinition of '%s'", b->name);
+        diag_error(c->d, b->span, "duplicate definition of '%s'", b->name);
         if (old->span.src)
             diag_note(c->d, old->span, "'%s' was defined here", b->name);
         return false;
@@ -727,13 +727,19 @@ static void declare_globals(Ctx *c, Program *p)
         for (int i = 0; i < p->files[f]->nitems; i++) {
             Item *it = p->files[f]->items[i];
             if (it->kind == IT_FN) {
+                FnDecl *fn = it->u.fn;
+                for (int j = 0; j < fn->nparams; j++)
+                    for (int m = 0; m < j; m++)
+                        if (strcmp(fn->params[j].name, fn->params[m].name) == 0)
+                            diag_error(c->d, fn->params[j].span, "duplicate parameter '%s' of '%s'",
+                                       fn->params[j].name, fn->name);
                 Binding *b = bind_new(c, BIND_FN, it->u.fn->name, it->u.fn->span, ty_void(c));
                 b->fn = it->u.fn;
                 bind_declare(c, b);
             } else if (it->kind == IT_KERNEL) {
                 for (int j = 0; j < kernels.n; j++)
                     if (strcmp(kernels.v[j]->name, it->u.kernel->name) == 0) {
-                        diag_error(c->d, it->u.kernel->span, "redefinition of kernel '%s'", it->u.kernel->name);
+                        diag_error(c->d, it->u.kernel->span, "duplicate definition of kernel '%s'", it->u.kernel->name);
                         diag_note(c->d, kernels.v[j]->span, "'%s' was defined here", it->u.kernel->name);
                     }
                 vec_push(c->a, kernels, it->u.kernel);

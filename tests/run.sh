@@ -23,6 +23,8 @@
 #   header  every run test's and tests/header/*.tk's header compiled alone with
 #           gcc and clang, with and without -fopenmp, -Werror; plus the C
 #           programs in tests/header/ (several translation units, several headers).
+#   cli     the command line: usage errors exit 2, --help, --version, -o, -D,
+#           --kernel, --emit, stdout output, no header left behind on errors.
 #   robust  tkc on truncated copies of every test source: exit 0 or 1, never a
 #           crash, and an error message whenever it exits 1.
 #
@@ -190,7 +192,7 @@ test_emit() {
 make_unit_lib() {
     lib=$T/libtkc.a
     rm -f "$lib"
-    objs=$(find "$BDIR/obj" -name '*.o' 2>/dev/null | sort)
+    objs=$(find "$BDIR/obj/" -name '*.o' 2>/dev/null | sort)
     [ -n "$objs" ] || return 1
     keep=""
     for o in $objs; do
@@ -260,7 +262,13 @@ test_header() {
     if [ $rc -ne 0 ]; then
         echo "FAIL header/$name"; echo "    tkc $(why_rc $rc)"; show "$h.tkc"; return
     fi
-    printf '#include "%s.h"\n' "$name" >"$d/$name.tu.c"
+    # Take every entry point's address so the compiler compiles (and warns
+    # about) the bodies, not only the declarations.
+    {
+        printf '#include "%s.h"\ntypedef void (*tkt_fp)(void);\ntkt_fp tkt_keep_%s[] = {\n' "$name" "$name"
+        sed -n 's/^ *kernel  *\([A-Za-z_][A-Za-z0-9_]*\).*/    (tkt_fp)\1,/p' "$f"
+        printf '0};\n'
+    } >"$d/$name.tu.c"
     fails=""; logs=""
     for cc in gcc clang; do
         command -v $cc >/dev/null 2>&1 || { echo "SKIP header/$name.$cc: no $cc"; continue; }
@@ -271,6 +279,13 @@ test_header() {
                 fails="$fails, $cc${omp:+ $omp}"; logs="$logs $log"
             fi
         done
+        # Included and not used at all: no unused-function warnings either.
+        printf '#include "%s.h"\n' "$name" >"$d/$name.plain.c"
+        log=$d/$name.$cc.plain.log
+        # shellcheck disable=SC2086
+        if ! $cc $HDR_WARN -O0 -c -o "$d/$name.$cc.plain.o" -I "$d" "$d/$name.plain.c" >"$log" 2>&1; then
+            fails="$fails, $cc (included, nothing used)"; logs="$logs $log"
+        fi
     done
     if [ -z "$fails" ]; then echo "PASS header/$name"; return; fi
     echo "FAIL header/$name"; echo "    warnings or errors with${fails#,}"
@@ -303,6 +318,71 @@ test_header_prog() {
         rc=$?
         if [ $rc -eq 0 ]; then echo "PASS header/$prog.$cc"; else
             echo "FAIL header/$prog.$cc"; echo "    $(why_rc $rc)"; show "$exe.out"; fi
+    done
+}
+
+# ------------------------------------------------------------------ cli
+
+# cli_case NAME WANT_RC... -- ARGS...: tkc's exit status is one of WANT_RC;
+# stdout and stderr land in $c.out / $c.err for further checks.
+cli_case() {
+    cname=$1; shift
+    wants=""
+    while [ "$1" != -- ]; do wants="$wants $1"; shift; done
+    shift
+    c=$T/cli/$cname
+    limit 20 "$TKC" "$@" >"$c.out" 2>"$c.err"
+    crc=$?
+    for w in $wants; do [ $crc -eq "$w" ] && return 0; done
+    echo "FAIL cli/$cname"; echo "    tkc $* : $(why_rc $crc), expected exit$wants"; show "$c.err" 5
+    return 1
+}
+cli_pass() { echo "PASS cli/$1"; }
+cli_fail() { echo "FAIL cli/$1"; echo "    $2"; show "$T/cli/$1.err" 5; }
+# The file's text contains a string (fixed, case-insensitive).
+cli_has() { grep -qiF -- "$2" "$1"; }
+
+test_cli() {
+    d=$T/cli; mkdir -p "$d"
+    k=tests/run/vadd.tk
+    cli_case help 0 -- --help && { cli_has "$d/help.out" usage && cli_pass help || cli_fail help "--help does not print a usage"; }
+    cli_case version 0 -- --version && { cli_has "$d/version.out" 0. && cli_pass version || cli_fail version "--version prints no version"; }
+    cli_case no_args 2 -- && cli_pass no_args
+    cli_case bad_option 2 -- --bogus "$k" && cli_pass bad_option
+    cli_case bad_emit 2 -- "$k" --emit=bogus && cli_pass bad_emit
+    cli_case bad_target 2 -- "$k" --target=nope && cli_pass bad_target
+    cli_case D_no_value 2 -- "$k" -D && cli_pass D_no_value
+    cli_case D_no_equals 2 -- "$k" -D N && cli_pass D_no_equals
+    cli_case D_unknown 1 2 -- "$k" --target=c -o /dev/null -D NOSUCH=3 &&
+        { cli_has "$d/D_unknown.err" NOSUCH && cli_pass D_unknown || cli_fail D_unknown "message does not name NOSUCH"; }
+    cli_case D_not_int 1 2 -- "$k" --target=c -o /dev/null -D BLOCK=abc &&
+        { cli_has "$d/D_not_int.err" BLOCK && cli_pass D_not_int || cli_fail D_not_int "message does not name BLOCK"; }
+    cli_case missing_file 1 -- "$d/no_such_file.tk" --target=c &&
+        { cli_has "$d/missing_file.err" "no_such_file.tk" && cli_has "$d/missing_file.err" "error:" &&
+          cli_pass missing_file || cli_fail missing_file "no 'error:' naming the file"; }
+    cli_case unknown_kernel 1 2 -- "$k" --target=c --kernel=nope &&
+        { cli_has "$d/unknown_kernel.err" nope && cli_pass unknown_kernel || cli_fail unknown_kernel "message does not name the kernel"; }
+    cli_case select_kernel 0 -- "$k" --target=c --kernel=axpy &&
+        { grep -q 'axpy *(' "$d/select_kernel.out" && ! grep -q 'vadd *(' "$d/select_kernel.out" &&
+          cli_pass select_kernel || cli_fail select_kernel "--kernel=axpy: want axpy and not vadd in the header"; }
+    # Without -o the header goes to stdout, the same bytes as with -o; twice the same.
+    if cli_case stdout 0 -- "$k" --target=c && cli_case to_file 0 -- "$k" --target=c -o "$d/vadd.h" &&
+       cli_case to_file2 0 -- "$k" --target=c -o "$d/vadd2.h"; then
+        if ! [ -s "$d/stdout.out" ]; then cli_fail stdout "nothing on stdout"
+        elif ! cmp -s "$d/stdout.out" "$d/vadd.h"; then cli_fail stdout "stdout differs from -o output"
+        elif ! cmp -s "$d/vadd.h" "$d/vadd2.h"; then cli_fail stdout "two runs differ"
+        else cli_pass stdout; fi
+    fi
+    cli_case bad_output 1 -- "$k" --target=c -o "$d/no/such/dir/x.h" &&
+        { cli_has "$d/bad_output.err" "error:" && cli_pass bad_output || cli_fail bad_output "no error message"; }
+    # A file with errors leaves no header behind.
+    rm -f "$d/broken.h"
+    printf 'kernel k(x: f32[N]) grid(1) { store(x[0], nope); }\n' >"$d/broken.tk"
+    cli_case no_output_on_error 1 -- "$d/broken.tk" --target=c -o "$d/broken.h" &&
+        { [ ! -e "$d/broken.h" ] && cli_pass no_output_on_error || cli_fail no_output_on_error "broken.h written although compilation failed"; }
+    for e in tokens ast tir c; do
+        cli_case "emit_$e" 0 -- "$k" --target=c --emit=$e &&
+            { [ -s "$d/emit_$e.out" ] && cli_pass "emit_$e" || cli_fail "emit_$e" "--emit=$e printed nothing"; }
     done
 }
 
@@ -344,12 +424,14 @@ if [ "${1:-}" = --one ]; then
     header) test_header "$3" ;;
     headerprog) test_header_prog "$3" ;;
     robust) test_robust "$3" ;;
+    cli) test_cli ;;
     esac
     exit 0
 fi
 
 # The jobs, in report order: "KIND ARG" a line.
 list_jobs() {
+    echo "cli all"
     for f in tests/unit/*.c; do [ -f "$f" ] && echo "unit $(basename "$f" .c)"; done
     for f in tests/diag/*.tk; do [ -f "$f" ] && echo "diag $(basename "$f" .tk)"; done
     for f in tests/emit/*.tk; do [ -f "$f" ] && echo "emit $(basename "$f" .tk)"; done
