@@ -159,7 +159,7 @@ static TirKernel *instantiate(Arena *a, const KernelInfo *k, const Options *o, D
 
 static char *guard_name(Arena *a, const Options *o)
 {
-    const char *base = o->output ? o->output : o->input;
+    const char *base = o->input;   /* not -o: stdout and -o give the same bytes */
     const char *slash = strrchr(base, '/');
     Buf b = {.a = a};
     buf_puts(&b, "TKC_");

@@ -98,7 +98,8 @@ static Sym *intern(SymTab *t, int64_t c, Term *terms, int n)
     Sym *s = arena_alloc(t->arena, sizeof *s);
     *s = key;
     s->terms = arena_alloc(t->arena, sizeof(Term) * (size_t)(m ? m : 1));
-    memcpy(s->terms, terms, sizeof(Term) * (size_t)m);
+    if (m)
+        memcpy(s->terms, terms, sizeof(Term) * (size_t)m);
     vec_push(t->arena, t->syms, s);
     return s;
 }
@@ -145,8 +146,10 @@ Sym *sym_add(SymTab *t, Sym *a, Sym *b)
 {
     int n = a->nterms + b->nterms;
     Term *terms = arena_alloc(t->arena, sizeof(Term) * (size_t)(n ? n : 1));
-    memcpy(terms, a->terms, sizeof(Term) * (size_t)a->nterms);
-    memcpy(terms + a->nterms, b->terms, sizeof(Term) * (size_t)b->nterms);
+    if (a->nterms)
+        memcpy(terms, a->terms, sizeof(Term) * (size_t)a->nterms);
+    if (b->nterms)
+        memcpy(terms + a->nterms, b->terms, sizeof(Term) * (size_t)b->nterms);
     return intern(t, wadd(a->c, b->c), terms, n);
 }
 

@@ -490,8 +490,10 @@ static int lower_call(L *l, Expr *e, bool unchecked)
         return lower_builtin(l, e, unchecked);
     FnInst *inst = e->u.call.inst;
     for (int i = 0; i < inst->fn->nparams; i++) {
-        int v = lower_expr(l, e->u.call.args[i].value);
         Binding *p = inst->params[i];
+        if (p->kind == BIND_TENSOR)   /* an alias: gathers read p->index */
+            continue;
+        int v = lower_expr(l, e->u.call.args[i].value);
         if (p->type->kind == TY_TILE)
             v = convert(l, v, p->type->dt, e->span);
         p->ir = v;
@@ -515,8 +517,8 @@ static int lower_expr(L *l, Expr *e)
     switch (e->kind) {
     case EX_INT:
         return konst_i(l, res.dt, e->u.ival);
-    case EX_FLOAT:
-        return konst_f(l, res.dt, e->u.fval);
+    case EX_FLOAT:   /* kept exact: the context's conversion rounds it once */
+        return konst_f(l, e->type->weak ? DT_F64 : res.dt, e->u.fval);
     case EX_BOOL:
         return konst_i(l, DT_BOOL, e->u.bval);
     case EX_NAME:

@@ -887,6 +887,15 @@ static Type *check_call(Ctx *c, Expr *e, bool unchecked)
             diag_error(c->d, a->kw_span, "functions take positional arguments only");
             bad = true;
         }
+        Binding *tb = a->value->kind == EX_NAME ? scope_find(c, a->value->u.name.id) : NULL;
+        if (tb && tb->kind == BIND_TENSOR) {
+            /* a tensor passed to a fn: the parameter aliases it.  The
+             * instantiation key tells tensors apart by parameter index. */
+            a->value->u.name.bind = tb;
+            a->value->type = args[i] = tb->type;
+            cvals[i] = sym_int(c->syms, tb->index);
+            continue;
+        }
         args[i] = check_expr(c, a->value);
         cvals[i] = a->value->cval;
         bad |= ty_is_err(args[i]);

@@ -419,9 +419,18 @@ FnInst *instantiate(Ctx *c, FnDecl *fn, Expr *call, Type **args, Sym **cvals, in
     scope_push(c);
     for (int i = 0; i < n; i++) {
         Param *p = &fn->params[i];
-        Type *t = param_type(c, p, args[i], call->u.call.args[i].value);
-        Binding *b = bind_new(c, BIND_LET, p->name, p->span, t);
-        b->cval = cvals[i];
+        Expr *argx = call->u.call.args[i].value;
+        Binding *b;
+        if (args[i]->kind == TY_TENSOR) {
+            if (p->ty)
+                diag_error(c->d, p->ty->span, "'%s' receives the tensor '%s'; leave it untyped", p->name,
+                           argx->u.name.bind->name);
+            b = bind_new(c, BIND_TENSOR, p->name, p->span, args[i]);
+            b->index = argx->u.name.bind->index;
+        } else {
+            b = bind_new(c, BIND_LET, p->name, p->span, param_type(c, p, args[i], argx));
+            b->cval = cvals[i];
+        }
         inst->params[i] = b;
         bind_declare(c, b);
     }

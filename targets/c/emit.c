@@ -1,0 +1,1808 @@
+/*
+ * targets/c/emit.c — the C target: tile IR to OpenMP C.
+ *
+ * Each kernel becomes two static functions: NAME__program runs one program
+ * (the body block), NAME checks its arguments, evaluates the head (grid and
+ * require values) and runs every program under one `omp parallel for`.
+ *
+ * Values: a rank-0 value is a C local `vN`; a tile is a row-major local
+ * array `vN[numel]` only where it must be (see below); views (broadcast,
+ * expand_dims, trans, reshape) never copy: an operand is reached through a
+ * chain of views as (base, per-loop-variable coefficients), so `x[:, None] +
+ * y[None, :]` reads both bases with stride 0 on the broadcast dim.  arange
+ * and constants are expressions, never arrays.
+ *
+ * Fusion: in a block, consecutive elementwise instructions with one lane
+ * shape (OPF_E ops, loads, stores, tile var_sets) form a run, emitted as one
+ * loop nest at the position of its last member; a member is a scalar
+ * temporary `tN` inside the loop and gets an array only when something
+ * outside the run (or a different lane of it) reads it.  Instructions that
+ * cannot join a run (reductions, dot, control flow) end it; rank-0 pure
+ * instructions between members are emitted in place, before the loop.  A run
+ * also ends where fusing would reorder memory effects (a load after a store
+ * to the same tensor, ...) or read a member at another lane (trans).
+ *
+ * Vars live at the top of the program function.  A tile var_get reads the
+ * var's storage directly when no var_set of that var can happen between it
+ * and its last use (positions in a preorder numbering; a use in a nested
+ * loop counts as the whole loop); otherwise it is copied.  The pattern
+ * var_get acc -> dot(a, b, acc) -> var_set acc accumulates in place.
+ *
+ * The emitter is planned in passes over the kernel (positions, liveness,
+ * views to materialize, in-place dots, runs and var aliases to a fixed
+ * point, arrays), then printed in one walk.  Integer arithmetic wraps
+ * through unsigned types, division by zero gives 0, float-to-int casts
+ * saturate: the generated code has no undefined behaviour on any input.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "../target.h"
+
+/* ------------------------------------------------------------ runtime */
+
+/* Helpers every C kernel may call; printed once per header. */
+static const char c_helpers[] =
+    "#ifndef TKC_C_HELPERS\n"
+    "#define TKC_C_HELPERS 1\n"
+    "/* float -> int casts saturate; NaN gives 0 */\n"
+    "#define TK_DEF_SAT(N, T, LO, HI1, HI) \\\n"
+    "    static inline TK_UNUSED T tk_sat_##N(double x) \\\n"
+    "    { return x != x ? (T)0 : x <= (double)(LO) ? (T)(LO) : x >= (HI1) ? (T)(HI) : (T)x; }\n"
+    "TK_DEF_SAT(i8, int8_t, INT8_MIN, 128.0, INT8_MAX)\n"
+    "TK_DEF_SAT(i16, int16_t, INT16_MIN, 32768.0, INT16_MAX)\n"
+    "TK_DEF_SAT(i32, int32_t, INT32_MIN, 2147483648.0, INT32_MAX)\n"
+    "TK_DEF_SAT(i64, int64_t, INT64_MIN, 9223372036854775808.0, INT64_MAX)\n"
+    "TK_DEF_SAT(u8, uint8_t, 0, 256.0, UINT8_MAX)\n"
+    "TK_DEF_SAT(u32, uint32_t, 0, 4294967296.0, UINT32_MAX)\n"
+    "/* integer division: x / 0 == 0, MIN / -1 == MIN, x % 0 == 0 */\n"
+    "#define TK_DEF_DIV(N, T, MIN) \\\n"
+    "    static inline TK_UNUSED T tk_div_##N(T a, T b) \\\n"
+    "    { return b == 0 ? (T)0 : (b == (T)-1 && a == MIN) ? a : (T)(a / b); } \\\n"
+    "    static inline TK_UNUSED T tk_mod_##N(T a, T b) \\\n"
+    "    { return (b == 0 || b == (T)-1) ? (T)0 : (T)(a % b); }\n"
+    "#define TK_DEF_UDIV(N, T) \\\n"
+    "    static inline TK_UNUSED T tk_div_##N(T a, T b) { return b == 0 ? (T)0 : (T)(a / b); } \\\n"
+    "    static inline TK_UNUSED T tk_mod_##N(T a, T b) { return b == 0 ? (T)0 : (T)(a % b); }\n"
+    "TK_DEF_DIV(i8, int8_t, INT8_MIN)\n"
+    "TK_DEF_DIV(i16, int16_t, INT16_MIN)\n"
+    "TK_DEF_DIV(i32, int32_t, INT32_MIN)\n"
+    "TK_DEF_DIV(i64, int64_t, INT64_MIN)\n"
+    "TK_DEF_UDIV(u8, uint8_t)\n"
+    "TK_DEF_UDIV(u32, uint32_t)\n"
+    "TK_DEF_UDIV(bool, bool)\n"
+    "\n"
+    "/* dot: C[M,N] += A[M,K] B[K,N], all row-major and contiguous.  f32 has a\n"
+    " * register-blocked micro-kernel: TK_MR rows x 2 vectors of C held in\n"
+    " * registers while k runs. */\n"
+    "#if defined(__AVX512F__)\n"
+    "#include <immintrin.h>\n"
+    "typedef __m512 tk_vf;\n"
+    "#define TK_VW 16\n"
+    "#define TK_MR 8\n"
+    "#define tk_vld(p) _mm512_loadu_ps(p)\n"
+    "#define tk_vst(p, v) _mm512_storeu_ps((p), (v))\n"
+    "#define tk_vfma(a, b, c) _mm512_fmadd_ps(_mm512_set1_ps(a), (b), (c))\n"
+    "#elif defined(__AVX2__) && defined(__FMA__)\n"
+    "#include <immintrin.h>\n"
+    "typedef __m256 tk_vf;\n"
+    "#define TK_VW 8\n"
+    "#define TK_MR 6\n"
+    "#define tk_vld(p) _mm256_loadu_ps(p)\n"
+    "#define tk_vst(p, v) _mm256_storeu_ps((p), (v))\n"
+    "#define tk_vfma(a, b, c) _mm256_fmadd_ps(_mm256_set1_ps(a), (b), (c))\n"
+    "#elif defined(__GNUC__)\n"
+    "typedef float tk_vf __attribute__((vector_size(16)));\n"
+    "#define TK_VW 4\n"
+    "#define TK_MR 6\n"
+    "static inline TK_UNUSED tk_vf tk_vld(const float *p) { tk_vf v; memcpy(&v, p, sizeof v); return v; }\n"
+    "#define tk_vst(p, v) do { tk_vf tk_v_ = (v); memcpy((p), &tk_v_, sizeof tk_v_); } while (0)\n"
+    "#define tk_vfma(a, b, c) ((c) + (tk_vf){(a), (a), (a), (a)} * (b))\n"
+    "#endif\n"
+    "#ifdef TK_VW\n"
+    "#define TK_NR (2 * TK_VW)\n"
+    "#define TK_MK_ROWS(X) X(0) X(1) X(2) X(3) X(4) X(5) TK_MK_ROWS8(X)\n"
+    "#if TK_MR == 8\n"
+    "#define TK_MK_ROWS8(X) X(6) X(7)\n"
+    "#else\n"
+    "#define TK_MK_ROWS8(X)\n"
+    "#endif\n"
+    "/* TK_MR x TK_NR block of C at c (row stride ldc) */\n"
+    "static inline TK_UNUSED void tk_mk_f32(int K, const float *restrict a, int lda,\n"
+    "                                       const float *restrict b, int ldb, float *restrict c, int ldc)\n"
+    "{\n"
+    "#define TK_MK_LD(r) tk_vf c##r##0 = tk_vld(c + r * ldc), c##r##1 = tk_vld(c + r * ldc + TK_VW);\n"
+    "    TK_MK_ROWS(TK_MK_LD)\n"
+    "    for (int k = 0; k < K; k++) {\n"
+    "        const tk_vf b0 = tk_vld(b + (size_t)k * ldb), b1 = tk_vld(b + (size_t)k * ldb + TK_VW);\n"
+    "#define TK_MK_FMA(r) { const float ar = a[r * lda + k]; c##r##0 = tk_vfma(ar, b0, c##r##0); \\\n"
+    "                     c##r##1 = tk_vfma(ar, b1, c##r##1); }\n"
+    "        TK_MK_ROWS(TK_MK_FMA)\n"
+    "    }\n"
+    "#define TK_MK_ST(r) tk_vst(c + r * ldc, c##r##0); tk_vst(c + r * ldc + TK_VW, c##r##1);\n"
+    "    TK_MK_ROWS(TK_MK_ST)\n"
+    "}\n"
+    "#endif\n"
+    "/* the rest: rows i0.., columns j0.. of C, plain loops */\n"
+    "#define TK_DEF_DOT_EDGE(N, T) \\\n"
+    "    static inline TK_UNUSED void tk_dot_edge_##N(int i0, int M, int j0, int N, int K, \\\n"
+    "        const T *restrict A, const T *restrict B, T *restrict C) \\\n"
+    "    { \\\n"
+    "        for (int i = i0; i < M; i++) \\\n"
+    "            for (int k = 0; k < K; k++) { \\\n"
+    "                const T a = A[i * K + k]; \\\n"
+    "                TK_SIMD \\\n"
+    "                for (int j = j0; j < N; j++) \\\n"
+    "                    C[i * N + j] += a * B[k * N + j]; \\\n"
+    "            } \\\n"
+    "    }\n"
+    "TK_DEF_DOT_EDGE(f32, float)\n"
+    "TK_DEF_DOT_EDGE(f64, double)\n"
+    "static inline TK_UNUSED void tk_dot_edge_i32(int i0, int M, int j0, int N, int K,\n"
+    "    const int32_t *restrict A, const int32_t *restrict B, int32_t *restrict C)\n"
+    "{\n"
+    "    for (int i = i0; i < M; i++)\n"
+    "        for (int k = 0; k < K; k++) {\n"
+    "            const uint32_t a = (uint32_t)A[i * K + k];\n"
+    "            TK_SIMD\n"
+    "            for (int j = j0; j < N; j++)\n"
+    "                C[i * N + j] = (int32_t)((uint32_t)C[i * N + j] + a * (uint32_t)B[k * N + j]);\n"
+    "        }\n"
+    "}\n"
+    "static inline TK_UNUSED void tk_dot_f32(int M, int N, int K, const float *restrict A,\n"
+    "                                        const float *restrict B, float *restrict C)\n"
+    "{\n"
+    "    int m = 0;\n"
+    "#ifdef TK_VW\n"
+    "    const int n = N - N % TK_NR;\n"
+    "    for (; m + TK_MR <= M; m += TK_MR)\n"
+    "        for (int j = 0; j < n; j += TK_NR)\n"
+    "            tk_mk_f32(K, A + m * K, K, B + j, N, C + m * N + j, N);\n"
+    "    if (n < N)\n"
+    "        tk_dot_edge_f32(0, m, n, N, K, A, B, C);\n"
+    "#endif\n"
+    "    tk_dot_edge_f32(m, M, 0, N, K, A, B, C);\n"
+    "}\n"
+    "static inline TK_UNUSED void tk_dot_f64(int M, int N, int K, const double *restrict A,\n"
+    "                                        const double *restrict B, double *restrict C)\n"
+    "{\n"
+    "    tk_dot_edge_f64(0, M, 0, N, K, A, B, C);\n"
+    "}\n"
+    "static inline TK_UNUSED void tk_dot_i32(int M, int N, int K, const int32_t *restrict A,\n"
+    "                                        const int32_t *restrict B, int32_t *restrict C)\n"
+    "{\n"
+    "    tk_dot_edge_i32(0, M, 0, N, K, A, B, C);\n"
+    "}\n"
+    "#endif /* TKC_C_HELPERS */\n";
+
+/* ------------------------------------------------------------ state */
+
+typedef enum { CL_SKIP, CL_SCALAR, CL_LANE, CL_BREAK } Class;
+
+typedef struct Run {
+    TTy shape;               /* the lane shape (dt unused) */
+    Vec(int) members;
+    int last;                /* the member whose position prints the loop */
+} Run;
+
+typedef struct Use { int user; bool ident; } Use;
+
+/* How an operand is reached from a loop nest: the value holding the data
+ * and the linear index into it, as coefficients of the loop variables. */
+typedef struct Acc {
+    int base;
+    bool ident;              /* lane for lane: rows are the identity */
+    int64_t c[TIR_MAXRANK];
+} Acc;
+
+typedef int64_t Rows[TIR_MAXRANK][TIR_MAXRANK];
+
+typedef struct CE {
+    TirKernel *k;
+    const KernelInfo *ki;
+    Arena *a;
+    Buf *o;
+    Diag *d;
+    bool ok;
+    int n;                   /* value ids are 1 .. n-1 */
+    int *pos, *end;          /* preorder position; last position in the subtree */
+    bool *live;
+    Vec(Use) *uses;          /* per base value: live users */
+    int *run;                /* run index or -1 */
+    int *nrun_uses;          /* uses by members of the same run */
+    bool *array;             /* has array storage, named store[v] */
+    const char **store;
+    bool *alias;             /* tile var_get reading the var's storage */
+    bool *mat;               /* view copied into an array */
+    bool *inplace;           /* dot into the var that the next var_set writes */
+    bool *skipset;           /* var_set made redundant by an in-place dot */
+    Vec(Run) runs;
+    const char **pname;      /* C names: params, dims, strides */
+    const char **dname;
+    const char ***sname;
+    int indent;
+    bool entry;              /* printing the launcher: values are head values */
+} CE;
+
+static Instr *I(const CE *e, int v) { return e->k->instrs.v[v]; }
+static const TTy *ty(const CE *e, int v) { return &e->k->instrs.v[v]->ty; }
+
+static bool is_view(Op op)
+{
+    return op == OP_BROADCAST || op == OP_EXPAND_DIMS || op == OP_RESHAPE || op == OP_TRANS;
+}
+
+static void fail(CE *e, const Instr *in, const char *what)
+{
+    if (e->ok)
+        diag_error(e->d, in ? in->span : (Span){0}, "C target: %s%s%s", what,
+                   in ? " in " : "", in ? op_name[in->op] : "");
+    e->ok = false;
+}
+
+static void line(CE *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void line(CE *e, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    buf_printf(e->o, "%*s", 4 * e->indent, "");
+    buf_vprintf(e->o, fmt, ap);
+    buf_putc(e->o, '\n');
+    va_end(ap);
+}
+
+#define S(...) arena_printf(e->a, __VA_ARGS__)
+
+/* ------------------------------------------------------------ C types */
+
+static const char *ct(DType dt) { return dtype_info[dt].c_compute; }
+static const char *st(DType dt) { return dtype_info[dt].c_storage; }
+static bool is_f64(DType dt) { return dt == DT_F64; }
+static const char *ut(DType dt) { return dtype_info[dt].bits == 64 ? "uint64_t" : "uint32_t"; }
+
+static void row_strides(const TTy *t, int64_t *s)
+{
+    int64_t m = 1;
+    for (int d = t->rank - 1; d >= 0; d--) {
+        s[d] = m;
+        m *= t->dim[d];
+    }
+}
+
+static bool same_shape(const TTy *a, const TTy *b)
+{
+    if (a->rank != b->rank)
+        return false;
+    for (int i = 0; i < a->rank; i++)
+        if (a->dim[i] != b->dim[i])
+            return false;
+    return true;
+}
+
+static char *lit_float(CE *e, double v, DType dt)
+{
+    bool d = is_f64(dt);
+    if (isnan(v))
+        return d ? "((double)NAN)" : "NAN";
+    if (isinf(v))
+        return v < 0 ? (d ? "(-(double)INFINITY)" : "(-INFINITY)") : (d ? "((double)INFINITY)" : "INFINITY");
+    char buf[64];
+    snprintf(buf, sizeof buf, "%.17g", d ? v : (double)(float)v);
+    if (!strpbrk(buf, ".eE"))
+        strcat(buf, ".0");
+    return S("%s%s%s%s", v < 0 ? "(" : "", buf, d ? "" : "f", v < 0 ? ")" : "");
+}
+
+static char *lit_int(CE *e, int64_t v, DType dt)
+{
+    switch (dt) {
+    case DT_BOOL: return v ? "true" : "false";
+    case DT_I64:  return v == INT64_MIN ? "INT64_MIN" : S("INT64_C(%lld)", (long long)v);
+    case DT_U32:  return S("%lluu", (unsigned long long)(uint32_t)v);
+    case DT_U8:   return S("((uint8_t)%d)", (int)(uint8_t)v);
+    case DT_I8:   return S("((int8_t)%d)", (int)(int8_t)v);
+    case DT_I16:  return S("((int16_t)%d)", (int)(int16_t)v);
+    default:      return v < 0 ? S("(%lld)", (long long)(int32_t)v) : S("%lld", (long long)(int32_t)v);
+    }
+}
+
+static char *lit_zero(CE *e, DType dt)
+{
+    return dtype_is_float(dt) ? lit_float(e, 0, dt) : lit_int(e, 0, dt);
+}
+
+/* Convert x, a value of compute type of `from`, to the compute type of `to`
+ * with the semantics of CAST. */
+static char *conv(CE *e, const char *x, DType from, DType to)
+{
+    if (from == to)
+        return (char *)x;
+    if (to == DT_BOOL)
+        return S("((%s) != 0)", x);
+    if (to == DT_F16 || to == DT_BF16)
+        return S("tk_round_%s((float)(%s))", to == DT_F16 ? "f16" : "bf16", x);
+    if (dtype_is_float(to)) {
+        if (dtype_is_float(from) && strcmp(ct(from), ct(to)) == 0)
+            return (char *)x;
+        return S("((%s)(%s))", ct(to), x);
+    }
+    if (dtype_is_float(from))
+        return S("tk_sat_%s((double)(%s))", dtype_info[to].name, x);
+    return S("((%s)(%s))", ct(to), x);
+}
+
+/* A compute-type value to the storage type of dt. */
+static char *to_storage(CE *e, const char *x, DType from, DType to)
+{
+    if (to == DT_F16 || to == DT_BF16) {
+        const char *f = dtype_is_float(from) ? x : conv(e, x, from, DT_F32);
+        return S("tk_f32_to_%s((float)(%s))", to == DT_F16 ? "f16" : "bf16", f);
+    }
+    return conv(e, x, from, to);
+}
+
+static char *from_storage(CE *e, const char *x, DType dt)
+{
+    if (dt == DT_F16)
+        return S("tk_f16_to_f32(%s)", x);
+    if (dt == DT_BF16)
+        return S("tk_bf16_to_f32(%s)", x);
+    return (char *)x;
+}
+
+/* ------------------------------------------------------------ names */
+
+static const char *const reserved[] = {
+    "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else",
+    "enum", "extern", "float", "for", "goto", "if", "inline", "int", "long", "register",
+    "restrict", "return", "short", "signed", "sizeof", "static", "struct", "switch", "typedef",
+    "union", "unsigned", "void", "volatile", "while", "bool", "true", "false", "NULL",
+    "INFINITY", "NAN", "alignas", "alignof", "noreturn", "static_assert", "thread_local", "asm",
+    "typeof", "exp", "expf", "exp2", "exp2f", "log", "logf", "log2", "log2f", "sqrt", "sqrtf",
+    "sin", "sinf", "cos", "cosf", "tanh", "tanhf", "erf", "erff", "fabs", "fabsf", "floor",
+    "floorf", "ceil", "ceilf", "fmin", "fminf", "fmax", "fmaxf", "fmod", "fmodf", "pow", "powf",
+    "fma", "fmaf", "lrintf", "memcpy", "memset", "main", "errno", "assert", "stdin", "stdout",
+    "stderr", "va_list", "size_t", "ptrdiff_t", "PTRDIFF_MAX", "EOF",
+};
+
+/* Internal names are `tk_...` or lowercase letters and digits (v12, i0):
+ * a user name that could meet one of those, a keyword or a libm function
+ * gets a trailing underscore. */
+static bool name_clashes(const char *s)
+{
+    for (size_t i = 0; i < sizeof reserved / sizeof *reserved; i++)
+        if (strcmp(s, reserved[i]) == 0)
+            return true;
+    if (s[0] == '_' || strncmp(s, "tk_", 3) == 0 || strncmp(s, "TK_", 3) == 0)
+        return true;
+    size_t n = strlen(s);
+    if (n > 2 && strcmp(s + n - 2, "_t") == 0)
+        return true;
+    const char *p = s;
+    while (*p >= 'a' && *p <= 'z')
+        p++;
+    if (p == s || !*p)
+        return false;
+    while (*p >= '0' && *p <= '9')
+        p++;
+    return *p == 0;
+}
+
+static bool name_taken(CE *e, const char *s, int np, int nd)
+{
+    for (int i = 0; i < np; i++)
+        if (e->pname[i] && strcmp(e->pname[i], s) == 0)
+            return true;
+    for (int i = 0; i < nd; i++)
+        if (e->dname[i] && strcmp(e->dname[i], s) == 0)
+            return true;
+    for (int i = 0; i < e->ki->nparams; i++)
+        for (int j = 0; e->sname[i] && j < e->ki->params[i].rank; j++)
+            if (e->sname[i][j] && strcmp(e->sname[i][j], s) == 0)
+                return true;
+    return false;
+}
+
+static const char *c_name(CE *e, const char *s, int np, int nd)
+{
+    const char *r = s;
+    if (name_clashes(r))
+        r = S("%s_", r);
+    while (name_taken(e, r, np, nd))
+        r = S("%s_", r);
+    return r;
+}
+
+static void name_params(CE *e)
+{
+    const KernelInfo *ki = e->ki;
+    e->pname = arena_alloc(e->a, sizeof(char *) * (size_t)(ki->nparams + 1));
+    e->dname = arena_alloc(e->a, sizeof(char *) * (size_t)(ki->ndims + 1));
+    e->sname = arena_alloc(e->a, sizeof(char **) * (size_t)(ki->nparams + 1));
+    for (int i = 0; i < ki->nparams; i++)
+        e->pname[i] = c_name(e, ki->params[i].name, i, 0);
+    for (int i = 0; i < ki->ndims; i++)
+        e->dname[i] = c_name(e, ki->dims[i].name, ki->nparams, i);
+    for (int i = 0; i < ki->nparams; i++) {
+        const ParamInfo *p = &ki->params[i];
+        if (!p->is_tensor || !p->strided)
+            continue;
+        e->sname[i] = arena_alloc(e->a, sizeof(char *) * (size_t)(p->rank + 1));
+        for (int j = 0; j < p->rank; j++)
+            e->sname[i][j] = c_name(e, S("%s_stride%d", ki->params[i].name, j), ki->nparams,
+                                    ki->ndims);
+    }
+}
+
+/* ------------------------------------------------------------ views */
+
+/* Rows for an operand of type t read in a loop nest over `lane`:
+ * NumPy alignment from the right, size-1 dims broadcast. */
+static void lane_rows(const TTy *t, const TTy *lane, Rows r)
+{
+    memset(r, 0, sizeof(Rows));
+    int off = lane->rank - t->rank;
+    for (int d = 0; d < t->rank; d++)
+        if (d + off >= 0 && !(t->dim[d] == 1 && lane->dim[d + off] != 1))
+            r[d][d + off] = 1;
+}
+
+static bool rows_ident(const TTy *t, int nl, Rows r)
+{
+    if (t->rank != nl)
+        return false;
+    for (int d = 0; d < nl; d++)
+        for (int j = 0; j < nl; j++) {
+            int64_t want = d == j;
+            if (r[d][j] != want && !(t->dim[d] == 1 && r[d][j] == 0))
+                return false;
+        }
+    return true;
+}
+
+static void linear(const TTy *t, int nl, Rows r, int64_t *c)
+{
+    int64_t s[TIR_MAXRANK];
+    row_strides(t, s);
+    for (int j = 0; j < nl; j++) {
+        c[j] = 0;
+        for (int d = 0; d < t->rank; d++)
+            c[j] += s[d] * r[d][j];
+    }
+}
+
+static bool stops(const CE *e, int v)
+{
+    return !is_view(I(e, v)->op) || e->mat[v] || e->array[v];
+}
+
+/* Follow views from v (read through rows r over nl loop variables) to the
+ * value holding the data.  through: do not stop at v itself (materializing
+ * it). */
+static Acc resolve(const CE *e, int v, int nl, Rows rin, bool through)
+{
+    Rows r;
+    memcpy(r, rin, sizeof r);
+    Acc acc = { .base = v };
+    bool lin = false;
+    int64_t c[TIR_MAXRANK] = { 0 };
+    for (;;) {
+        const Instr *in = I(e, v);
+        if (!(through && v == acc.base && !lin) && stops(e, v))
+            break;
+        through = false;
+        int u = in->args[0];
+        const TTy *ut_ = ty(e, u);
+        if (lin) {                         /* only reshapes pass a linear index on */
+            if (in->op != OP_RESHAPE)
+                break;
+            v = u;
+            continue;
+        }
+        Rows nr;
+        memset(nr, 0, sizeof nr);
+        switch (in->op) {
+        case OP_BROADCAST:
+            for (int d = 0; d < ut_->rank; d++)
+                if (!(ut_->dim[d] == 1 && in->ty.dim[d] != 1))
+                    memcpy(nr[d], r[d], sizeof nr[d]);
+            break;
+        case OP_EXPAND_DIMS:
+            for (int d = 0, s = 0; d < in->ty.rank; d++)
+                if (d != in->axis)
+                    memcpy(nr[s++], r[d], sizeof nr[0]);
+            break;
+        case OP_TRANS:
+            for (int i = 0; i < in->ty.rank; i++)
+                if (in->perm[i] >= 0 && in->perm[i] < TIR_MAXRANK)
+                    memcpy(nr[in->perm[i]], r[i], sizeof nr[0]);
+            break;
+        default:                           /* RESHAPE */
+            linear(&in->ty, nl, r, c);
+            lin = true;
+            break;
+        }
+        memcpy(r, nr, sizeof r);
+        v = u;
+    }
+    acc.base = v;
+    if (lin) {
+        memcpy(acc.c, c, sizeof c);
+        acc.ident = false;
+    } else {
+        linear(ty(e, v), nl, r, acc.c);
+        acc.ident = rows_ident(ty(e, v), nl, r);
+    }
+    return acc;
+}
+
+/* ------------------------------------------------------------ planning */
+
+static void number(CE *e, TBlock *b, int *p)
+{
+    for (int i = 0; i < b->ins.n; i++) {
+        int v = b->ins.v[i];
+        Instr *in = I(e, v);
+        e->pos[v] = (*p)++;
+        for (int j = 0; j < 2; j++)
+            if (in->blocks[j])
+                number(e, in->blocks[j], p);
+        e->end[v] = *p - 1;
+    }
+}
+
+static bool is_root(Op op)
+{
+    return !(op_flags[op] & OPF_P) && op != OP_VAR_GET;
+}
+
+static void mark_live(CE *e, int v)
+{
+    if (v <= 0 || v >= e->n || e->live[v])
+        return;
+    e->live[v] = true;
+    Instr *in = I(e, v);
+    for (int j = 0; j < in->nargs; j++)
+        mark_live(e, in->args[j]);
+}
+
+static void live_block(CE *e, TBlock *b)
+{
+    for (int i = 0; i < b->ins.n; i++) {
+        Instr *in = I(e, b->ins.v[i]);
+        if (is_root(in->op) || in->op == OP_LOOPVAR)
+            mark_live(e, in->id);
+        for (int j = 0; j < 2; j++)
+            if (in->blocks[j])
+                live_block(e, in->blocks[j]);
+    }
+}
+
+/* The shape a lane instruction iterates over. */
+static const TTy *lane_shape(const CE *e, const Instr *in)
+{
+    if (in->op == OP_STORE)
+        return ty(e, in->args[0]);
+    if (in->op == OP_VAR_SET)
+        return &e->k->vars.v[in->index].ty;
+    return &in->ty;
+}
+
+static bool var_is_tile(const CE *e, int var)
+{
+    return var >= 0 && var < e->k->vars.n && e->k->vars.v[var].ty.rank > 0;
+}
+
+static Class classify(const CE *e, const Instr *in)
+{
+    Op op = in->op;
+    if (op == OP_LOOPVAR)
+        return CL_SKIP;
+    if (!e->live[in->id] && !is_root(op))
+        return CL_SKIP;
+    if (op == OP_CONST || op == OP_ARANGE)
+        return CL_SKIP;
+    if (is_view(op))
+        return e->mat[in->id] ? CL_BREAK : CL_SKIP;
+    if (op == OP_VAR_GET)
+        return !var_is_tile(e, in->index) ? CL_SCALAR : e->alias[in->id] ? CL_SKIP : CL_BREAK;
+    if (op == OP_VAR_SET) {
+        if (e->skipset[in->id])
+            return CL_SKIP;
+        return var_is_tile(e, in->index) ? CL_LANE : CL_SCALAR;
+    }
+    if (op == OP_DIM || op == OP_ARG || op == OP_STRIDE || op == OP_PROGRAM_ID)
+        return CL_SCALAR;
+    if (op_flags[op] & OPF_E)
+        return in->ty.rank == 0 ? CL_SCALAR : CL_LANE;
+    if (op == OP_LOAD)
+        return in->ty.rank == 0 ? CL_BREAK : CL_LANE;
+    if (op == OP_STORE)
+        return ty(e, in->args[0])->rank == 0 ? CL_BREAK : CL_LANE;
+    return CL_BREAK;
+}
+
+static Acc operand(const CE *e, int v, const TTy *lane)
+{
+    Rows r;
+    lane_rows(ty(e, v), lane, r);
+    return resolve(e, v, lane->rank, r, false);
+}
+
+/* May `in` join run r without changing what the program computes? */
+static bool fits(const CE *e, const Run *r, const Instr *in)
+{
+    if (!same_shape(&r->shape, lane_shape(e, in)))
+        return false;
+    for (int j = 0; j < in->nargs; j++) {
+        int v = in->args[j];
+        if (v <= 0 || ty(e, v)->rank == 0)
+            continue;
+        Acc acc = operand(e, v, &r->shape);
+        if (e->run[acc.base] == (int)(r - e->runs.v) && !acc.ident)
+            return false;
+    }
+    for (int i = 0; i < r->members.n; i++) {
+        const Instr *m = I(e, r->members.v[i]);
+        if (in->op == OP_LOAD && m->op == OP_STORE && m->index == in->index)
+            return false;
+        if (in->op == OP_STORE && m->op == OP_STORE && m->index == in->index)
+            return false;
+        if (in->op == OP_STORE && m->op == OP_LOAD && m->index == in->index
+            && m->args[0] != in->args[0])
+            return false;
+        if (in->op == OP_VAR_SET && m->op == OP_VAR_SET && m->index == in->index)
+            return false;
+    }
+    return true;
+}
+
+static void plan_runs(CE *e, TBlock *b)
+{
+    int cur = -1;
+    for (int i = 0; i < b->ins.n; i++) {
+        Instr *in = I(e, b->ins.v[i]);
+        Class c = classify(e, in);
+        if (c == CL_LANE) {
+            if (cur < 0 || !fits(e, &e->runs.v[cur], in)) {
+                Run r = { .shape = *lane_shape(e, in) };
+                vec_push(e->a, e->runs, r);
+                cur = e->runs.n - 1;
+            }
+            vec_push(e->a, e->runs.v[cur].members, in->id);
+            e->runs.v[cur].last = in->id;
+            e->run[in->id] = cur;
+        } else if (c == CL_BREAK) {
+            cur = -1;
+        }
+        for (int j = 0; j < 2; j++)
+            if (in->blocks[j])
+                plan_runs(e, in->blocks[j]);
+    }
+}
+
+static void add_use(CE *e, int base, int user, bool ident)
+{
+    Use u = { user, ident };
+    vec_push(e->a, e->uses[base], u);
+}
+
+/* Who reads each base value, through views. */
+static void collect_uses(CE *e)
+{
+    for (int v = 1; v < e->n; v++) {
+        Instr *in = I(e, v);
+        if (!e->live[v] || (is_view(in->op) && !e->mat[v]))
+            continue;
+        if (is_view(in->op)) {             /* a materialized view reads its source */
+            Rows r;
+            lane_rows(&in->ty, &in->ty, r);
+            Acc acc = resolve(e, v, in->ty.rank, r, true);
+            add_use(e, acc.base, v, false);
+            continue;
+        }
+        const TTy *lane = classify(e, in) == CL_LANE ? lane_shape(e, in) : NULL;
+        for (int j = 0; j < in->nargs; j++) {
+            int a = in->args[j];
+            if (a <= 0)
+                continue;
+            Acc acc = operand(e, a, lane ? lane : ty(e, a));
+            add_use(e, acc.base, v, lane && acc.ident);
+        }
+    }
+}
+
+/* Position at which a use happens, seen from the block `home`. */
+static int use_pos(const CE *e, int user, const TBlock *home)
+{
+    int p = e->run[user] >= 0 ? e->pos[e->runs.v[e->run[user]].last] : e->pos[user];
+    const Instr *x = I(e, user);
+    while (x->parent && x->parent != home && x->parent->owner)
+        x = x->parent->owner;
+    if (x->id != user && e->end[x->id] > p)
+        p = e->end[x->id];
+    return p;
+}
+
+static bool alias_ok(const CE *e, int g)
+{
+    const Instr *gi = I(e, g);
+    int hi = e->pos[g];
+    for (int i = 0; i < e->uses[g].n; i++) {
+        int p = use_pos(e, e->uses[g].v[i].user, gi->parent);
+        if (p > hi)
+            hi = p;
+    }
+    for (int v = 1; v < e->n; v++) {
+        const Instr *w = I(e, v);
+        if (e->live[v] && w->op == OP_VAR_SET && w->index == gi->index && e->pos[v] > e->pos[g]
+            && e->pos[v] <= hi)
+            return false;
+    }
+    return true;
+}
+
+/* Does operand v of a dot read var `var`'s storage? */
+static bool reads_var(const CE *e, int v, int var)
+{
+    Rows r;
+    lane_rows(ty(e, v), ty(e, v), r);
+    Acc acc = resolve(e, v, ty(e, v)->rank, r, false);
+    const Instr *b = I(e, acc.base);
+    return b->op == OP_VAR_GET && b->index == var;
+}
+
+/* var_get acc -> dot(a, b, acc) -> var_set acc, nothing between. */
+static void plan_inplace(CE *e, TBlock *b)
+{
+    for (int i = 0; i < b->ins.n; i++) {
+        Instr *in = I(e, b->ins.v[i]);
+        for (int j = 0; j < 2; j++)
+            if (in->blocks[j])
+                plan_inplace(e, in->blocks[j]);
+        if (in->op != OP_DOT || !e->live[in->id])
+            continue;
+        int g = in->args[2];
+        if (g <= 0 || I(e, g)->op != OP_VAR_GET || !var_is_tile(e, I(e, g)->index)
+            || e->uses[g].n != 1 || e->uses[in->id].n != 1)
+            continue;
+        int var = I(e, g)->index;
+        const Instr *set = NULL;
+        for (int k = i + 1; k < b->ins.n && !set; k++) {
+            const Instr *x = I(e, b->ins.v[k]);
+            Class c = classify(e, x);
+            if (x->op == OP_VAR_SET)
+                set = x;
+            else if (c != CL_SKIP && c != CL_SCALAR)
+                break;
+        }
+        if (!set || set->index != var || set->args[0] != in->id
+            || !same_shape(&in->ty, &e->k->vars.v[var].ty) || in->ty.dt != e->k->vars.v[var].ty.dt
+            || reads_var(e, in->args[0], var) || reads_var(e, in->args[1], var) || !alias_ok(e, g))
+            continue;
+        e->inplace[in->id] = true;
+        e->skipset[set->id] = true;
+    }
+}
+
+static void plan_arrays(CE *e)
+{
+    for (int v = 1; v < e->n; v++) {
+        Instr *in = I(e, v);
+        if (!e->live[v])
+            continue;
+        if (e->run[v] >= 0 && in->op != OP_STORE && in->op != OP_VAR_SET) {
+            for (int i = 0; i < e->uses[v].n; i++) {
+                Use u = e->uses[v].v[i];
+                if (e->run[u.user] == e->run[v] && u.ident)
+                    e->nrun_uses[v]++;
+                else
+                    e->array[v] = true;
+            }
+        } else if (in->op == OP_VAR_GET && var_is_tile(e, in->index)) {
+            e->array[v] = true;
+            if (e->alias[v])
+                e->store[v] = S("var%d", in->index);
+        } else if (in->op == OP_DOT) {
+            e->array[v] = true;
+            if (e->inplace[v])
+                e->store[v] = S("var%d", I(e, in->args[2])->index);
+        } else if (e->mat[v] || in->op == OP_CUMSUM || (in->op == OP_REDUCE && in->ty.rank > 0)) {
+            e->array[v] = true;
+        }
+        if (e->array[v] && !e->store[v])
+            e->store[v] = S("v%d", v);
+    }
+}
+
+static void plan(CE *e)
+{
+    int n = e->n;
+    e->pos = arena_alloc(e->a, sizeof(int) * (size_t)n);
+    e->end = arena_alloc(e->a, sizeof(int) * (size_t)n);
+    e->live = arena_alloc(e->a, (size_t)n);
+    e->uses = arena_alloc(e->a, sizeof *e->uses * (size_t)n);
+    e->run = arena_alloc(e->a, sizeof(int) * (size_t)n);
+    e->nrun_uses = arena_alloc(e->a, sizeof(int) * (size_t)n);
+    e->array = arena_alloc(e->a, (size_t)n);
+    e->store = arena_alloc(e->a, sizeof(char *) * (size_t)n);
+    e->alias = arena_alloc(e->a, (size_t)n);
+    e->mat = arena_alloc(e->a, (size_t)n);
+    e->inplace = arena_alloc(e->a, (size_t)n);
+    e->skipset = arena_alloc(e->a, (size_t)n);
+    int p = 0;
+    number(e, e->k->body, &p);
+    live_block(e, e->k->body);
+    for (int v = 1; v < n; v++) {
+        e->run[v] = -1;
+        Instr *in = I(e, v);
+        if (!e->live[v])
+            continue;
+        if (in->op == OP_RESHAPE) {        /* reshape reads its source linearly */
+            int u = in->args[0];
+            while (I(e, u)->op == OP_RESHAPE)
+                u = I(e, u)->args[0];
+            if (is_view(I(e, u)->op) && ty(e, u)->rank > 0)
+                e->mat[u] = true;
+        }
+        if (in->op == OP_VAR_GET && var_is_tile(e, in->index))
+            e->alias[v] = true;
+    }
+    collect_uses(e);
+    plan_inplace(e, e->k->body);
+    /* Runs and aliases depend on each other; copies only shorten runs, so
+     * this settles. */
+    for (int iter = 0; iter < 16; iter++) {
+        e->runs.n = 0;
+        for (int v = 1; v < n; v++)
+            e->run[v] = -1;
+        plan_runs(e, e->k->body);
+        bool changed = false;
+        for (int v = 1; v < n; v++)
+            if (e->alias[v] && !e->inplace[I(e, v)->args[0]] && !alias_ok(e, v)) {
+                bool keep = false;
+                for (int w = 1; w < n; w++)    /* an in-place dot's accumulator stays */
+                    if (e->inplace[w] && I(e, w)->args[2] == v)
+                        keep = true;
+                if (!keep) {
+                    e->alias[v] = false;
+                    changed = true;
+                }
+            }
+        if (!changed)
+            break;
+    }
+    plan_arrays(e);
+}
+
+/* ------------------------------------------------------------ expressions */
+
+static char *lin_str(CE *e, const int64_t *c, int nl, const char *const *iv)
+{
+    Buf b = { .a = e->a };
+    for (int j = 0; j < nl; j++) {
+        if (c[j] == 0)
+            continue;
+        if (b.n)
+            buf_puts(&b, " + ");
+        if (c[j] == 1)
+            buf_puts(&b, iv[j]);
+        else
+            buf_printf(&b, "%lld * %s", (long long)c[j], iv[j]);
+    }
+    return b.n ? b.s : "0";
+}
+
+static char *scalar(CE *e, int v);
+
+/* The value of acc at the loop variables iv. */
+static char *acc_str(CE *e, const Acc *acc, int nl, const char *const *iv, int cur_run)
+{
+    int v = acc->base;
+    const Instr *in = I(e, v);
+    if (cur_run >= 0 && e->run[v] == cur_run && e->nrun_uses[v] > 0)
+        return S("t%d", v);
+    if (e->array[v])
+        return S("%s[%s]", e->store[v], lin_str(e, acc->c, nl, iv));
+    if (in->op == OP_ARANGE)
+        return S("((int32_t)(%lld + %s))", (long long)in->ival, lin_str(e, acc->c, nl, iv));
+    if (in->ty.rank == 0)
+        return scalar(e, v);
+    fail(e, in, "internal error: a tile value without storage");
+    return "0";
+}
+
+static char *scalar(CE *e, int v)
+{
+    const Instr *in = I(e, v);
+    if (in->op == OP_CONST)
+        return dtype_is_float(in->ty.dt) ? lit_float(e, in->fval, in->ty.dt)
+                                         : lit_int(e, in->ival, in->ty.dt);
+    if (is_view(in->op) && !e->array[v]) {
+        Rows r;
+        memset(r, 0, sizeof r);
+        Acc acc = resolve(e, v, 0, r, false);
+        return acc_str(e, &acc, 0, NULL, -1);
+    }
+    if (in->ty.rank > 0) {
+        fail(e, in, "internal error: a tile used as a scalar");
+        return "0";
+    }
+    return S("v%d", v);
+}
+
+static const char *const loopvars[TIR_MAXRANK] = { "i0", "i1", "i2", "i3" };
+
+/* Operand v of an instruction iterating over `lane` at loop vars i0... */
+static char *lane_val(CE *e, int v, const TTy *lane, int cur_run)
+{
+    if (ty(e, v)->rank == 0)
+        return scalar(e, v);
+    Acc acc = operand(e, v, lane);
+    return acc_str(e, &acc, lane->rank, loopvars, cur_run);
+}
+
+static const char *math_fn(Op op, bool dbl)
+{
+    switch (op) {
+    case OP_EXP:     return dbl ? "exp" : "expf";
+    case OP_EXP2:    return dbl ? "exp2" : "exp2f";
+    case OP_LOG:     return dbl ? "log" : "logf";
+    case OP_LOG2:    return dbl ? "log2" : "log2f";
+    case OP_SQRT:    return dbl ? "sqrt" : "sqrtf";
+    case OP_RSQRT:   return dbl ? "tk_rsqrt" : "tk_rsqrtf";
+    case OP_SIN:     return dbl ? "sin" : "sinf";
+    case OP_COS:     return dbl ? "cos" : "cosf";
+    case OP_TANH:    return dbl ? "tanh" : "tanhf";
+    case OP_ERF:     return dbl ? "erf" : "erff";
+    case OP_SIGMOID: return dbl ? "tk_sigmoid" : "tk_sigmoidf";
+    case OP_ABS:     return dbl ? "fabs" : "fabsf";
+    case OP_FLOOR:   return dbl ? "floor" : "floorf";
+    case OP_CEIL:    return dbl ? "ceil" : "ceilf";
+    case OP_MIN:     return dbl ? "fmin" : "fminf";
+    case OP_MAX:     return dbl ? "fmax" : "fmaxf";
+    case OP_POW:     return dbl ? "pow" : "powf";
+    case OP_MOD:     return dbl ? "fmod" : "fmodf";
+    case OP_FMA:     return dbl ? "fma" : "fmaf";
+    default:         return NULL;
+    }
+}
+
+static const char *binop_c(Op op)
+{
+    switch (op) {
+    case OP_ADD: return "+";  case OP_SUB: return "-";  case OP_MUL: return "*";
+    case OP_DIV: return "/";  case OP_AND: return "&";  case OP_OR:  return "|";
+    case OP_XOR: return "^";  case OP_LT:  return "<";  case OP_LE:  return "<=";
+    case OP_GT:  return ">";  case OP_GE:  return ">="; case OP_EQ:  return "==";
+    case OP_NE:  return "!=";
+    default:     return NULL;
+    }
+}
+
+/* The C expression of an elementwise op on operand expressions x[]. */
+static char *op_expr(CE *e, const Instr *in, char **x)
+{
+    DType rt = in->ty.dt, ot = in->nargs ? ty(e, in->args[in->op == OP_WHERE ? 1 : 0])->dt : rt;
+    bool fl = dtype_is_float(ot), dbl = is_f64(ot);
+    const char *T = ct(rt), *U = ut(rt);
+    int w = dtype_info[rt].bits;
+    Op op = in->op;
+    switch (op) {
+    case OP_CAST:
+        return conv(e, x[0], ot, rt);
+    case OP_NEG:
+        return fl ? S("(-(%s))", x[0]) : S("((%s)(0u - (%s)(%s)))", T, U, x[0]);
+    case OP_NOT:
+        return S("(!(%s))", x[0]);
+    case OP_BITNOT:
+        return rt == DT_BOOL ? S("(!(%s))", x[0]) : S("((%s)~(%s)(%s))", T, U, x[0]);
+    case OP_ABS:
+        if (!fl)
+            return S("((%s) < 0 ? (%s)(0u - (%s)(%s)) : (%s))", x[0], T, U, x[0], x[0]);
+        return S("%s(%s)", math_fn(op, dbl), x[0]);
+    case OP_FLOOR: case OP_CEIL:
+        if (!fl)
+            return x[0];
+        return S("%s(%s)", math_fn(op, dbl), x[0]);
+    case OP_EXP: case OP_EXP2: case OP_LOG: case OP_LOG2: case OP_SQRT: case OP_RSQRT:
+    case OP_SIN: case OP_COS: case OP_TANH: case OP_ERF: case OP_SIGMOID:
+        if (!fl)
+            return conv(e, S("%s((double)(%s))", math_fn(op, true), x[0]), DT_F64, rt);
+        return S("%s(%s)", math_fn(op, dbl), x[0]);
+    case OP_ADD: case OP_SUB: case OP_MUL:
+        if (fl)
+            return S("(%s %s %s)", x[0], binop_c(op), x[1]);
+        return S("((%s)((%s)(%s) %s (%s)(%s)))", T, U, x[0], binop_c(op), U, x[1]);
+    case OP_DIV:
+        return fl ? S("(%s / %s)", x[0], x[1]) : S("tk_div_%s(%s, %s)", dtype_info[rt].name, x[0], x[1]);
+    case OP_MOD:
+        return fl ? S("%s(%s, %s)", math_fn(op, dbl), x[0], x[1])
+                  : S("tk_mod_%s(%s, %s)", dtype_info[rt].name, x[0], x[1]);
+    case OP_MIN: case OP_MAX:
+        if (fl)
+            return S("%s(%s, %s)", math_fn(op, dbl), x[0], x[1]);
+        return S("((%s) %s (%s) ? (%s) : (%s))", x[0], op == OP_MIN ? "<" : ">", x[1], x[0], x[1]);
+    case OP_POW:
+        if (fl)
+            return S("%s(%s, %s)", math_fn(op, dbl), x[0], x[1]);
+        return conv(e, S("pow((double)(%s), (double)(%s))", x[0], x[1]), DT_F64, rt);
+    case OP_AND: case OP_OR: case OP_XOR:
+        return S("((%s)((%s) %s (%s)))", T, x[0], binop_c(op), x[1]);
+    case OP_SHL:
+        return S("((%s)((%s)(%s) << ((%s)(%s) & %du)))", T, U, x[0], U, x[1], w - 1);
+    case OP_SHR:
+        return S("((%s)((%s) >> ((%s)(%s) & %du)))", T, x[0], U, x[1], w - 1);
+    case OP_LT: case OP_LE: case OP_GT: case OP_GE: case OP_EQ: case OP_NE:
+        return S("(%s %s %s)", x[0], binop_c(op), x[1]);
+    case OP_WHERE:
+        return S("(%s ? %s : %s)", x[0], x[1], x[2]);
+    case OP_FMA:
+        if (fl)
+            return S("%s(%s, %s, %s)", math_fn(op, dbl), x[0], x[1], x[2]);
+        return S("((%s)((%s)(%s) * (%s)(%s) + (%s)(%s)))", T, U, x[0], U, x[1], U, x[2]);
+    default:
+        fail(e, in, "unsupported elementwise op");
+        return "0";
+    }
+}
+
+static const char *tensor(CE *e, const Instr *in)
+{
+    if (in->index < 0 || in->index >= e->ki->nparams || !e->ki->params[in->index].is_tensor) {
+        fail(e, in, "internal error: not a tensor parameter");
+        return "tk_bad";
+    }
+    return e->pname[in->index];
+}
+
+/* A load from operand strings: offs, mask (or NULL), other (or NULL). */
+static char *load_expr(CE *e, const Instr *in, char *offs, char *mask, char *other)
+{
+    DType tdt = e->ki->params[in->index].dt;
+    const char *p = tensor(e, in);
+    char *v = conv(e, from_storage(e, S("%s[%s]", p, offs), tdt), tdt, in->ty.dt);
+    if (!mask)
+        return v;
+    return S("(%s ? %s : %s)", mask, v, other ? other : lit_zero(e, in->ty.dt));
+}
+
+static char *store_stmt(CE *e, const Instr *in, char *offs, char *val, char *mask)
+{
+    DType tdt = e->ki->params[in->index].dt;
+    const char *p = tensor(e, in);
+    char *s = S("%s[%s] = %s;", p, offs, to_storage(e, val, ty(e, in->args[1])->dt, tdt));
+    return mask ? S("if (%s) %s", mask, s) : s;
+}
+
+/* ------------------------------------------------------------ statements */
+
+static void open_loops(CE *e, const TTy *t, bool simd)
+{
+    for (int d = 0; d < t->rank; d++) {
+        if (d == t->rank - 1 && simd)
+            line(e, "TK_SIMD");
+        line(e, "for (int i%d = 0; i%d < %lld; i%d++) {", d, d, (long long)t->dim[d], d);
+        e->indent++;
+    }
+}
+
+static void close_loops(CE *e, const TTy *t)
+{
+    for (int d = 0; d < t->rank; d++) {
+        e->indent--;
+        line(e, "}");
+    }
+}
+
+static void declare_array(CE *e, int v)
+{
+    const Instr *in = I(e, v);
+    line(e, "_Alignas(64) %s %s[%lld];", ct(in->ty.dt), e->store[v],
+         (long long)tty_numel(&in->ty));
+}
+
+static char *ident_lin(CE *e, const TTy *t)
+{
+    Rows r;
+    int64_t c[TIR_MAXRANK];
+    lane_rows(t, t, r);
+    linear(t, t->rank, r, c);
+    return lin_str(e, c, t->rank, loopvars);
+}
+
+static void emit_lane(CE *e, int ri, const Instr *in)
+{
+    const TTy *L = &e->runs.v[ri].shape;
+    char *x[3] = { 0 };
+    for (int j = 0; j < in->nargs; j++)
+        if (in->args[j] > 0)
+            x[j] = lane_val(e, in->args[j], L, ri);
+    char *val;
+    switch (in->op) {
+    case OP_STORE:
+        line(e, "%s", store_stmt(e, in, x[0], x[1], x[2]));
+        return;
+    case OP_VAR_SET:
+        line(e, "var%d[%s] = %s;", in->index, ident_lin(e, L), x[0]);
+        return;
+    case OP_LOAD:
+        val = load_expr(e, in, x[0], x[1], x[2]);
+        break;
+    default:
+        val = op_expr(e, in, x);
+        break;
+    }
+    int v = in->id;
+    if (e->nrun_uses[v] > 0) {
+        line(e, "const %s t%d = %s;", ct(in->ty.dt), v, val);
+        val = S("t%d", v);
+    }
+    if (e->array[v])
+        line(e, "%s[%s] = %s;", e->store[v], ident_lin(e, L), val);
+}
+
+static void emit_run(CE *e, int ri)
+{
+    Run *r = &e->runs.v[ri];
+    for (int i = 0; i < r->members.n; i++)
+        if (e->array[r->members.v[i]])
+            declare_array(e, r->members.v[i]);
+    open_loops(e, &r->shape, true);
+    for (int i = 0; i < r->members.n; i++)
+        emit_lane(e, ri, I(e, r->members.v[i]));
+    close_loops(e, &r->shape);
+}
+
+static const char *param_scalar(CE *e, const Instr *in)
+{
+    if (in->index < 0 || in->index >= e->ki->nparams || e->ki->params[in->index].is_tensor) {
+        fail(e, in, "internal error: not a scalar parameter");
+        return "0";
+    }
+    DType dt = e->ki->params[in->index].dt;
+    return conv(e, from_storage(e, e->pname[in->index], dt), dt, in->ty.dt);
+}
+
+static void emit_scalar(CE *e, const Instr *in)
+{
+    int v = in->id;
+    const char *T = ct(in->ty.dt), *val;
+    char *x[3] = { 0 };
+    switch (in->op) {
+    case OP_VAR_SET:
+        line(e, "var%d = %s;", in->index, scalar(e, in->args[0]));
+        return;
+    case OP_VAR_GET:
+        val = S("var%d", in->index);
+        break;
+    case OP_DIM:
+        if (in->index < 0 || in->index >= e->ki->ndims || e->ki->dims[in->index].specialized) {
+            fail(e, in, "internal error: not a run-time dim");
+            return;
+        }
+        val = conv(e, e->dname[in->index], DT_I64, in->ty.dt);
+        break;
+    case OP_ARG:
+        val = param_scalar(e, in);
+        break;
+    case OP_STRIDE:
+        if (in->index < 0 || in->index >= e->ki->nparams || !e->sname[in->index]
+            || in->axis < 0 || in->axis >= e->ki->params[in->index].rank) {
+            fail(e, in, "internal error: not a stride of a strided tensor");
+            return;
+        }
+        val = conv(e, e->sname[in->index][in->axis], DT_I64, in->ty.dt);
+        break;
+    case OP_PROGRAM_ID:
+        if (in->axis < 0 || in->axis > 2) {
+            fail(e, in, "program_id axis out of range");
+            return;
+        }
+        val = S("(%s)tk_pid%d", T, in->axis);
+        break;
+    default:
+        for (int j = 0; j < in->nargs; j++)
+            if (in->args[j] > 0)
+                x[j] = scalar(e, in->args[j]);
+        val = op_expr(e, in, x);
+        break;
+    }
+    line(e, "const %s v%d = %s;", T, v, val);
+}
+
+/* One loop nest over t reading operand v. */
+static char *nest_val(CE *e, int v, const TTy *t, bool through)
+{
+    Rows r;
+    lane_rows(ty(e, v), t, r);
+    Acc acc = resolve(e, v, t->rank, r, through);
+    return acc_str(e, &acc, t->rank, loopvars, -1);
+}
+
+static void emit_copy_view(CE *e, const Instr *in)
+{
+    declare_array(e, in->id);
+    open_loops(e, &in->ty, true);
+    line(e, "%s[%s] = %s;", e->store[in->id], ident_lin(e, &in->ty),
+         nest_val(e, in->id, &in->ty, true));
+    close_loops(e, &in->ty);
+}
+
+static const char *red_init(CE *e, ReduceKind rk, DType dt)
+{
+    bool mx = rk == RK_MAX || rk == RK_ARGMAX;
+    if (rk == RK_SUM)
+        return lit_zero(e, dt);
+    if (dtype_is_float(dt))
+        return lit_float(e, mx ? -INFINITY : INFINITY, dt);
+    switch (dt) {
+    case DT_BOOL: return mx ? "false" : "true";
+    case DT_I8:   return mx ? "INT8_MIN" : "INT8_MAX";
+    case DT_I16:  return mx ? "INT16_MIN" : "INT16_MAX";
+    case DT_I32:  return mx ? "INT32_MIN" : "INT32_MAX";
+    case DT_I64:  return mx ? "INT64_MIN" : "INT64_MAX";
+    case DT_U8:   return mx ? "0" : "UINT8_MAX";
+    default:      return mx ? "0u" : "UINT32_MAX";
+    }
+}
+
+/* acc = acc (op) x for the reduction kinds that do not track an index. */
+static char *red_step(CE *e, ReduceKind rk, DType dt, const char *acc, const char *x)
+{
+    if (rk == RK_SUM) {
+        if (dtype_is_float(dt))
+            return S("%s + %s", acc, x);
+        return S("(%s)((%s)%s + (%s)%s)", ct(dt), ut(dt), acc, ut(dt), x);
+    }
+    return S("%s %s %s ? %s : %s", x, rk == RK_MAX ? ">" : "<", acc, x, acc);
+}
+
+static void emit_reduce(CE *e, const Instr *in)
+{
+    int v = in->id, a = in->axis, src = in->args[0];
+    const TTy *S_ = ty(e, src);
+    DType xdt = S_->dt, rdt = in->ty.dt;
+    ReduceKind rk = in->rkind;
+    bool arg = rk == RK_ARGMAX || rk == RK_ARGMIN;
+    DType adt = arg ? xdt : rdt;             /* accumulator type */
+    if (a < 0 || a >= S_->rank) {
+        fail(e, in, "reduction axis out of range");
+        return;
+    }
+    char *x = conv(e, nest_val(e, src, S_, false), xdt, adt);
+    /* result index: the loop variables without the axis */
+    int64_t rs[TIR_MAXRANK] = { 0 }, c[TIR_MAXRANK] = { 0 };
+    row_strides(&in->ty, rs);
+    for (int d = 0, k = 0; d < S_->rank; d++)
+        if (d != a)
+            c[d] = rs[k++];
+    char *rl = lin_str(e, c, S_->rank, loopvars);
+    const char *red = rk == RK_SUM ? "+" : rk == RK_MAX ? "max" : "min";
+    bool pragma = !arg && adt != DT_BOOL;
+    char *out = in->ty.rank == 0 ? S("v%d", v) : S("%s[%s]", e->store[v], rl);
+    if (a == S_->rank - 1) {                 /* innermost: a scalar reduction per row */
+        if (in->ty.rank == 0)
+            line(e, "%s v%d;", ct(rdt), v);
+        else
+            declare_array(e, v);
+        TTy outer = *S_;
+        outer.rank--;
+        line(e, "{");
+        e->indent++;
+        open_loops(e, &outer, false);
+        line(e, "%s tk_acc = %s;", ct(adt), red_init(e, rk, adt));
+        if (arg)
+            line(e, "int32_t tk_idx = 0;");
+        if (pragma)
+            line(e, "TK_PRAGMA(omp simd reduction(%s:tk_acc))", red);
+        line(e, "for (int i%d = 0; i%d < %lld; i%d++) {", a, a, (long long)S_->dim[a], a);
+        e->indent++;
+        line(e, "const %s tk_x = %s;", ct(adt), x);
+        if (arg)
+            line(e, "if (tk_x %s tk_acc) { tk_acc = tk_x; tk_idx = i%d; }",
+                 rk == RK_ARGMAX ? ">" : "<", a);
+        else
+            line(e, "tk_acc = %s;", red_step(e, rk, adt, "tk_acc", "tk_x"));
+        e->indent--;
+        line(e, "}");
+        line(e, "%s = %s;", out, arg ? "tk_idx" : conv(e, "tk_acc", adt, rdt));
+        close_loops(e, &outer);
+        e->indent--;
+        line(e, "}");
+        return;
+    }
+    /* outer axis: accumulate rows into the result, vectorized over the inner dims */
+    declare_array(e, v);
+    if (arg)
+        line(e, "_Alignas(64) %s b%d[%lld];", ct(adt), v, (long long)tty_numel(&in->ty));
+    line(e, "for (int i0 = 0; i0 < %lld; i0++) {", (long long)tty_numel(&in->ty));
+    line(e, "    %s[i0] = %s;", e->store[v], arg ? "0" : conv(e, red_init(e, rk, adt), adt, rdt));
+    if (arg)
+        line(e, "    b%d[i0] = %s;", v, red_init(e, rk, adt));
+    line(e, "}");
+    open_loops(e, S_, true);
+    if (arg) {
+        char *bl = S("b%d[%s]", v, rl);
+        line(e, "const %s tk_x = %s;", ct(adt), x);
+        line(e, "if (tk_x %s %s) { %s = tk_x; %s = i%d; }", rk == RK_ARGMAX ? ">" : "<", bl, bl, out, a);
+    } else {
+        line(e, "%s = %s;", out, conv(e, red_step(e, rk, adt, conv(e, out, rdt, adt), x), adt, rdt));
+    }
+    close_loops(e, S_);
+}
+
+static void emit_cumsum(CE *e, const Instr *in)
+{
+    int v = in->id, a = in->axis, src = in->args[0];
+    const TTy *t = &in->ty;
+    DType dt = t->dt;
+    if (a < 0 || a >= t->rank) {
+        fail(e, in, "cumsum axis out of range");
+        return;
+    }
+    int64_t rs[TIR_MAXRANK];
+    row_strides(t, rs);
+    char *x = conv(e, nest_val(e, src, t, false), ty(e, src)->dt, dt);
+    char *l = ident_lin(e, t);
+    char *prev = S("(i%d == 0 ? %s : %s[%s - %lld])", a, lit_zero(e, dt), e->store[v], l,
+                   (long long)rs[a]);
+    declare_array(e, v);
+    open_loops(e, t, a != t->rank - 1);
+    line(e, "%s[%s] = %s;", e->store[v], l, red_step(e, RK_SUM, dt, prev, x));
+    close_loops(e, t);
+}
+
+/* A dot operand as a contiguous row-major array of the accumulator type. */
+static const char *dot_operand(CE *e, const Instr *in, int j, DType at)
+{
+    int v = in->args[j];
+    const TTy *t = ty(e, v);
+    Rows r;
+    lane_rows(t, t, r);
+    Acc acc = resolve(e, v, t->rank, r, false);
+    int64_t rs[TIR_MAXRANK];
+    row_strides(t, rs);
+    bool contig = e->array[acc.base] && strcmp(ct(ty(e, acc.base)->dt), ct(at)) == 0;
+    for (int d = 0; d < t->rank && contig; d++)
+        contig = acc.c[d] == rs[d];
+    if (contig)
+        return e->store[acc.base];
+    const char *name = S("%c%d", j ? 'b' : 'a', in->id);
+    line(e, "_Alignas(64) %s %s[%lld];", ct(at), name, (long long)tty_numel(t));
+    open_loops(e, t, true);
+    line(e, "%s[%s] = %s;", name, ident_lin(e, t),
+         conv(e, acc_str(e, &acc, t->rank, loopvars, -1), t->dt, at));
+    close_loops(e, t);
+    return name;
+}
+
+static void emit_dot(CE *e, const Instr *in)
+{
+    const TTy *t = &in->ty, *ta = ty(e, in->args[0]);
+    DType at = t->dt;
+    const char *fn = at == DT_F32 ? "tk_dot_f32" : at == DT_F64 ? "tk_dot_f64"
+                   : at == DT_I32 ? "tk_dot_i32" : NULL;
+    if (!fn || t->rank != 2 || ta->rank != 2) {
+        fail(e, in, "unsupported accumulator type or rank");
+        return;
+    }
+    const char *A = dot_operand(e, in, 0, at), *B = dot_operand(e, in, 1, at);
+    if (!e->inplace[in->id]) {
+        declare_array(e, in->id);
+        int c = in->args[2];
+        open_loops(e, t, true);
+        line(e, "%s[%s] = %s;", e->store[in->id], ident_lin(e, t),
+             c > 0 ? conv(e, nest_val(e, c, t, false), ty(e, c)->dt, at) : lit_zero(e, at));
+        close_loops(e, t);
+    }
+    line(e, "%s(%lld, %lld, %lld, %s, %s, %s);", fn, (long long)t->dim[0], (long long)t->dim[1],
+         (long long)ta->dim[1], A, B, e->store[in->id]);
+}
+
+static void emit_block(CE *e, TBlock *b);
+
+static void emit_body(CE *e, TBlock *b)
+{
+    e->indent++;
+    if (b)
+        emit_block(e, b);
+    e->indent--;
+}
+
+static void emit_for(CE *e, const Instr *in)
+{
+    TBlock *body = in->blocks[0];
+    if (!body || body->ins.n == 0 || I(e, body->ins.v[0])->op != OP_LOOPVAR) {
+        fail(e, in, "internal error: a for body must start with loopvar");
+        return;
+    }
+    const Instr *lv = I(e, body->ins.v[0]);
+    DType dt = lv->ty.dt;
+    const char *T = ct(dt), *U = ut(dt);
+    char *lo = conv(e, scalar(e, in->args[0]), ty(e, in->args[0])->dt, dt);
+    char *hi = conv(e, scalar(e, in->args[1]), ty(e, in->args[1])->dt, dt);
+    char *sp = conv(e, scalar(e, in->args[2]), ty(e, in->args[2])->dt, dt);
+    int v = lv->id;
+    line(e, "{");
+    e->indent++;
+    line(e, "const %s e%d = %s, s%d = %s;", T, v, hi, v, sp);
+    if (dtype_is_float(dt))
+        line(e, "if (s%d > 0) for (%s v%d = %s; v%d < e%d; v%d += s%d) {", v, T, v, lo, v, v, v, v);
+    else     /* the step never overflows: the last one lands on the end */
+        line(e, "if (s%d > 0) for (%s v%d = %s; v%d < e%d; v%d = (%s)e%d - (%s)v%d <= (%s)s%d ? e%d : (%s)((%s)v%d + (%s)s%d)) {",
+             v, T, v, lo, v, v, v, U, v, U, v, U, v, v, T, U, v, U, v);
+    emit_body(e, body);
+    line(e, "}");
+    e->indent--;
+    line(e, "}");
+}
+
+static void emit_other(CE *e, const Instr *in)
+{
+    char *x[3] = { 0 };
+    switch (in->op) {
+    case OP_BROADCAST: case OP_EXPAND_DIMS: case OP_RESHAPE: case OP_TRANS:
+        emit_copy_view(e, in);
+        break;
+    case OP_VAR_GET:
+        declare_array(e, in->id);
+        line(e, "memcpy(%s, var%d, sizeof %s);", e->store[in->id], in->index, e->store[in->id]);
+        break;
+    case OP_REDUCE:
+        emit_reduce(e, in);
+        break;
+    case OP_CUMSUM:
+        emit_cumsum(e, in);
+        break;
+    case OP_DOT:
+        emit_dot(e, in);
+        break;
+    case OP_LOAD:
+        for (int j = 0; j < 3; j++)
+            if (in->args[j] > 0)
+                x[j] = scalar(e, in->args[j]);
+        line(e, "const %s v%d = %s;", ct(in->ty.dt), in->id, load_expr(e, in, x[0], x[1], x[2]));
+        break;
+    case OP_STORE:
+        for (int j = 0; j < 3; j++)
+            if (in->args[j] > 0)
+                x[j] = scalar(e, in->args[j]);
+        line(e, "%s", store_stmt(e, in, x[0], x[1], x[2]));
+        break;
+    case OP_FOR:
+        emit_for(e, in);
+        break;
+    case OP_IF:
+        line(e, "if (%s) {", scalar(e, in->args[0]));
+        emit_body(e, in->blocks[0]);
+        if (in->blocks[1] && in->blocks[1]->ins.n > 0) {
+            line(e, "} else {");
+            emit_body(e, in->blocks[1]);
+        }
+        line(e, "}");
+        break;
+    case OP_WHILE:
+        line(e, "for (;;) {");
+        emit_body(e, in->blocks[0]);
+        emit_body(e, in->blocks[1]);
+        line(e, "}");
+        break;
+    case OP_YIELD:
+        line(e, "if (!(%s))", scalar(e, in->args[0]));
+        line(e, "    break;");
+        break;
+    case OP_BREAK:
+        line(e, "break;");
+        break;
+    case OP_CONTINUE:
+        line(e, "continue;");
+        break;
+    default:
+        fail(e, in, "unsupported instruction");
+        break;
+    }
+}
+
+static void emit_block(CE *e, TBlock *b)
+{
+    for (int i = 0; i < b->ins.n && e->ok; i++) {
+        Instr *in = I(e, b->ins.v[i]);
+        switch (classify(e, in)) {
+        case CL_SKIP:
+            break;
+        case CL_SCALAR:
+            emit_scalar(e, in);
+            break;
+        case CL_LANE:
+            if (e->runs.v[e->run[in->id]].last == in->id)
+                emit_run(e, e->run[in->id]);
+            break;
+        case CL_BREAK:
+            emit_other(e, in);
+            break;
+        }
+    }
+}
+
+/* ------------------------------------------------------------ functions */
+
+static bool dim_runtime(const CE *e, int d) { return !e->ki->dims[d].specialized; }
+
+/* The parameter list both functions share, declarations or arguments. */
+static void param_list(CE *e, Buf *b, bool decl, bool program)
+{
+    const KernelInfo *ki = e->ki;
+    const char *sep = "";
+    for (int i = 0; i < ki->nparams; i++) {
+        const ParamInfo *p = &ki->params[i];
+        buf_puts(b, sep);
+        sep = ", ";
+        if (decl && p->is_tensor)
+            buf_printf(b, "%s%s *%s", p->stored ? "" : "const ", st(p->dt), program ? "restrict " : "");
+        else if (decl)
+            buf_printf(b, "%s ", st(p->dt));
+        buf_puts(b, e->pname[i]);
+    }
+    for (int d = 0; d < ki->ndims; d++)
+        if (dim_runtime(e, d)) {
+            buf_printf(b, "%s%s%s", sep, decl ? "int64_t " : "", e->dname[d]);
+            sep = ", ";
+        }
+    for (int i = 0; i < ki->nparams; i++)
+        for (int j = 0; e->sname[i] && j < ki->params[i].rank; j++) {
+            buf_printf(b, "%s%s%s", sep, decl ? "int64_t " : "", e->sname[i][j]);
+            sep = ", ";
+        }
+    if (program)
+        buf_printf(b, "%s%s", sep, decl ? "int64_t tk_pid0, int64_t tk_pid1, int64_t tk_pid2"
+                                         : "tk_pid0, tk_pid1, tk_pid2");
+    if (!*sep && decl)
+        buf_puts(b, "void");
+}
+
+static void emit_program(CE *e)
+{
+    Buf b = { .a = e->a };
+    param_list(e, &b, true, true);
+    line(e, "static void %s__program(%s)", e->k->name, b.s);
+    line(e, "{");
+    e->indent++;
+    const KernelInfo *ki = e->ki;
+    for (int i = 0; i < ki->nparams; i++)
+        line(e, "(void)%s;", e->pname[i]);
+    for (int d = 0; d < ki->ndims; d++)
+        if (dim_runtime(e, d))
+            line(e, "(void)%s;", e->dname[d]);
+    for (int i = 0; i < ki->nparams; i++)
+        for (int j = 0; e->sname[i] && j < ki->params[i].rank; j++)
+            line(e, "(void)%s;", e->sname[i][j]);
+    line(e, "(void)tk_pid0; (void)tk_pid1; (void)tk_pid2;");
+    for (int i = 0; i < e->k->vars.n; i++) {
+        const TTy *t = &e->k->vars.v[i].ty;
+        if (t->rank == 0)
+            line(e, "%s var%d = %s;", ct(t->dt), i, lit_zero(e, t->dt));
+        else
+            line(e, "_Alignas(64) %s var%d[%lld];", ct(t->dt), i, (long long)tty_numel(t));
+    }
+    emit_block(e, e->k->body);
+    e->indent--;
+    line(e, "}");
+    line(e, "%s", "");
+}
+
+/* A C string literal body for printf: quotes, backslashes and % escaped. */
+static char *c_fmt(CE *e, const char *s)
+{
+    Buf b = { .a = e->a };
+    buf_puts(&b, "");
+    for (; s && *s; s++) {
+        if (*s == '"' || *s == '\\')
+            buf_putc(&b, '\\'), buf_putc(&b, *s);
+        else if (*s == '%')
+            buf_puts(&b, "%%");
+        else if (*s == '\n' || *s == '\t')
+            buf_putc(&b, ' ');
+        else if ((unsigned char)*s < 32)
+            continue;
+        else
+            buf_putc(&b, *s);
+    }
+    return b.s;
+}
+
+static bool word_in(const char *text, const char *w)
+{
+    size_t n = strlen(w);
+    for (const char *p = text; p && (p = strstr(p, w)); p += n) {
+        bool l = p == text || !(p[-1] == '_' || (p[-1] >= '0' && p[-1] <= '9')
+                                || ((p[-1] | 32) >= 'a' && (p[-1] | 32) <= 'z'));
+        char c = p[n];
+        bool r = !(c == '_' || (c >= '0' && c <= '9') || ((c | 32) >= 'a' && (c | 32) <= 'z'));
+        if (l && r)
+            return true;
+    }
+    return false;
+}
+
+static void head_closure(CE *e, int v, bool *need)
+{
+    if (v <= 0 || v >= e->n || need[v])
+        return;
+    need[v] = true;
+    const Instr *in = I(e, v);
+    for (int j = 0; j < in->nargs; j++)
+        head_closure(e, in->args[j], need);
+}
+
+static void check_sizes(CE *e)
+{
+    const KernelInfo *ki = e->ki;
+    const char *kn = c_fmt(e, e->k->name);
+    for (int d = 0; d < ki->ndims; d++)
+        if (dim_runtime(e, d))
+            line(e, "if (%s < 0) return tk_fail(TK_ERR_ARG, \"%s: dim %s = %%lld is negative\", (long long)%s);",
+                 e->dname[d], kn, c_fmt(e, ki->dims[d].name), e->dname[d]);
+    for (int i = 0; i < ki->nparams; i++) {
+        const ParamInfo *p = &ki->params[i];
+        if (!p->is_tensor)
+            continue;
+        const char *pn = c_fmt(e, p->name);
+        line(e, "int64_t tk_n%d = 1;", i);
+        Buf b = { .a = e->a };
+        buf_puts(&b, "");
+        for (int j = 0; j < p->rank; j++) {
+            const char *size;
+            int64_t v = 0;
+            if (p->dims[j].dim >= 0 && dim_runtime(e, p->dims[j].dim))
+                size = e->dname[p->dims[j].dim];
+            else if (p->dims[j].dim >= 0)
+                size = S("INT64_C(%lld)", (long long)ki->dims[p->dims[j].dim].value);
+            else if (p->dims[j].size && sym_eval(p->dims[j].size, e->k->cvals, ki->nconsts, &v))
+                size = S("INT64_C(%lld)", (long long)v);
+            else {
+                diag_error(e->d, p->span, "C target: cannot evaluate the size of dim %d of %s", j, p->name);
+                e->ok = false;
+                return;
+            }
+            if (p->dims[j].dim < 0 && v < 0) {
+                diag_error(e->d, p->span, "C target: dim %d of %s is negative (%lld)", j, p->name, (long long)v);
+                e->ok = false;
+                return;
+            }
+            buf_printf(&b, "%s__builtin_mul_overflow(tk_n%d, (int64_t)%s, &tk_n%d)", b.n ? " || " : "",
+                       i, size, i);
+        }
+        if (!p->strided)
+            buf_printf(&b, "%stk_n%d > (int64_t)(PTRDIFF_MAX / sizeof(%s))", b.n ? " || " : "", i, st(p->dt));
+        if (b.n)
+            line(e, "if (%s) return tk_fail(TK_ERR_ARG, \"%s: %s is too large\");", b.s, kn, pn);
+        line(e, "if (tk_n%d > 0 && !%s) return tk_fail(TK_ERR_ARG, \"%s: %s is NULL\");", i, e->pname[i], kn, pn);
+        if (!p->strided || !e->sname[i])
+            continue;
+        for (int j = 0; j < p->rank; j++)
+            line(e, "if (%s < 0) return tk_fail(TK_ERR_ARG, \"%s: stride %d of %s = %%lld is negative\", (long long)%s);",
+                 e->sname[i][j], kn, j, pn, e->sname[i][j]);
+        line(e, "if (tk_n%d > 0) {", i);
+        e->indent++;
+        line(e, "int64_t tk_o = 0, tk_t;");
+        Buf c = { .a = e->a };
+        for (int j = 0; j < p->rank; j++) {
+            const char *size = p->dims[j].dim >= 0 && dim_runtime(e, p->dims[j].dim)
+                             ? e->dname[p->dims[j].dim] : NULL;
+            int64_t v = 0;
+            if (!size && p->dims[j].dim >= 0)
+                size = S("INT64_C(%lld)", (long long)ki->dims[p->dims[j].dim].value);
+            else if (!size && sym_eval(p->dims[j].size, e->k->cvals, ki->nconsts, &v))
+                size = S("INT64_C(%lld)", (long long)v);
+            buf_printf(&c, "%s__builtin_mul_overflow((int64_t)%s - 1, %s, &tk_t) || __builtin_add_overflow(tk_o, tk_t, &tk_o)",
+                       c.n ? " || " : "", size ? size : "1", e->sname[i][j]);
+        }
+        line(e, "if (%s || tk_o >= (int64_t)(PTRDIFF_MAX / sizeof(%s)))", c.s, st(p->dt));
+        line(e, "    return tk_fail(TK_ERR_ARG, \"%s: %s is too large for its strides\");", kn, pn);
+        e->indent--;
+        line(e, "}");
+    }
+}
+
+static void emit_entry(CE *e)
+{
+    const KernelInfo *ki = e->ki;
+    const char *kn = c_fmt(e, e->k->name);
+    Buf b = { .a = e->a };
+    param_list(e, &b, true, false);
+    line(e, "static TK_UNUSED tk_status %s(%s)", e->k->name, b.s);
+    line(e, "{");
+    e->indent++;
+    check_sizes(e);
+    if (!e->ok)
+        return;
+    /* the head: only what the grid and the requires need */
+    bool *need = arena_alloc(e->a, (size_t)e->n);
+    for (int i = 0; i < e->k->ngrid; i++)
+        head_closure(e, e->k->grid[i], need);
+    for (int i = 0; i < e->k->requires.n; i++)
+        head_closure(e, e->k->requires.v[i].cond, need);
+    for (int v = 1; v < e->n; v++) {
+        if (!need[v])
+            continue;
+        const Instr *in = I(e, v);
+        bool ok = in->ty.rank == 0 && (in->op == OP_CONST || in->op == OP_DIM || in->op == OP_ARG
+                  || in->op == OP_STRIDE || (op_flags[in->op] & OPF_E));
+        if (!ok) {
+            fail(e, in, "the grid and requires may use only dims, scalar parameters and scalar arithmetic, not");
+            return;
+        }
+    }
+    for (int i = 0; i < e->k->body->ins.n; i++) {
+        const Instr *in = I(e, e->k->body->ins.v[i]);
+        if (need[in->id] && in->op != OP_CONST)
+            emit_scalar(e, in);
+    }
+    for (int i = 0; i < e->k->requires.n; i++) {
+        const TRequire *r = &e->k->requires.v[i];
+        Buf f = { .a = e->a }, args = { .a = e->a };
+        buf_puts(&f, ""), buf_puts(&args, "");
+        for (int d = 0; d < ki->ndims; d++)
+            if (dim_runtime(e, d) && r->text && word_in(r->text, ki->dims[d].name)) {
+                buf_printf(&f, "%s%s = %%lld", f.n ? ", " : " (", c_fmt(e, ki->dims[d].name));
+                buf_printf(&args, ", (long long)%s", e->dname[d]);
+            }
+        if (f.n)
+            buf_putc(&f, ')');
+        line(e, "if (!(%s))", scalar(e, r->cond));
+        line(e, "    return tk_fail(TK_ERR_REQUIRE, \"%s: require %s failed%s\"%s);", kn,
+             c_fmt(e, r->text ? r->text : "condition"), f.s, args.s);
+    }
+    const char *g[3] = { "1", "1", "1" };
+    for (int i = 0; i < e->k->ngrid && i < 3; i++)
+        g[i] = scalar(e, e->k->grid[i]);
+    line(e, "const int64_t tk_g0 = (int64_t)%s, tk_g1 = (int64_t)%s, tk_g2 = (int64_t)%s;", g[0], g[1], g[2]);
+    line(e, "if (tk_g0 < 0 || tk_g1 < 0 || tk_g2 < 0)");
+    line(e, "    return tk_fail(TK_ERR_ARG, \"%s: negative grid size (%%lld, %%lld, %%lld)\", (long long)tk_g0, (long long)tk_g1, (long long)tk_g2);", kn);
+    line(e, "int64_t tk_np;");
+    line(e, "if (__builtin_mul_overflow(tk_g0, tk_g1, &tk_np) || __builtin_mul_overflow(tk_np, tk_g2, &tk_np))");
+    line(e, "    return tk_fail(TK_ERR_ARG, \"%s: grid too large\");", kn);
+    Buf args = { .a = e->a };
+    param_list(e, &args, false, false);
+    line(e, "TK_PRAGMA(omp parallel for schedule(static))");
+    line(e, "for (int64_t tk_p = 0; tk_p < tk_np; tk_p++)");
+    line(e, "    %s__program(%s%stk_p %% tk_g0, tk_p / tk_g0 %% tk_g1, tk_p / tk_g0 / tk_g1);",
+         e->k->name, args.s, args.n ? ", " : "");
+    line(e, "return TK_OK;");
+    e->indent--;
+    line(e, "}");
+    line(e, "%s", "");
+}
+
+static bool emit_kernel(Buf *out, TirKernel *k, Diag *d)
+{
+    CE e = { .k = k, .ki = k->info, .a = k->arena, .o = out, .d = d, .ok = true,
+             .n = k->instrs.n };
+    if (!k->body || !k->info || k->instrs.n == 0) {
+        diag_error(d, (Span){0}, "C target: kernel %s has no body", k->name ? k->name : "?");
+        return false;
+    }
+    name_params(&e);
+    plan(&e);
+    if (!e.ok)
+        return false;
+    emit_program(&e);
+    if (e.ok)
+        emit_entry(&e);
+    return e.ok;
+}
+
+static bool c_emit(Buf *out, TirKernel **kernels, int n, const TargetOptions *o, Diag *d)
+{
+    (void)o;
+    buf_puts(out, "/* ---- C target (OpenMP) ---- */\n");
+    buf_puts(out, c_helpers);
+    buf_putc(out, '\n');
+    bool ok = true;
+    for (int i = 0; i < n; i++)
+        ok = emit_kernel(out, kernels[i], d) && ok;
+    return ok;
+}
+
+const Target target_c = { "c", c_emit };
