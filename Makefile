@@ -38,9 +38,10 @@ $(B)/lexer.c: parser/lexer.re $(B)/parser.tab.h | check-deps
 	$(RE2C) -W --no-generation-date -o $@ $<
 
 # The C target's runtime prelude travels inside every header: embed it.
-$(B)/c_prelude.inc: targets/c/prelude.h tests/embed.sh
+$(B)/c_prelude.inc: targets/c/prelude.h targets/c/vmath.h tests/embed.sh
 	@mkdir -p $(B)
-	sh tests/embed.sh $< > $@
+	cat targets/c/prelude.h targets/c/vmath.h > $(B)/c_prelude.txt
+	sh tests/embed.sh $(B)/c_prelude.txt > $@
 
 $(B)/obj/targets/c/emit.o $(B)/obj/targets/target.o: $(B)/c_prelude.inc
 

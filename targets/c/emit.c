@@ -45,6 +45,18 @@
 static const char c_helpers[] =
     "#ifndef TKC_C_HELPERS\n"
     "#define TKC_C_HELPERS 1\n"
+    "/* Loops the C target asks to vectorize.  clang reports a forced\n"
+    " * vectorization that it cannot do (expf, max reductions) as a warning,\n"
+    " * so with clang only sums are forced and the rest is left to its own\n"
+    " * vectorizer. */\n"
+    "#if defined(__clang__)\n"
+    "#define TK_VEC\n"
+    "#define TK_VEC_RED(op, x)\n"
+    "#else\n"
+    "#define TK_VEC TK_SIMD\n"
+    "#define TK_VEC_RED(op, x) TK_PRAGMA(omp simd reduction(op:x))\n"
+    "#endif\n"
+    "#define TK_VEC_SUM(x) TK_PRAGMA(omp simd reduction(+:x))\n"
     "/* float -> int casts saturate; NaN gives 0 */\n"
     "#define TK_DEF_SAT(N, T, LO, HI1, HI) \\\n"
     "    static inline TK_UNUSED T tk_sat_##N(double x) \\\n"
@@ -130,10 +142,10 @@ static const char c_helpers[] =
     "    { \\\n"
     "        for (int i = i0; i < M; i++) \\\n"
     "            for (int k = 0; k < K; k++) { \\\n"
-    "                const T a = A[i * K + k]; \\\n"
-    "                TK_SIMD \\\n"
+    "                const T a = A[(ptrdiff_t)i * K + k]; \\\n"
+    "                TK_VEC \\\n"
     "                for (int j = j0; j < N; j++) \\\n"
-    "                    C[i * N + j] += a * B[k * N + j]; \\\n"
+    "                    C[(ptrdiff_t)i * N + j] += a * B[(ptrdiff_t)k * N + j]; \\\n"
     "            } \\\n"
     "    }\n"
     "TK_DEF_DOT_EDGE(f32, float)\n"
@@ -143,10 +155,10 @@ static const char c_helpers[] =
     "{\n"
     "    for (int i = i0; i < M; i++)\n"
     "        for (int k = 0; k < K; k++) {\n"
-    "            const uint32_t a = (uint32_t)A[i * K + k];\n"
-    "            TK_SIMD\n"
+    "            const uint32_t a = (uint32_t)A[(ptrdiff_t)i * K + k];\n"
+    "            TK_VEC\n"
     "            for (int j = j0; j < N; j++)\n"
-    "                C[i * N + j] = (int32_t)((uint32_t)C[i * N + j] + a * (uint32_t)B[k * N + j]);\n"
+    "                C[(ptrdiff_t)i * N + j] = (int32_t)((uint32_t)C[(ptrdiff_t)i * N + j] + a * (uint32_t)B[(ptrdiff_t)k * N + j]);\n"
     "        }\n"
     "}\n"
     "static inline TK_UNUSED void tk_dot_f32(int M, int N, int K, const float *restrict A,\n"
@@ -157,7 +169,7 @@ static const char c_helpers[] =
     "    const int n = N - N % TK_NR;\n"
     "    for (; m + TK_MR <= M; m += TK_MR)\n"
     "        for (int j = 0; j < n; j += TK_NR)\n"
-    "            tk_mk_f32(K, A + m * K, K, B + j, N, C + m * N + j, N);\n"
+    "            tk_mk_f32(K, A + (ptrdiff_t)m * K, K, B + j, N, C + (ptrdiff_t)m * N + j, N);\n"
     "    if (n < N)\n"
     "        tk_dot_edge_f32(0, m, n, N, K, A, B, C);\n"
     "#endif\n"
@@ -945,17 +957,17 @@ static char *lane_val(CE *e, int v, const TTy *lane, int cur_run)
 static const char *math_fn(Op op, bool dbl)
 {
     switch (op) {
-    case OP_EXP:     return dbl ? "exp" : "expf";
-    case OP_EXP2:    return dbl ? "exp2" : "exp2f";
-    case OP_LOG:     return dbl ? "log" : "logf";
-    case OP_LOG2:    return dbl ? "log2" : "log2f";
+    case OP_EXP:     return dbl ? "exp" : "tk_expf";
+    case OP_EXP2:    return dbl ? "exp2" : "tk_exp2f";
+    case OP_LOG:     return dbl ? "log" : "tk_logf";
+    case OP_LOG2:    return dbl ? "log2" : "tk_log2f";
     case OP_SQRT:    return dbl ? "sqrt" : "sqrtf";
     case OP_RSQRT:   return dbl ? "tk_rsqrt" : "tk_rsqrtf";
     case OP_SIN:     return dbl ? "sin" : "sinf";
     case OP_COS:     return dbl ? "cos" : "cosf";
-    case OP_TANH:    return dbl ? "tanh" : "tanhf";
-    case OP_ERF:     return dbl ? "erf" : "erff";
-    case OP_SIGMOID: return dbl ? "tk_sigmoid" : "tk_sigmoidf";
+    case OP_TANH:    return dbl ? "tanh" : "tk_tanhf";
+    case OP_ERF:     return dbl ? "erf" : "tk_erff";
+    case OP_SIGMOID: return dbl ? "tk_sigmoid" : "tk_sigmoid_f";
     case OP_ABS:     return dbl ? "fabs" : "fabsf";
     case OP_FLOOR:   return dbl ? "floor" : "floorf";
     case OP_CEIL:    return dbl ? "ceil" : "ceilf";
@@ -1081,7 +1093,7 @@ static void open_loops(CE *e, const TTy *t, bool simd)
 {
     for (int d = 0; d < t->rank; d++) {
         if (d == t->rank - 1 && simd)
-            line(e, "TK_SIMD");
+            line(e, "TK_VEC");
         line(e, "for (int i%d = 0; i%d < %lld; i%d++) {", d, d, (long long)t->dim[d], d);
         e->indent++;
     }
@@ -1294,8 +1306,10 @@ static void emit_reduce(CE *e, const Instr *in)
         line(e, "%s tk_acc = %s;", ct(adt), red_init(e, rk, adt));
         if (arg)
             line(e, "int32_t tk_idx = 0;");
-        if (pragma)
-            line(e, "TK_PRAGMA(omp simd reduction(%s:tk_acc))", red);
+        if (pragma && rk == RK_SUM)
+            line(e, "TK_VEC_SUM(tk_acc)");
+        else if (pragma)
+            line(e, "TK_VEC_RED(%s, tk_acc)", red);
         line(e, "for (int i%d = 0; i%d < %lld; i%d++) {", a, a, (long long)S_->dim[a], a);
         e->indent++;
         line(e, "const %s tk_x = %s;", ct(adt), x);

@@ -66,14 +66,9 @@ build() {
 
 # ---------------------------------------------------------------- row-wise kernels
 rows() {
-    $CC $CFLAGS -I"$S" -o "$B/bench_memcpy" "$S/bench_memcpy.c" || { fail memcpy "build"; return; }
-    bytes=$((ROWS_M * ROWS_N * 4))
-    # shellcheck disable=SC2046
-    set -- $("$B/bench_memcpy" "$bytes")
-    mem=${1:-0}
     echo
     echo "# row-wise kernels, ${ROWS_M}x${ROWS_N} f32: GB/s counting x read + y written once;"
-    echo "# rival = memcpy of the same bytes (best of 1 and $OMP_NUM_THREADS threads: ${2:-?} / ${3:-?} GB/s)"
+    echo "# rival = memcpy of the same bytes, timed interleaved with the kernel (best of 1 and $OMP_NUM_THREADS threads)"
     while read -r name kern kind opts; do
         case $name in ''|'#'*) continue ;; esac
         spec=
@@ -81,7 +76,7 @@ rows() {
         # shellcheck disable=SC2086
         gen "$name" stdlib/nn.tk "$kern" $opts || continue
         build "$name" bench_rows.c -DTK_FN="$kern" -DKIND_"$kind" $spec || continue
-        "$B/$name" "$name" "$mem" "$ROWS_M" "$ROWS_N" || failed=1
+        "$B/$name" "$name" "$ROWS_M" "$ROWS_N" || failed=1
     done <<LIST
 softmax_B4096           softmax         SOFTMAX    -D BLOCK=4096
 softmax_B4096_N4096     softmax         SOFTMAX    -D BLOCK=4096 -D N=$ROWS_N
@@ -98,12 +93,11 @@ LIST
 matmul() {
     echo
     echo "# f32 matmul ${MM_N}^3: GFLOP/s; rival = OpenBLAS cblas_sgemm, $OPENBLAS_NUM_THREADS threads"
-    blas=0
+    sgemm=
     if printf '#include <cblas.h>\nint main(void){return 0;}\n' | $CC -x c - -o /dev/null -lopenblas 2>/dev/null
     then
-        if $CC $CFLAGS -I"$S" -DUSE_CBLAS -o "$B/bench_sgemm" "$S/bench_matmul.c" -lopenblas -lm; then
-            blas=$("$B/bench_sgemm" sgemm 0 "$MM_N" "$MM_N" "$MM_N") || { fail sgemm "cblas_sgemm result wrong"; blas=0; }
-        fi
+        $CC $CFLAGS -I"$S" -DUSE_CBLAS -o "$B/bench_sgemm" "$S/bench_matmul.c" -lopenblas -lm &&
+            sgemm=$B/bench_sgemm
     else
         echo "matmul: skip OpenBLAS rival (cblas.h or -lopenblas missing: apt-get install libopenblas-dev)"
     fi
@@ -112,6 +106,12 @@ matmul() {
         # shellcheck disable=SC2086
         gen "$name" stdlib/matmul.tk matmul $opts || continue
         build "$name" bench_matmul.c -DTK_FN=matmul || continue
+        # the rival runs right before each variant, under the same machine load
+        blas=0
+        if [ -n "$sgemm" ] && ! blas=$("$sgemm" sgemm 0 "$MM_N" "$MM_N" "$MM_N"); then
+            fail sgemm "cblas_sgemm result wrong"
+            blas=0
+        fi
         "$B/$name" "$name" "$blas" "$MM_N" "$MM_N" "$MM_N" || failed=1
     done <<LIST
 matmul_64x64x64

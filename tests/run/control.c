@@ -37,7 +37,7 @@ static void scalar_case(int64_t P)
 static void poly_case(int64_t n)
 {
     float *x = TKT_NEW(float, n), *c = TKT_NEW(float, 8), *y = TKT_OUT(float, n);
-    double *ref = malloc(sizeof(double) * (size_t)(n + 1));
+    double *ref = calloc(1, sizeof(double) * (size_t)(n + 1));
     tkt_fill(x, n, -1.5, 1.5);
     tkt_fill(c, 8, -1, 1);
     tkt_status("poly", poly(x, c, y, n), TK_OK, tk_last_error(), (char *)0);

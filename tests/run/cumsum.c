@@ -5,7 +5,7 @@
 static void rows_case(int64_t M, int64_t N)
 {
     float *x = TKT_NEW(float, M * N), *y = TKT_OUT(float, M * N);
-    double *ref = malloc(sizeof(double) * (size_t)(M * N + 1));
+    double *ref = calloc(1, sizeof(double) * (size_t)(M * N + 1));
     tkt_fill(x, M * N, -1, 1);
     int st = cumsum_rows(x, y, M, N);
     if (N > 128) {
@@ -27,7 +27,7 @@ static void rows_case(int64_t M, int64_t N)
 static void twod_case(int64_t M, int64_t N)
 {
     float *x = TKT_NEW(float, M * N), *dn = TKT_OUT(float, M * N), *ac = TKT_OUT(float, M * N);
-    double *ref = malloc(sizeof(double) * (size_t)(M * N + 1));
+    double *ref = calloc(1, sizeof(double) * (size_t)(M * N + 1));
     tkt_fill(x, M * N, -1, 1);
     int st = cumsum_2d(x, dn, ac, M, N);
     if (M > 16) {

@@ -8,7 +8,7 @@ static double sigm(double x) { return 1.0 / (1.0 + exp(-x)); }
 static void bias_gelu_case(int64_t M, int64_t N)
 {
     float *x = TKT_NEW(float, M * N), *b = TKT_NEW(float, N), *y = TKT_OUT(float, M * N);
-    double *ref = malloc(sizeof(double) * (size_t)(M * N + 1));
+    double *ref = calloc(1, sizeof(double) * (size_t)(M * N + 1));
     tkt_fill(x, M * N, -4, 4);
     tkt_fill(b, N, -1, 1);
     tkt_status("bias_gelu", bias_gelu(x, b, y, M, N), TK_OK, tk_last_error(), (char *)0);
@@ -30,7 +30,7 @@ static void act_case(int64_t n)
     tk_f16 *h = TKT_OUT(tk_f16, n);
     tk_bf16 *hb = TKT_OUT(tk_bf16, n);
     int32_t *q = TKT_OUT(int32_t, n);
-    double *ref = malloc(sizeof(double) * (size_t)(n + 1));
+    double *ref = calloc(1, sizeof(double) * (size_t)(n + 1));
     tkt_fill(x, n, -6, 6);
     for (int64_t i = 0; i < n; i++)
         h16[i] = tk_f32_to_f16((float)tkt_unif(-100, 100));
@@ -59,7 +59,7 @@ static void act_case(int64_t n)
 static void math_case(int64_t n)
 {
     float *x = TKT_NEW(float, n), *w = TKT_NEW(float, n), *y = TKT_OUT(float, 21 * n);
-    double *ref = malloc(sizeof(double) * (size_t)(n + 1));
+    double *ref = calloc(1, sizeof(double) * (size_t)(n + 1));
     static const char *names[21] = {"exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sin",
         "cos", "tanh", "erf", "sigmoid", "abs", "floor", "ceil", "pow", "fma", "min", "max",
         "fmod", "neg", "sqrt(int)"};

@@ -9,8 +9,8 @@ static void one(int64_t M, int64_t N, int64_t K)
     float *a = TKT_NEW(float, M * K), *b = TKT_NEW(float, K * N), *bt = TKT_NEW(float, N * K);
     float *bias = TKT_NEW(float, N);
     float *c = TKT_OUT(float, M * N), *c2 = TKT_OUT(float, M * N), *c3 = TKT_OUT(float, M * N);
-    double *ref = malloc(sizeof(double) * (size_t)(M * N + 1));
-    double *ref2 = malloc(sizeof(double) * (size_t)(M * N + 1));
+    double *ref = calloc(1, sizeof(double) * (size_t)(M * N + 1));
+    double *ref2 = calloc(1, sizeof(double) * (size_t)(M * N + 1));
     tkt_fill(a, M * K, -1, 1);
     tkt_fill(b, K * N, -1, 1);
     tkt_fill(bias, N, -1, 1);

@@ -26,7 +26,7 @@ static void rms_ref(const double *x, const double *w, double *y, int64_t M, int6
     }
 }
 
-static double *dalloc(int64_t n) { return malloc(sizeof(double) * (size_t)(n + 1)); }
+static double *dalloc(int64_t n) { return calloc(1, sizeof(double) * (size_t)(n + 1)); }
 
 static void f32_case(int64_t M, int64_t N)
 {
@@ -75,7 +75,7 @@ static void half_case(int64_t M, int64_t N)
     tk_f16 *y = TKT_OUT(tk_f16, M * N);
     tk_bf16 *xb = TKT_NEW(tk_bf16, M * N), *wb = TKT_NEW(tk_bf16, N), *yb = TKT_OUT(tk_bf16, M * N);
     double *xd = dalloc(M * N), *wd = dalloc(N), *bd = dalloc(N), *ref = dalloc(M * N);
-    float *got = malloc(sizeof(float) * (size_t)(M * N + 1));
+    float *got = calloc(1, sizeof(float) * (size_t)(M * N + 1));
     for (int64_t i = 0; i < M * N; i++) {
         x[i] = tk_f32_to_f16((float)tkt_unif(-2, 3));
         xd[i] = tk_f16_to_f32(x[i]);

@@ -56,7 +56,7 @@ static void gather_case(int64_t N, int64_t T)
 {
     int32_t *idx = TKT_NEW(int32_t, N), *sc = TKT_OUT(int32_t, T);
     float *table = TKT_NEW(float, T), *out = TKT_OUT(float, N);
-    int32_t *owner = malloc(sizeof(int32_t) * (size_t)(T + 1));
+    int32_t *owner = calloc(1, sizeof(int32_t) * (size_t)(T + 1));
     tkt_fill(table, T, 1, 2);
     for (int64_t t = 0; t < T; t++) owner[t] = -1;
     /* Indices in [-T-3, 2T+3], each in-range target used at most once so the

@@ -18,7 +18,7 @@ static void reference(const float *x, double *ref, int64_t M, int64_t N)
 static void one(int64_t M, int64_t N, double scale)
 {
     float *x = TKT_NEW(float, M * N), *y = TKT_OUT(float, M * N), *y2 = TKT_OUT(float, M * N);
-    double *ref = malloc(sizeof(double) * (size_t)(M * N + 1));
+    double *ref = calloc(1, sizeof(double) * (size_t)(M * N + 1));
     tkt_fill(x, M * N, -scale, scale);
     reference(x, ref, M, N);
     if (N <= 128) {

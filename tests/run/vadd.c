@@ -6,7 +6,7 @@
 static void one(int64_t n)
 {
     float *x = TKT_NEW(float, n), *y = TKT_NEW(float, n), *out = TKT_OUT(float, n);
-    double *ref = malloc(sizeof(double) * (size_t)(n + 1));
+    double *ref = calloc(1, sizeof(double) * (size_t)(n + 1));
     tkt_fill(x, n, -10, 10);
     tkt_fill(y, n, -10, 10);
 

@@ -86,13 +86,9 @@ static TirKernel *matmul_kernel(Arena *a, int64_t bm, int64_t bn, int64_t bk)
     TTy acc_t = T2(DT_F32, bm, bn);
     int acc = kvar(&t, "acc", acc_t);
     kset(&t, acc, kbcast(&t, acc_t, kconst_f(&t, DT_F32, 0)));
+    int lo = kconst_i(&t, DT_I64, 0), step = kconst_i(&t, DT_I64, bk);
     Instr *loop = tir_new(k, t.b, OP_FOR, T0(DT_BOOL));
-    loop->args[0] = kconst_i(&t, DT_I64, 0);
-    /* the bounds must be defined before the loop: move the for to the end */
-    t.b->ins.n--;
-    loop->args[1] = K;
-    loop->args[2] = kconst_i(&t, DT_I64, bk);
-    vec_push(a, t.b->ins, loop->id);
+    loop->args[0] = lo, loop->args[1] = K, loop->args[2] = step;
     loop->blocks[0] = tir_block(k, loop);
     TB in = { k, loop->blocks[0] };
     int kv = ins(&in, OP_LOOPVAR, T0(DT_I64), 0, 0, 0);

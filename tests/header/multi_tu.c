@@ -1,5 +1,5 @@
 /* Header test: two generated headers in one translation unit, and one of
- * them again in a second translation unit (two_tu_other.c); everything links
+ * them again in a second translation unit (multi_tu_other.c); everything links
  * and tk_last_error() is one per thread across headers and units. */
 #include <stdio.h>
 #include <string.h>
@@ -8,7 +8,7 @@
 #include "hclamp.h"
 #include "hscale.h"     /* twice: include guards */
 
-int other_scale(float *x, long n, float s);     /* two_tu_other.c */
+int other_scale(float *x, long n, float s);     /* multi_tu_other.c */
 int other_fail(void);
 
 int main(void)
@@ -31,7 +31,7 @@ int main(void)
     if (hscale(NULL, 1.0f, 5) == TK_OK) bad |= 64;
     if (!strstr(tk_last_error(), "x")) bad |= 128;
     if (bad) {
-        printf("two_tu: failures 0x%x\n", bad);
+        printf("multi_tu: failures 0x%x\n", bad);
         return 1;
     }
     printf("ok\n");

@@ -1,4 +1,4 @@
-/* The second translation unit of two_tu.c. */
+/* The second translation unit of multi_tu.c. */
 #include "hscale.h"
 #include "hclamp.h"
 
