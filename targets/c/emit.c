@@ -201,13 +201,15 @@ typedef struct Use { int user; bool ident; } Use;
 
 /* How an operand is reached from a loop nest: the value holding the data
  * and the linear index into it, as coefficients of the loop variables. */
+typedef int64_t Rows[TIR_MAXRANK][TIR_MAXRANK];
+
 typedef struct Acc {
     int base;
     bool ident;              /* lane for lane: rows are the identity */
+    bool lin;                /* reached through a reshape: only c is known */
     int64_t c[TIR_MAXRANK];
+    Rows r;                  /* the base's index rows (when !lin) */
 } Acc;
-
-typedef int64_t Rows[TIR_MAXRANK][TIR_MAXRANK];
 
 typedef struct CE {
     TirKernel *k;
@@ -228,6 +230,8 @@ typedef struct CE {
     bool *mat;               /* view copied into an array */
     bool *inplace;           /* dot into the var that the next var_set writes */
     bool *skipset;           /* var_set made redundant by an in-place dot */
+    bool *recomp;            /* integer index arithmetic: an expression at each use */
+    bool *norecomp;
     Vec(Run) runs;
     const char **pname;      /* C names: params, dims, strides */
     const char **dname;
@@ -483,6 +487,23 @@ static void linear(const TTy *t, int nl, Rows r, int64_t *c)
     }
 }
 
+/* A reshape that only adds or drops size-1 dims keeps every index: it is
+ * an expand_dims/squeeze, not a linear view. */
+static bool unit_reshape(const TTy *from, const TTy *to)
+{
+    int i = 0, j = 0;
+    for (;;) {
+        while (i < from->rank && from->dim[i] == 1)
+            i++;
+        while (j < to->rank && to->dim[j] == 1)
+            j++;
+        if (i == from->rank || j == to->rank)
+            return i == from->rank && j == to->rank;
+        if (from->dim[i++] != to->dim[j++])
+            return false;
+    }
+}
+
 static bool stops(const CE *e, int v)
 {
     return !is_view(I(e, v)->op) || e->mat[v] || e->array[v];
@@ -506,7 +527,7 @@ static Acc resolve(const CE *e, int v, int nl, Rows rin, bool through)
         int u = in->args[0];
         const TTy *ut_ = ty(e, u);
         if (lin) {                         /* only reshapes pass a linear index on */
-            if (in->op != OP_RESHAPE)
+            if (in->op != OP_RESHAPE || e->mat[v])
                 break;
             v = u;
             continue;
@@ -530,6 +551,16 @@ static Acc resolve(const CE *e, int v, int nl, Rows rin, bool through)
                     memcpy(nr[in->perm[i]], r[i], sizeof nr[0]);
             break;
         default:                           /* RESHAPE */
+            if (unit_reshape(ut_, &in->ty)) {
+                for (int d = 0, s = 0; d < ut_->rank; d++) {
+                    if (ut_->dim[d] == 1)
+                        continue;
+                    while (in->ty.dim[s] == 1)
+                        s++;
+                    memcpy(nr[d], r[s++], sizeof nr[0]);
+                }
+                break;
+            }
             linear(&in->ty, nl, r, c);
             lin = true;
             break;
@@ -538,10 +569,12 @@ static Acc resolve(const CE *e, int v, int nl, Rows rin, bool through)
         v = u;
     }
     acc.base = v;
+    acc.lin = lin;
     if (lin) {
         memcpy(acc.c, c, sizeof c);
         acc.ident = false;
     } else {
+        memcpy(acc.r, r, sizeof r);
         linear(ty(e, v), nl, r, acc.c);
         acc.ident = rows_ident(ty(e, v), nl, r);
     }
@@ -612,7 +645,7 @@ static Class classify(const CE *e, const Instr *in)
         return CL_SKIP;
     if (!e->live[in->id] && !is_root(op))
         return CL_SKIP;
-    if (op == OP_CONST || op == OP_ARANGE)
+    if (op == OP_CONST || op == OP_ARANGE || e->recomp[in->id])
         return CL_SKIP;
     if (is_view(op))
         return e->mat[in->id] ? CL_BREAK : CL_SKIP;
@@ -827,6 +860,43 @@ static void plan_arrays(CE *e)
     }
 }
 
+/* Integer and bool elementwise values built from aranges and scalars
+ * (offsets, masks) cost less to recompute at each use than to keep in an
+ * array, and recomputed they stay affine in the loop variables, so loads
+ * and stores through them vectorize.  Small trees only. */
+static void plan_recomp(CE *e)
+{
+    int *cost = arena_alloc(e->a, sizeof(int) * (size_t)e->n);
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (int v = 1; v < e->n; v++) {
+            Instr *in = I(e, v);
+            if (e->recomp[v] || e->norecomp[v] || !e->live[v] || !(op_flags[in->op] & OPF_E)
+                || in->ty.rank == 0 || dtype_is_float(in->ty.dt))
+                continue;
+            int c = 1;
+            bool ok = true;
+            for (int j = 0; j < in->nargs && ok; j++) {
+                if (in->args[j] <= 0)
+                    continue;
+                Acc acc = operand(e, in->args[j], &in->ty);
+                const Instr *b = I(e, acc.base);
+                if (acc.lin)
+                    ok = false;
+                else if (e->recomp[acc.base])
+                    c += cost[acc.base];
+                else
+                    ok = b->op == OP_ARANGE || b->op == OP_CONST || b->ty.rank == 0;
+            }
+            if (ok && c <= 24) {
+                e->recomp[v] = true;
+                cost[v] = c;
+                changed = true;
+            }
+        }
+    }
+}
+
 static void plan(CE *e)
 {
     int n = e->n;
@@ -842,6 +912,8 @@ static void plan(CE *e)
     e->mat = arena_alloc(e->a, (size_t)n);
     e->inplace = arena_alloc(e->a, (size_t)n);
     e->skipset = arena_alloc(e->a, (size_t)n);
+    e->recomp = arena_alloc(e->a, (size_t)n);
+    e->norecomp = arena_alloc(e->a, (size_t)n);
     int p = 0;
     number(e, e->k->body, &p);
     live_block(e, e->k->body);
@@ -850,16 +922,19 @@ static void plan(CE *e)
         Instr *in = I(e, v);
         if (!e->live[v])
             continue;
-        if (in->op == OP_RESHAPE) {        /* reshape reads its source linearly */
+        if (in->op == OP_RESHAPE && !unit_reshape(ty(e, in->args[0]), &in->ty)) {
+            /* reshape reads its source linearly */
             int u = in->args[0];
             while (I(e, u)->op == OP_RESHAPE)
                 u = I(e, u)->args[0];
             if (is_view(I(e, u)->op) && ty(e, u)->rank > 0)
                 e->mat[u] = true;
+            e->norecomp[u] = true;
         }
         if (in->op == OP_VAR_GET && var_is_tile(e, in->index))
             e->alias[v] = true;
     }
+    plan_recomp(e);
     collect_uses(e);
     plan_inplace(e, e->k->body);
     /* Runs and aliases depend on each other; copies only shorten runs, so
@@ -906,6 +981,8 @@ static char *lin_str(CE *e, const int64_t *c, int nl, const char *const *iv)
 }
 
 static char *scalar(CE *e, int v);
+static char *op_expr(CE *e, const Instr *in, char **x);
+static char *recompute(CE *e, const Acc *acc, int nl, const char *const *iv, int cur_run);
 
 /* The value of acc at the loop variables iv. */
 static char *acc_str(CE *e, const Acc *acc, int nl, const char *const *iv, int cur_run)
@@ -916,12 +993,41 @@ static char *acc_str(CE *e, const Acc *acc, int nl, const char *const *iv, int c
         return S("t%d", v);
     if (e->array[v])
         return S("%s[%s]", e->store[v], lin_str(e, acc->c, nl, iv));
+    if (e->recomp[v] && !acc->lin)
+        return recompute(e, acc, nl, iv, cur_run);
     if (in->op == OP_ARANGE)
         return S("((int32_t)(%lld + %s))", (long long)in->ival, lin_str(e, acc->c, nl, iv));
     if (in->ty.rank == 0)
         return scalar(e, v);
     fail(e, in, "internal error: a tile value without storage");
     return "0";
+}
+
+/* A recomputed value at the loop variables: its operands read through the
+ * composition of their broadcast rows with the base's rows. */
+static char *recompute(CE *e, const Acc *acc, int nl, const char *const *iv, int cur_run)
+{
+    const Instr *in = I(e, acc->base);
+    char *x[3] = { 0 };
+    for (int j = 0; j < in->nargs; j++) {
+        int a = in->args[j];
+        if (a <= 0)
+            continue;
+        if (ty(e, a)->rank == 0) {
+            x[j] = scalar(e, a);
+            continue;
+        }
+        Rows ro, r;
+        lane_rows(ty(e, a), &in->ty, ro);
+        memset(r, 0, sizeof r);
+        for (int d = 0; d < ty(e, a)->rank; d++)
+            for (int k = 0; k < in->ty.rank; k++)
+                for (int l = 0; l < nl; l++)
+                    r[d][l] += ro[d][k] * acc->r[k][l];
+        Acc sub = resolve(e, a, nl, r, false);
+        x[j] = acc_str(e, &sub, nl, iv, cur_run);
+    }
+    return op_expr(e, in, x);
 }
 
 static char *scalar(CE *e, int v)

@@ -108,10 +108,10 @@ static inline void bench_report(const char *name, double tkc, double rival, doub
                                 const char *goal_text)
 {
     if (!(rival > 0)) {            /* no rival on this machine */
-        printf("%-34s tkc=%-9.2f rival=-         ratio=-      goal=%-8s\n", name, tkc, goal_text);
+        printf("%-38s tkc=%-9.2f rival=-         ratio=-      goal=%-8s\n", name, tkc, goal_text);
     } else {
         double ratio = tkc / rival;
-        printf("%-34s tkc=%-9.2f rival=%-9.2f ratio=%-6.2f goal=%-8s %s\n", name, tkc, rival,
+        printf("%-38s tkc=%-9.2f rival=%-9.2f ratio=%-6.2f goal=%-8s %s\n", name, tkc, rival,
                ratio, goal_text, ratio >= goal ? "[met]" : "[MISSED]");
     }
     fflush(stdout);
@@ -119,7 +119,7 @@ static inline void bench_report(const char *name, double tkc, double rival, doub
 
 static inline void bench_fail(const char *name, const char *what)
 {
-    printf("%-34s FAIL: %s (no time reported)\n", name, what);
+    printf("%-38s FAIL: %s (no time reported)\n", name, what);
     fflush(stdout);
 }
 

@@ -80,7 +80,7 @@ int main(int argc, char **argv)
     char label[200];
     snprintf(label, sizeof label, "%s[GFLOP/s]", name);
     bench_report(label, gflops, rival, 0.7, ">=0.7");
-    printf("%-34s   (%.1f ms, max rel err %.1e)\n", "", t * 1e3, err);
+    printf("%-38s   (%.1f ms, max rel err %.1e)\n", "", t * 1e3, err);
 #endif
     free(a); free(b); free(c);
     return 0;

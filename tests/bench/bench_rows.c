@@ -120,7 +120,7 @@ int main(int argc, char **argv)
     char label[200];
     snprintf(label, sizeof label, "%s[GB/s]", name);
     bench_report(label, gbps, gpar > gone ? gpar : gone, 0.8, ">=0.8");
-    printf("%-34s   (%.2f ms; memcpy %.1f GB/s with %d threads, %.1f with 1; max rel err %.1e)\n",
+    printf("%-38s   (%.2f ms; memcpy %.1f GB/s with %d threads, %.1f with 1; max rel err %.1e)\n",
            "", t * 1e3, gpar, bench_threads(), gone, err);
     free(x); free(y); free(w); free(b);
     return 0;

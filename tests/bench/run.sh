@@ -32,7 +32,7 @@ OMP_PLACES=${OMP_PLACES:-cores}
 export OMP_NUM_THREADS OPENBLAS_NUM_THREADS OMP_PROC_BIND OMP_PLACES
 
 failed=0
-fail() { printf '%-34s FAIL: %s\n' "$1" "$2"; failed=1; }
+fail() { printf '%-38s FAIL: %s\n' "$1" "$2"; failed=1; }
 
 [ -x "$TKC" ] || { echo "bench: $TKC not found (run make)"; exit 1; }
 mkdir -p "$B" || exit 1
@@ -131,7 +131,7 @@ compile() {
             label="compile:$(basename "$tk" .tk).${kern}[ms]"
             if ms=$("$B/compile_time" 11 "$TKC" "$tk" --kernel="$kern" --target=c -o /dev/null); then
                 verdict=$(awk -v t="$ms" 'BEGIN { print (t <= 20 ? "[met]" : "[MISSED]") }')
-                printf '%-34s tkc=%-9s rival=-         ratio=-      goal=<=20ms   %s\n' "$label" "$ms" "$verdict"
+                printf '%-38s tkc=%-9s rival=-         ratio=-      goal=<=20ms   %s\n' "$label" "$ms" "$verdict"
             else
                 fail "$label" "tkc $tk --kernel=$kern failed"
             fi
