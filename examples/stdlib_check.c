@@ -205,10 +205,21 @@ int main(void)
     for (size_t i = 0; i < sizeof rows / sizeof *rows; i++)
         check_rows(rows[i][0], rows[i][1]);
 
-    static const int64_t mm[][3] = {{1, 1, 1}, {3, 5, 7}, {64, 64, 64}, {65, 63, 129},
+    static const int64_t mm[][3] = {{1, 1, 1}, {3, 5, 7}, {5, 0, 7}, {64, 64, 64}, {65, 63, 129},
                                     {130, 257, 67}};
     for (size_t i = 0; i < sizeof mm / sizeof *mm; i++)
         check_matmul(mm[i][0], mm[i][1], mm[i][2]);
+
+    /* Empty tensors: nothing to do, TK_OK, nothing written. */
+    {
+        float z = CANARY;
+        tk_status s1 = softmax_online(&z, &z, 0, 5), s2 = layernorm(&z, &z, &z, &z, 1e-5f, 3, 0);
+        tk_status s3 = add(NULL, NULL, NULL, 0);
+        int ok = s1 == TK_OK && s2 == TK_OK && s3 == TK_OK && z == CANARY;
+        failures += !ok;
+        printf("%-4s empty tensors (M=0, N=0, NULL with no elements) -> %d %d %d\n", ok ? "ok" : "FAIL",
+               (int)s1, (int)s2, (int)s3);
+    }
 
     /* A failed argument check writes nothing and explains itself. */
     float one = 1.0f, out = CANARY;

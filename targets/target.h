@@ -8,9 +8,27 @@
 
 #include "../lower/tir.h"
 
+/* One public entry point over several instantiations of a kernel (tkc
+ * --max-autotune with several --tune shapes).  The instantiations are among
+ * the kernels emitted, under their own C names; the entry point `name` takes
+ * the kernel's parameters and calls variants[cases[c]] when the run-time dims
+ * equal shape c, otherwise the variant of the nearest shape (least sum over
+ * dims of |d - t| / max(d, t)), and variants[fallback] instead when that one
+ * fails a require. */
+typedef struct TargetDispatch {
+    const char *name;
+    TirKernel **variants; int nvariants;
+    int fallback;              /* the default const values, or -1 */
+    const int64_t *shapes;     /* ncases rows, one value per KernelInfo.dims entry */
+    const int *cases;          /* per shape: index into variants */
+    int ncases;
+} TargetDispatch;
+
 typedef struct TargetOptions {
     const char *source;        /* the .tk path, for the header's comment */
     const char *guard;         /* include-guard macro name */
+    const TargetDispatch *dispatch;   /* printed after the kernels */
+    int ndispatch;
 } TargetOptions;
 
 typedef struct Target {

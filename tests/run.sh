@@ -15,14 +15,17 @@
 #           substring, case-insensitive), each followed by its source line and a
 #           caret; exit 1 when errors are expected, 0 otherwise.
 #   emit    tests/emit/NAME.tk: `--emit=tir` and `--emit=c` compared (diff -u)
-#           with NAME.tir.expected / NAME.c.expected, and emitted twice to be
-#           deterministic.
+#           with NAME.tir.expected / NAME.c.expected (the C golden without the
+#           prelude and helpers every header shares), and emitted twice to be
+#           deterministic.  After a deliberate change: UPDATE=1, then read the diff.
 #   run     tests/run/NAME.tk with a driver tests/run/NAME.c: the header is made
 #           with `tkc NAME.tk --target=c -o build/tests/NAME.h`, the driver
 #           compiled with -Werror -fopenmp and run; it exits 0 when all is well.
 #   header  every run test's and tests/header/*.tk's header compiled alone with
-#           gcc and clang, with and without -fopenmp, -Werror; plus the C
-#           programs in tests/header/ (several translation units, several headers).
+#           gcc and clang -std=c11 -Wall -Wextra -Werror, with and without
+#           -fopenmp (-O2, every entry point's address taken so its body is
+#           compiled), and included with nothing used; plus the C programs in
+#           tests/header/ (several translation units, several headers).
 #   cli     the command line: usage errors exit 2, --help, --version, -o, -D,
 #           --kernel, --emit, stdout output, no header left behind on errors.
 #   robust  tkc on truncated copies of every test source: exit 0 or 1, never a
@@ -31,6 +34,8 @@
 # A first line `// tkc-flags: ...` in a .tk adds flags to tkc for that file.
 # Prints `PASS name` / `FAIL name` (with indented reasons) / `SKIP name: why`
 # per test and ends with `N passed, N failed`; exits 1 if anything failed.
+# Tests run in parallel (JOBS, default: the number of CPUs); what they make
+# goes to build/tests/ (build/asan/tests/ for TKC=build/asan/tkc).
 set -u
 cd "$(dirname "$0")/.." || exit 2
 ROOT=$PWD

@@ -1,7 +1,7 @@
 /* bench_rows NAME M N: one row-wise kernel from stdlib/nn.tk.
  *
- * Built once per kernel variant with the generated header force-included
- * (gcc -include HEADER) and the kernel chosen by macros:
+ * Built once per kernel variant with the generated header named by
+ * -DTK_HEADER='"file.h"' and the kernel chosen by macros:
  *     -DTK_FN=softmax -DKIND_SOFTMAX      softmax / softmax_online
  *     -DTK_FN=layernorm -DKIND_LAYERNORM  layernorm
  *     -DTK_FN=rmsnorm -DKIND_RMSNORM      rmsnorm
@@ -12,6 +12,10 @@
  * a one-thread memcpy and an OpenMP one.  Checks a spread of rows against a
  * double reference before timing. */
 #include "bench.h"
+
+#ifdef TK_HEADER
+#include TK_HEADER   /* the generated header, named by run.sh */
+#endif
 
 #ifdef SPEC_N
 #define DIMS(m, n) (m)

@@ -11,7 +11,8 @@
 # Exit status 1 if any kernel fails to compile, errors or computes a wrong result.
 #
 # Environment: TKC (default build/tkc), CC (gcc), OMP_NUM_THREADS (all cores),
-#   BENCH_ONLY=rows|matmul|compile (one section), ROWS_M ROWS_N MM_N (sizes).
+#   BENCH_ONLY=rows|matmul|compile (one section), ROWS_M ROWS_N MM_N (sizes),
+#   MM_ROUNDS (alternating tkc/OpenBLAS processes per matmul variant, default 3).
 
 set -u
 TKC=${TKC:-build/tkc}
@@ -22,6 +23,7 @@ CFLAGS="-std=c11 -O3 -march=native -ffp-contract=fast -fopenmp -Wall -Wextra"
 ROWS_M=${ROWS_M:-8192}
 ROWS_N=${ROWS_N:-4096}
 MM_N=${MM_N:-2048}
+MM_ROUNDS=${MM_ROUNDS:-3}
 ONLY=${BENCH_ONLY:-all}
 
 NCPU=$(getconf _NPROCESSORS_ONLN 2>/dev/null || nproc 2>/dev/null || echo 1)
@@ -52,15 +54,25 @@ gen() {
     fi
 }
 
-# build NAME DRIVER [cc options...]: compile the driver with $B/NAME.h force-included.
+# median FILE COLUMN: the median of a column of numbers.
+median() {
+    sort -g -k"$2" "$1" | awk -v c="$2" '{ v[NR] = $c } END {
+        if (NR == 0) print 0; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# build NAME DRIVER [cc options...]: compile the driver, which includes $B/NAME.h.
 build() {
     b_name=$1 b_drv=$2
     shift 2
-    if ! $CC $CFLAGS -I"$S" -include "$B/$b_name.h" "$@" -o "$B/$b_name" "$S/$b_drv" -lm \
+    if ! $CC $CFLAGS -I"$S" -DTK_HEADER="\"$b_name.h\"" -I"$B" "$@" -o "$B/$b_name" "$S/$b_drv" -lm \
             2>"$B/$b_name.cc.err"; then
         fail "$b_name" "the generated header does not compile:"
         head -n 8 "$B/$b_name.cc.err" | sed 's/^/    /'
         return 1
+    fi
+    if [ -s "$B/$b_name.cc.err" ]; then      # generated headers must compile warning-free
+        echo "$b_name: warnings from the generated header or driver:"
+        head -n 8 "$B/$b_name.cc.err" | sed 's/^/    /'
     fi
 }
 
@@ -106,18 +118,32 @@ matmul() {
         # shellcheck disable=SC2086
         gen "$name" stdlib/matmul.tk matmul $opts || continue
         build "$name" bench_matmul.c -DTK_FN=matmul || continue
-        # the rival runs right before each variant, under the same machine load
-        blas=0
-        if [ -n "$sgemm" ] && ! blas=$("$sgemm" sgemm 0 "$MM_N" "$MM_N" "$MM_N"); then
-            fail sgemm "cblas_sgemm result wrong"
-            blas=0
-        fi
-        "$B/$name" "$name" "$blas" "$MM_N" "$MM_N" "$MM_N" || failed=1
+        # tkc and the rival alternate, one process each, MM_ROUNDS times: both
+        # see the same machine load; the line reports the medians.
+        : >"$B/$name.tkc"
+        : >"$B/$name.blas"
+        r=0
+        while [ $r -lt "$MM_ROUNDS" ]; do
+            if [ -n "$sgemm" ]; then
+                "$sgemm" sgemm "$MM_N" "$MM_N" "$MM_N" >>"$B/$name.blas" || { fail sgemm "cblas_sgemm result wrong"; sgemm=; }
+            fi
+            "$B/$name" "$name" "$MM_N" "$MM_N" "$MM_N" >>"$B/$name.tkc" || { fail "$name" "wrong result or error (above)"; continue 2; }
+            r=$((r + 1))
+        done
+        tkc=$(median "$B/$name.tkc" 1)
+        blas=$( [ -s "$B/$name.blas" ] && median "$B/$name.blas" 1 || echo 0)
+        ms=$(median "$B/$name.tkc" 2)
+        err=$(sort -g -k3 "$B/$name.tkc" | tail -n 1 | cut -d' ' -f3)
+        awk -v n="${name}[GFLOP/s]" -v t="$tkc" -v b="$blas" 'BEGIN {
+            if (b > 0) printf "%-38s tkc=%-9.2f rival=%-9.2f ratio=%-6.2f goal=%-8s %s\n", n, t, b, t / b, ">=0.7", (t / b >= 0.7 ? "[met]" : "[MISSED]");
+            else       printf "%-38s tkc=%-9.2f rival=-         ratio=-      goal=%-8s\n", n, t, ">=0.7" }'
+        printf '%-38s   (%s ms; medians of %s alternating rounds; max rel err %s)\n' "" "$ms" "$MM_ROUNDS" "$err"
     done <<LIST
-matmul_64x64x64
-matmul_32x128x64        -D BM=32 -D BN=128 -D BK=64
-matmul_128x128x32       -D BM=128 -D BN=128 -D BK=32
-matmul_64x256x64        -D BM=64 -D BN=256 -D BK=64
+# the kernel's defaults first, then other -D choices
+matmul_128x128x64
+matmul_64x64x64         -D BM=64 -D BN=64 -D BK=64
+matmul_64x128x64        -D BM=64 -D BN=128 -D BK=64
+matmul_128x64x128       -D BM=128 -D BN=64 -D BK=128
 LIST
 }
 

@@ -107,6 +107,36 @@ static void int_case(int64_t M, int64_t N)
     tkt_reset();
 }
 
+static void ties_case(int64_t M, int64_t N)
+{
+    int32_t *x = TKT_NEW(int32_t, M * N);
+    int32_t *amax1 = TKT_OUT(int32_t, M), *amin1 = TKT_OUT(int32_t, M);
+    int32_t *amax0 = TKT_OUT(int32_t, N), *amin0 = TKT_OUT(int32_t, N);
+    for (int64_t i = 0; i < M * N; i++)
+        x[i] = (int32_t)tkt_int(0, 3);
+    tkt_status("arg_ties", arg_ties(x, amax1, amin1, amax0, amin0, M, N), TK_OK, tk_last_error(), (char *)0);
+    for (int64_t i = 0; i < M; i++) {
+        int64_t bx = 0, bn = 0;
+        for (int64_t j = 1; j < N; j++) {
+            if (x[i * N + j] > x[i * N + bx]) bx = j;
+            if (x[i * N + j] < x[i * N + bn]) bn = j;
+        }
+        tkt_eq_i64("argmax axis 1 (ties)", amax1[i], bx, i);
+        tkt_eq_i64("argmin axis 1 (ties)", amin1[i], bn, i);
+    }
+    for (int64_t j = 0; j < N; j++) {
+        int64_t bx = 0, bn = 0;
+        for (int64_t i = 1; i < M; i++) {
+            if (x[i * N + j] > x[bx * N + j]) bx = i;
+            if (x[i * N + j] < x[bn * N + j]) bn = i;
+        }
+        tkt_eq_i64("argmax axis 0 (ties)", amax0[j], bx, j);
+        tkt_eq_i64("argmin axis 0 (ties)", amin0[j], bn, j);
+    }
+    tkt_check_guards();
+    tkt_reset();
+}
+
 int main(void)
 {
     static const int64_t ms[] = {0, 1, 7, 8, 9, 31};
@@ -117,6 +147,13 @@ int main(void)
             tkt_case = name;
             tiles_case(ms[a], tkt_sizes[s]);
             int_case(ms[a], tkt_sizes[s]);
+        }
+    static const int64_t tm[][2] = {{1, 1}, {1, 32}, {4, 32}, {3, 17}, {4, 1}, {2, 31}};
+    for (size_t k = 0; k < sizeof tm / sizeof tm[0]; k++)
+        for (int rep = 0; rep < 20; rep++) {
+            snprintf(name, sizeof name, "ties M=%lld N=%lld", (long long)tm[k][0], (long long)tm[k][1]);
+            tkt_case = name;
+            ties_case(tm[k][0], tm[k][1]);
         }
     return tkt_done("reduce");
 }

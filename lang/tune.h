@@ -1,0 +1,93 @@
+/*
+ * lang/tune.h — build-time autotuning: `tkc --max-autotune`.
+ *
+ * The driver hands each selected kernel that has an @autotune space to
+ * tune_kernel, which returns the instantiations to emit (one, or several
+ * behind a dispatching entry point).  Everything else — the space, pruning,
+ * the persistent cache, the tuning table, checking and choosing — lives in
+ * lang/tune.c; building and timing a variant is the target's business, one
+ * TuneBackend per target (the C target's is in lang/tune.c).
+ */
+#ifndef TKC_TUNE_H
+#define TKC_TUNE_H
+
+#include "lang.h"
+#include "../sema/sema.h"
+#include "../targets/target.h"
+
+/* The command line's tuning options, and what tuning needs from the rest of
+ * the compilation (set by the driver before tune_kernel). */
+typedef struct TuneOptions {
+    bool on;                          /* --max-autotune */
+    Vec(const char *) shapes;         /* each --tune DIM=V,... */
+    const char *table;                /* --tune-table FILE.tktune */
+    bool no_cache;                    /* --no-cache */
+    const Program *program;           /* sources, for the cache key */
+    const Define *defs; int ndefs;    /* -D options: pinned, and in the key */
+    const char *dump;                 /* -dPASSES for the final instantiations */
+} TuneOptions;
+
+extern const char tune_usage[];       /* the options' lines for tkc --help */
+
+/* argv[*i] is a tuning option: consume it (and its argument) and return 0,
+ * or 2 after reporting a usage error; -1 when it is not one.  --cache-info
+ * and --cache-clear act at once and exit. */
+int tune_option(Arena *a, TuneOptions *o, int argc, char **argv, int *i);
+
+/* What tuning one kernel adds to the header. */
+typedef struct TuneResult {
+    TirKernel **kernels; int nkernels;
+    TargetDispatch *dispatch;         /* NULL: kernels[0] is the entry point */
+} TuneResult;
+
+/* Choose k's const values for target t and every --tune shape; 0, 1 after
+ * errors (reported to d), 2 after a usage error. */
+int tune_kernel(Arena *a, const KernelInfo *k, const Target *t, const TuneOptions *o,
+                TuneResult *out, Diag *d);
+
+/* ------------------------------------------------------------- backends */
+
+typedef struct TuneVariant {
+    int64_t *cvals;                   /* every const param */
+    int64_t warps, stages;            /* 0 where the space has no such axis */
+    const char *label;                /* "BM=64 BN=32 BK=16" */
+    TirKernel *tir;                   /* lowered and optimized (NULL: pruned) */
+    const char *dir;                  /* the variant's own temporary folder */
+    const char *pruned;               /* why it cannot run, or NULL */
+} TuneVariant;
+
+typedef struct TuneShape {
+    const char *text;                 /* "M=2048,N=2048,K=2048": the kernel's dims in order */
+    int64_t *dims;                    /* per KernelInfo.dims (-D specialized: their value) */
+    double *scalars;                  /* per KernelInfo.params: scalar params' values */
+} TuneShape;
+
+typedef struct TuneMeasure {
+    int status;                       /* TK_OK (0), or the entry point's tk_status */
+    const char *error;                /* its message, when not TK_OK */
+    double median_ns;
+    void **outputs;                   /* per param: malloc'ed copy of a stored tensor */
+    size_t *bytes;
+} TuneMeasure;
+
+typedef struct TuneBackend {
+    const char *target;
+    bool launch_axes;                 /* warps and stages change the code */
+    /* The device and toolchain, for the cache key; NULL: no device here. */
+    char *(*device)(Arena *a);
+    /* Make v runnable, writing under v->dir.  Runs in a child process, a few
+     * at once; returns its exit status (0: built) or does not return. */
+    int (*build)(const TuneVariant *v, const Target *t);
+    /* On random data of shape s (the same for every variant): run v once and
+     * copy its outputs, warm up, then time tune_reps() runs and give the
+     * median.  In the parent, one variant at a time; false if v could not be
+     * loaded (m->error says why). */
+    bool (*measure)(Arena *a, const TuneVariant *v, const TuneShape *s, double best_ns,
+                    TuneMeasure *m);
+} TuneBackend;
+
+/* How many timed runs after a warm-up run of first_ns; 0 when the variant
+ * is already far slower than the best so far (its warm-up time stands). */
+int tune_reps(double first_ns, double best_ns);
+
+#endif

@@ -1,0 +1,79 @@
+/*
+ * targets/cuda/cuda.h — the CUDA target's pieces and what they share.
+ *
+ *   emit.c    tile IR -> CUDA C device code (one __global__ per kernel)
+ *   expr.c    scalar expressions and literals, printed the same way for the
+ *             device code and for the host launcher's head (grid, requires)
+ *   check.c   the argument checks and the head as one host function per kernel
+ *   nvrtc.c   NVRTC (dlopen) -> PTX, and ptxas -> cubin when it is around
+ *   header.c  the header part: embedded PTX/cubin, driver loader, launchers
+ *
+ * Only target_cuda and cuda_emit_text (targets/target.h) leave the folder.
+ */
+#ifndef TKC_CUDA_H
+#define TKC_CUDA_H
+
+#include "../target.h"
+
+/* ---------------------------------------------------------------- expr.c */
+
+/* hp is the prefix of the integer helpers (tk_div_i32, tk_sat_u8, ...):
+ * "tk_" in device code, "tkh_" on the host (the C target owns tk_ there). */
+char *cx_lit_float(Arena *a, double v, DType dt);
+char *cx_lit_int(Arena *a, int64_t v, DType dt);
+char *cx_lit_zero(Arena *a, DType dt);
+char *cx_conv(Arena *a, const char *x, DType from, DType to, const char *hp);
+char *cx_to_storage(Arena *a, const char *x, DType from, DType to, const char *hp);
+char *cx_from_storage(Arena *a, const char *x, DType dt);
+/* An elementwise op on operand expressions x[]; NULL when unsupported. */
+char *cx_op(Arena *a, const TirKernel *k, const Instr *in, char **x, const char *hp);
+const char *cx_ctype(DType dt);        /* compute type: float for f16/bf16 */
+const char *cx_stype(DType dt);        /* storage type: uint16_t for f16/bf16 */
+/* Host helpers tkh_div_*, tkh_mod_*, tkh_sat_* (guarded, printed once). */
+extern const char cx_host_helpers[];
+
+/* ---------------------------------------------------------------- emit.c */
+
+typedef struct CudaKernel {
+    const char *name;      /* the __global__ function (the kernel's C name) */
+    int threads;           /* block size */
+    int64_t smem;          /* dynamic shared memory bytes */
+} CudaKernel;
+
+/* The device prelude every module starts with. */
+extern const char cuda_device_prelude[];
+/* Append one kernel's device code to out; false after reporting to d. */
+bool cuda_emit_device(Buf *out, TirKernel *k, CudaKernel *ck, Diag *d);
+
+/* ---------------------------------------------------------------- check.c */
+
+/* Host C names of the kernel's parameters, dims and strides (the C
+ * target's calling convention): pname[nparams], dname[ndims], sname[p][rank]. */
+typedef struct HostNames {
+    const char **pname, **dname, ***sname;
+} HostNames;
+HostNames cuda_host_names(Arena *a, const KernelInfo *ki);
+/* "const float *x, float *y, int64_t M" or "x, y, M" */
+char *cuda_param_list(Arena *a, const KernelInfo *ki, const HostNames *hn, bool decl);
+/* static tk_status NAME__check(<params>, int64_t tk_grid[3]): argument
+ * checks, requires and the grid, with the C target's messages. */
+bool cuda_emit_check(Buf *out, TirKernel *k, const HostNames *hn, Diag *d);
+/* The tensor's extent in elements (max offset + 1, or 0), as a C expression
+ * valid after NAME__check succeeded. */
+char *cuda_extent(Arena *a, TirKernel *k, const HostNames *hn, int param);
+
+/* ---------------------------------------------------------------- nvrtc.c */
+
+typedef struct CudaBinary {
+    char *ptx;             /* NUL-terminated */
+    unsigned char *cubin;  /* or NULL */
+    size_t ncubin;
+    double ms;             /* NVRTC compile time */
+} CudaBinary;
+/* arch: "sm_90a" ...  False after reporting to d. */
+bool cuda_compile(Arena *a, const char *src, const char *arch, bool want_cubin,
+                  CudaBinary *out, Diag *d);
+bool cuda_arch_ok(const char *arch);
+int64_t cuda_arch_smem(const char *arch);   /* the most dynamic shared memory per block */
+
+#endif

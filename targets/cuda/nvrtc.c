@@ -1,0 +1,269 @@
+/*
+ * targets/cuda/nvrtc.c — CUDA C to PTX with NVRTC, PTX to cubin with ptxas.
+ *
+ * NVRTC is loaded with dlopen at run time so that tkc builds and runs
+ * without a CUDA toolkit; only --target=cuda needs one.  The library is
+ * looked up under $CUDA_HOME/lib64, $CUDA_PATH/lib64, /usr/local/cuda/lib64
+ * and then by the loader's own search.  The device code includes no headers,
+ * but the toolkit's include folder is passed with -I when it is found, for
+ * code that someday does.  When ptxas is found ($CUDA_HOME/bin, PATH) the
+ * PTX is also assembled for the exact --arch; the header then carries both
+ * and the launcher prefers the cubin.  TKC_CUBIN=0 skips that step.
+ */
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cuda.h"
+
+extern char **environ;
+
+typedef struct Nvrtc {
+    int (*create)(void **prog, const char *src, const char *name, int nh, const char *const *h,
+                  const char *const *names);
+    int (*compile)(void *prog, int nopt, const char *const *opts);
+    int (*log_size)(void *prog, size_t *n);
+    int (*log)(void *prog, char *log);
+    int (*ptx_size)(void *prog, size_t *n);
+    int (*ptx)(void *prog, char *ptx);
+    int (*destroy)(void **prog);
+    const char *(*error)(int r);
+} Nvrtc;
+
+static const struct { const char *name; int64_t smem; } archs[] = {
+    { "sm_80", 163 * 1024 }, { "sm_86", 99 * 1024 }, { "sm_89", 99 * 1024 },
+    { "sm_90", 227 * 1024 }, { "sm_90a", 227 * 1024 },
+};
+
+bool cuda_arch_ok(const char *arch)
+{
+    for (size_t i = 0; i < sizeof archs / sizeof *archs; i++)
+        if (!strcmp(archs[i].name, arch))
+            return true;
+    return false;
+}
+
+int64_t cuda_arch_smem(const char *arch)
+{
+    for (size_t i = 0; i < sizeof archs / sizeof *archs; i++)
+        if (!strcmp(archs[i].name, arch))
+            return archs[i].smem;
+    return 48 * 1024;
+}
+
+static bool is_file(const char *p)
+{
+    struct stat s;
+    return stat(p, &s) == 0 && S_ISREG(s.st_mode);
+}
+
+static bool is_dir(const char *p)
+{
+    struct stat s;
+    return stat(p, &s) == 0 && S_ISDIR(s.st_mode);
+}
+
+/* The toolkit roots to search, in order. */
+static int cuda_roots(const char **r)
+{
+    int n = 0;
+    const char *h = getenv("CUDA_HOME"), *p = getenv("CUDA_PATH");
+    if (h && *h)
+        r[n++] = h;
+    if (p && *p)
+        r[n++] = p;
+    r[n++] = "/usr/local/cuda";
+    return n;
+}
+
+static void *open_nvrtc(Arena *a)
+{
+    static const char *const libs[] = { "libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so" };
+    const char *roots[4];
+    int nr = cuda_roots(roots);
+    for (int i = 0; i < nr; i++)
+        for (size_t j = 0; j < sizeof libs / sizeof *libs; j++) {
+            char *path = arena_printf(a, "%s/lib64/%s", roots[i], libs[j]);
+            void *h = is_file(path) ? dlopen(path, RTLD_NOW | RTLD_LOCAL) : NULL;
+            if (h)
+                return h;
+        }
+    for (size_t j = 0; j < sizeof libs / sizeof *libs; j++) {
+        void *h = dlopen(libs[j], RTLD_NOW | RTLD_LOCAL);
+        if (h)
+            return h;
+    }
+    return NULL;
+}
+
+static bool load_nvrtc(Arena *a, Nvrtc *n)
+{
+    static void *lib;
+    if (!lib)
+        lib = open_nvrtc(a);
+    if (!lib)
+        return false;
+    struct { const char *sym; void *dst; } syms[] = {
+        { "nvrtcCreateProgram", &n->create }, { "nvrtcCompileProgram", &n->compile },
+        { "nvrtcGetProgramLogSize", &n->log_size }, { "nvrtcGetProgramLog", &n->log },
+        { "nvrtcGetPTXSize", &n->ptx_size }, { "nvrtcGetPTX", &n->ptx },
+        { "nvrtcDestroyProgram", &n->destroy }, { "nvrtcGetErrorString", &n->error },
+    };
+    for (size_t i = 0; i < sizeof syms / sizeof *syms; i++) {
+        void *f = dlsym(lib, syms[i].sym);
+        if (!f)
+            return false;
+        memcpy(syms[i].dst, &f, sizeof f);   /* object to function pointer, portably */
+    }
+    return true;
+}
+
+static const char *find_include(Arena *a)
+{
+    const char *roots[4];
+    int nr = cuda_roots(roots);
+    for (int i = 0; i < nr; i++) {
+        char *p = arena_printf(a, "%s/include", roots[i]);
+        if (is_dir(p))
+            return p;
+    }
+    return NULL;
+}
+
+static const char *find_ptxas(Arena *a)
+{
+    const char *roots[4];
+    int nr = cuda_roots(roots);
+    for (int i = 0; i < nr; i++) {
+        char *p = arena_printf(a, "%s/bin/ptxas", roots[i]);
+        if (is_file(p) && access(p, X_OK) == 0)
+            return p;
+    }
+    const char *path = getenv("PATH");
+    for (const char *s = path; s && *s;) {
+        size_t len = strcspn(s, ":");
+        char *p = arena_printf(a, "%.*s/ptxas", (int)len, s);
+        if (len && is_file(p) && access(p, X_OK) == 0)
+            return p;
+        s += len + (s[len] == ':');
+    }
+    return NULL;
+}
+
+static double now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+/* Run ptxas on the PTX; the cubin, or NULL (a failure is reported). */
+static bool assemble(Arena *a, const char *ptxas, const char *ptx, const char *arch,
+                     CudaBinary *out, Diag *d)
+{
+    const char *tmp = getenv("TMPDIR");
+    char *dir = arena_printf(a, "%s/tkc-ptxas-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(dir))
+        return true;                     /* no cubin; the PTX still serves */
+    char *in = arena_printf(a, "%s/k.ptx", dir), *obj = arena_printf(a, "%s/k.cubin", dir);
+    char *log = arena_printf(a, "%s/log", dir);
+    bool ok = true;
+    FILE *f = fopen(in, "w");
+    if (f) {
+        fputs(ptx, f);
+        fclose(f);
+        char *argv[] = { (char *)ptxas, arena_printf(a, "-arch=%s", arch), "-o", obj, in, NULL };
+        posix_spawn_file_actions_t fa;
+        posix_spawn_file_actions_init(&fa);
+        posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        posix_spawn_file_actions_adddup2(&fa, 1, 2);
+        pid_t pid;
+        int st = -1;
+        if (posix_spawn(&pid, ptxas, &fa, NULL, argv, environ) == 0)
+            waitpid(pid, &st, 0);
+        posix_spawn_file_actions_destroy(&fa);
+        FILE *c = st == 0 ? fopen(obj, "rb") : NULL;
+        if (c) {
+            Buf b = { .a = a };
+            char chunk[8192];
+            for (size_t n; (n = fread(chunk, 1, sizeof chunk, c)) > 0;)
+                for (size_t i = 0; i < n; i++)
+                    buf_putc(&b, chunk[i]);
+            fclose(c);
+            out->cubin = (unsigned char *)b.s;
+            out->ncubin = b.n;
+        } else if (st != -1) {
+            FILE *l = fopen(log, "r");
+            char msg[2048] = "";
+            size_t n = l ? fread(msg, 1, sizeof msg - 1, l) : 0;
+            msg[n] = 0;
+            if (l)
+                fclose(l);
+            diag_error(d, (Span){0}, "internal error: ptxas rejected the generated PTX:\n%s", msg);
+            ok = false;
+        }
+    }
+    remove(in);
+    remove(obj);
+    remove(log);
+    rmdir(dir);
+    return ok;
+}
+
+bool cuda_compile(Arena *a, const char *src, const char *arch, bool want_cubin,
+                  CudaBinary *out, Diag *d)
+{
+    Nvrtc nv;
+    memset(out, 0, sizeof *out);
+    if (!load_nvrtc(a, &nv)) {
+        diag_error(d, (Span){0}, "--target=cuda needs NVRTC (libnvrtc.so.13 not found; set CUDA_HOME)");
+        return false;
+    }
+    const char *opts[8];
+    int no = 0;
+    opts[no++] = arena_printf(a, "--gpu-architecture=compute_%s", arch + 3);
+    opts[no++] = "--std=c++17";
+    opts[no++] = "-default-device";
+    opts[no++] = "-w";
+    const char *inc = find_include(a);
+    if (inc)
+        opts[no++] = arena_printf(a, "-I%s", inc);
+    void *prog = NULL;
+    double t0 = now_ms();
+    int r = nv.create(&prog, src, "tkc.cu", 0, NULL, NULL);
+    if (r != 0) {
+        diag_error(d, (Span){0}, "internal error: nvrtcCreateProgram: %s", nv.error(r));
+        return false;
+    }
+    r = nv.compile(prog, no, opts);
+    out->ms = now_ms() - t0;
+    size_t n = 0;
+    if (r != 0) {
+        char *log = "";
+        if (nv.log_size(prog, &n) == 0 && n > 0) {
+            log = arena_alloc(a, n + 1);
+            nv.log(prog, log);
+        }
+        diag_error(d, (Span){0}, "internal error: NVRTC rejected the generated CUDA C (%s):\n%s",
+                   nv.error(r), log);
+        nv.destroy(&prog);
+        return false;
+    }
+    if (nv.ptx_size(prog, &n) != 0 || n == 0) {
+        diag_error(d, (Span){0}, "internal error: NVRTC produced no PTX");
+        nv.destroy(&prog);
+        return false;
+    }
+    out->ptx = arena_alloc(a, n + 1);
+    nv.ptx(prog, out->ptx);
+    nv.destroy(&prog);
+    const char *env = getenv("TKC_CUBIN");
+    const char *ptxas = want_cubin && !(env && !strcmp(env, "0")) ? find_ptxas(a) : NULL;
+    return ptxas ? assemble(a, ptxas, out->ptx, arch, out, d) : true;
+}
