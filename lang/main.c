@@ -19,22 +19,26 @@
 #include "../sema/sema.h"
 #include "../lower/tir.h"
 #include "../targets/target.h"
+#include "tune.h"
 
 typedef struct Options {
-    const char *input, *output, *emit, *targets, *kernels, *dump;
+    const char *input, *output, *emit, *targets, *kernels, *dump, *arch;
     Vec(Define) defs;
     Vec(const char *) incdirs;
+    TuneOptions tune;
 } Options;
 
 static const char usage[] =
     "usage: tkc FILE.tk [options]\n"
-    "  --target=c            target(s): c (OpenMP C); comma-separated list\n"
+    "  --target=c            target(s): c (OpenMP C), cuda (PTX + launcher); comma-separated\n"
+    "  --arch=sm_90a         cuda: sm_80 | sm_86 | sm_89 | sm_90 | sm_90a (default sm_90a)\n"
     "  -o FILE               write the header to FILE (default: stdout)\n"
     "  -D NAME=VALUE         set a const parameter or specialize a run-time dim\n"
     "  --kernel=NAME[,NAME]  emit these kernels (default: every kernel of FILE)\n"
-    "  --emit=KIND           tokens | ast | tir | c (default: the header)\n"
+    "  --emit=KIND           tokens | ast | tir | c | cuda | ptx (default: the header)\n"
     "  -I DIR                search DIR for imports\n"
     "  -dPASSES              print the tile IR after passes (lower,fold,cse,dce,masks | all)\n"
+    TUNE_USAGE
     "  --help, --version\n"
     "environment: TKC_LOGS=masks prints which bound checks were dropped\n";
 
@@ -48,6 +52,7 @@ static int usage_error(const char *fmt, const char *arg)
 
 static int parse_options(Arena *a, int argc, char **argv, Options *o)
 {
+    int r;
     for (int i = 1; i < argc; i++) {
         const char *s = argv[i];
         if (!strcmp(s, "--help") || !strcmp(s, "-h")) {
@@ -73,7 +78,7 @@ static int parse_options(Arena *a, int argc, char **argv, Options *o)
             }
         } else if (!strncmp(s, "-D", 2) || !strncmp(s, "-I", 2) || !strncmp(s, "-o", 2)) {
             char *argv2[] = {argv[0], arena_strndup(a, s, 2), (char *)s + 2};
-            int r = parse_options(a, 3, argv2, o);
+            r = parse_options(a, 3, argv2, o);
             if (r)
                 return r;
         } else if (!strncmp(s, "--target=", 9)) {
@@ -81,12 +86,20 @@ static int parse_options(Arena *a, int argc, char **argv, Options *o)
         } else if (!strncmp(s, "--emit=", 7)) {
             o->emit = s + 7;
             if (strcmp(o->emit, "tokens") && strcmp(o->emit, "ast") && strcmp(o->emit, "tir") &&
-                strcmp(o->emit, "c"))
-                return usage_error("unknown --emit kind '%s' (tokens, ast, tir, c)", o->emit);
+                strcmp(o->emit, "c") && strcmp(o->emit, "cuda") && strcmp(o->emit, "ptx"))
+                return usage_error("unknown --emit kind '%s' (tokens, ast, tir, c, cuda, ptx)", o->emit);
+        } else if (!strncmp(s, "--arch=", 7)) {
+            o->arch = s + 7;
+            if (strcmp(o->arch, "sm_80") && strcmp(o->arch, "sm_86") && strcmp(o->arch, "sm_89") &&
+                strcmp(o->arch, "sm_90") && strcmp(o->arch, "sm_90a"))
+                return usage_error("unknown --arch '%s' (sm_80, sm_86, sm_89, sm_90, sm_90a)", o->arch);
         } else if (!strncmp(s, "--kernel=", 9)) {
             o->kernels = s + 9;
         } else if (!strncmp(s, "-d", 2) && s[2]) {
             o->dump = s + 2;
+        } else if ((r = tune_option(a, &o->tune, argc, argv, &i)) >= 0) {
+            if (r)
+                return r;
         } else if (s[0] == '-' && s[1]) {
             return usage_error("unknown option '%s'", s);
         } else if (o->input) {
@@ -169,9 +182,11 @@ static char *guard_name(Arena *a, const Options *o)
     return b.s;
 }
 
-static int write_output(Arena *a, const Options *o, const Target **ts, int nt, TirKernel **ks, int nk, Diag *d)
+static int write_output(Arena *a, const Options *o, const Target **ts, int nt, TirKernel **ks, int nk,
+                        const TargetDispatch *ds, int nds, Diag *d)
 {
-    TargetOptions to = {.source = o->input, .guard = guard_name(a, o)};
+    TargetOptions to = {.source = o->input, .guard = guard_name(a, o), .arch = o->arch,
+                        .dispatch = ds, .ndispatch = nds};
     if (!o->output || !strcmp(o->output, "-"))
         return target_emit_header(stdout, ts, nt, ks, nk, &to, d) ? 0 : 1;
     char *tmp = arena_printf(a, "%s.tmp%ld", o->output, (long)getpid());
@@ -199,7 +214,7 @@ static int resolve_targets(Arena *a, const Options *o, const Target ***out, int 
         char *name = arena_strndup(a, p, len);
         const Target *t = target_find(name);
         if (!t)
-            return usage_error("unknown target '%s' (this build knows: c)", name);
+            return usage_error("unknown target '%s' (this build knows: c, cuda)", name);
         vec_push(a, ts, t);
         p += len + (p[len] == ',');
     }
@@ -235,9 +250,23 @@ static int compile(Arena *a, Options *o)
     if (d.nerrors || !check_kernel_names(o, s))
         return 1;
     Vec(TirKernel *) ks = {0};
+    Vec(TargetDispatch) ds = {0};
+    o->tune.program = p;
+    o->tune.defs = o->defs.v, o->tune.ndefs = o->defs.n;
+    o->tune.dump = o->dump;
     for (int i = 0; i < s->nkernels; i++) {
         if (!selected(o, s->kernels[i]))
             continue;
+        if (o->tune.on && s->kernels[i]->ntune) {
+            TuneResult tr = {0};
+            if ((r = tune_kernel(a, s->kernels[i], ts[0], &o->tune, &tr, &d)))
+                return r;
+            for (int j = 0; j < tr.nkernels; j++)
+                vec_push(a, ks, tr.kernels[j]);
+            if (tr.dispatch)
+                vec_push(a, ds, *tr.dispatch);
+            continue;
+        }
         TirKernel *t = instantiate(a, s->kernels[i], o, &d);
         if (t)
             vec_push(a, ks, t);
@@ -249,7 +278,11 @@ static int compile(Arena *a, Options *o)
             tir_print(stdout, ks.v[i]);
         return 0;
     }
-    return write_output(a, o, ts, nt, ks.v, ks.n, &d);
+    if (o->emit && (!strcmp(o->emit, "cuda") || !strcmp(o->emit, "ptx"))) {
+        TargetOptions to = {.source = o->input, .guard = guard_name(a, o), .arch = o->arch};
+        return cuda_emit_text(stdout, !strcmp(o->emit, "ptx"), ks.v, ks.n, &to, &d) ? 0 : 1;
+    }
+    return write_output(a, o, ts, nt, ks.v, ks.n, ds.v, ds.n, &d);
 }
 
 int main(int argc, char **argv)

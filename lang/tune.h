@@ -27,7 +27,13 @@ typedef struct TuneOptions {
     const char *dump;                 /* -dPASSES for the final instantiations */
 } TuneOptions;
 
-extern const char tune_usage[];       /* the options' lines for tkc --help */
+/* The options' lines for tkc --help. */
+#define TUNE_USAGE                                                                   \
+    "  --max-autotune        choose @autotune values by timing the variants\n"        \
+    "  --tune DIM=V,...      a shape to tune for (repeat for several shapes)\n"       \
+    "  --tune-table FILE     take choices from FILE.tktune; write new ones to it\n"   \
+    "  --no-cache            neither read nor write the tuning cache\n"               \
+    "  --cache-info, --cache-clear   show or empty $TKC_CACHE_DIR (~/.cache/tkc)\n"
 
 /* argv[*i] is a tuning option: consume it (and its argument) and return 0,
  * or 2 after reporting a usage error; -1 when it is not one.  --cache-info

@@ -224,6 +224,11 @@ static void fold_identities(Fold *f, Instr *in)
 {
     int a = in->args[0], b = in->args[1];
     bool fl = dtype_is_float(in->ty.dt);
+    if (in->nargs == 2 && a == b && (in->op == OP_EQ || in->op == OP_LE || in->op == OP_GE || in->op == OP_NE ||
+                                     in->op == OP_LT || in->op == OP_GT) && !dtype_is_float(tir_def(f->k, a)->ty.dt)) {
+        make_const(f, in, (Val){in->op == OP_EQ || in->op == OP_LE || in->op == OP_GE, 0});   /* x == x */
+        return;
+    }
     switch (in->op) {
     case OP_ADD:
         if (fold_dot_acc(f, in)) return;

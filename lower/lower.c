@@ -386,7 +386,8 @@ static int lower_builtin(L *l, Expr *e, bool unchecked)
         Expr *last = e->u.call.args[e->u.call.nargs - 1].value;
         tile_dim(l, e->type->shape[0], last->span);
     }
-    check_sizes(l, e);
+    if (bi == BI_ZEROS || bi == BI_FULL || bi == BI_RESHAPE || bi == BI_BROADCAST)
+        check_sizes(l, e);
     TTy res = e->type->kind == TY_TILE ? concrete(l, e->type, e->span) : scalar_ty(DT_BOOL);
     Expr *a[3];
     switch (bi) {
@@ -402,8 +403,7 @@ static int lower_builtin(L *l, Expr *e, bool unchecked)
         args_of(e, r2, 1, a);
         int64_t axis = 0;
         sym_is_int(a[0]->cval, &axis);
-        int g = axis < l->k->ngrid ? l->k->grid[axis] : konst_i(l, DT_I64, 1);
-        return convert(l, g, DT_I32, e->span);
+        return axis < l->k->ngrid ? l->k->grid[axis] : konst_i(l, DT_I64, 1);
     }
     case BI_ARANGE: {
         args_of(e, r2, 2, a);

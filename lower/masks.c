@@ -7,7 +7,14 @@
  * for program_id(0) under grid(M), or for a loop variable below M).  A
  * comparison that the ranges decide becomes a constant; fold then removes
  * the `&& true` and a load/store whose whole mask is true loses it.
+ *
+ * Integer arithmetic wraps, so every range also carries a bound on the
+ * value's magnitude; when an operation could leave its dtype's range the
+ * result is unknown.  Run-time dims are below 2^62 (the entry point checks),
+ * which is what lets program_id(0) * BLOCK + arange(BLOCK) in i64 be proven
+ * non-negative while the same sum in i32 is not.
  */
+#include <math.h>
 #include <string.h>
 
 #include "tir.h"
@@ -17,12 +24,22 @@ typedef struct Range {
     int64_t lo;
     int hi_sym;          /* 0: hi is the constant hi_off; else value hi_sym + hi_off */
     int64_t hi_off;
+    double mag;          /* |value| <= mag for every lane; INFINITY: unknown */
 } Range;
 
 typedef struct Masks { TirKernel *k; Range *r; int true_const; } Masks;
 
-static Range unknown(void) { return (Range){0}; }
-static Range konst(int64_t v) { return (Range){true, true, v, 0, v}; }
+static Range unknown(void) { return (Range){.mag = INFINITY}; }
+static Range konst(int64_t v) { return (Range){true, true, v, 0, v, fabs((double)v)}; }
+
+static double dmax(double a, double b) { return a > b ? a : b; }
+
+/* The magnitude beyond which dt's arithmetic may have wrapped. */
+static double limit(DType dt)
+{
+    int bits = dtype_info[dt].bits;
+    return dtype_info[dt].is_signed ? ldexp(1.0, bits - 1) - 1 : ldexp(1.0, bits) - 1;
+}
 
 static bool add_ovf(int64_t a, int64_t b, int64_t *r) { return __builtin_add_overflow(a, b, r); }
 
@@ -35,6 +52,7 @@ static int base_value(const TirKernel *k, int v)
 static Range range_add(Range a, Range b)
 {
     Range r = unknown();
+    r.mag = a.mag + b.mag;
     r.has_lo = a.has_lo && b.has_lo && !add_ovf(a.lo, b.lo, &r.lo);
     if (a.has_hi && b.has_hi && (!a.hi_sym || !b.hi_sym)) {
         r.hi_sym = a.hi_sym ? a.hi_sym : b.hi_sym;
@@ -47,6 +65,7 @@ static Range range_mul(Range a, Range b)
 {
     /* non-negative constant bounds only */
     Range r = unknown();
+    r.mag = a.mag * b.mag;
     if (a.has_lo && b.has_lo && a.lo >= 0 && b.lo >= 0) {
         r.has_lo = !__builtin_mul_overflow(a.lo, b.lo, &r.lo);
         if (a.has_hi && b.has_hi && !a.hi_sym && !b.hi_sym)
@@ -60,6 +79,7 @@ static Range loop_range(Masks *m, Instr *f)
 {
     Range s = m->r[f->args[0]], e = m->r[f->args[1]];
     Range r = unknown();
+    r.mag = dmax(s.mag, e.mag);   /* start <= i < end */
     r.has_lo = s.has_lo;
     r.lo = s.lo;
     int64_t st;
@@ -88,16 +108,17 @@ static Range compute(Masks *m, Instr *in)
     case OP_CONST:
         return dtype_is_float(in->ty.dt) ? unknown() : konst(in->ival);
     case OP_ARANGE:
-        return (Range){true, true, in->ival, 0, in->ival + in->ty.dim[0] - 1};
+        return (Range){true, true, in->ival, 0, in->ival + in->ty.dim[0] - 1,
+                       dmax(fabs((double)in->ival), fabs((double)(in->ival + in->ty.dim[0] - 1)))};
     case OP_DIM:
-        return (Range){true, true, 0, in->id, 0};
+        return (Range){true, true, 0, in->id, 0, ldexp(1.0, 62)};
     case OP_PROGRAM_ID: {   /* under grid(g): 0 <= pid <= g - 1 */
         if (in->axis >= m->k->ngrid)
             return konst(0);
         Range g = r[m->k->grid[in->axis]];
         if (g.has_hi && !g.hi_sym)
-            return (Range){true, true, 0, 0, g.hi_off - 1};
-        return (Range){true, true, 0, base_value(m->k, m->k->grid[in->axis]), -1};
+            return (Range){true, true, 0, 0, g.hi_off - 1, fabs((double)g.hi_off)};
+        return (Range){true, true, 0, base_value(m->k, m->k->grid[in->axis]), -1, g.mag};
     }
     case OP_LOOPVAR:
         return loop_range(m, in->parent->owner);
@@ -105,10 +126,17 @@ static Range compute(Masks *m, Instr *in)
         return r[in->args[0]];
     case OP_CAST: {
         DType from = m->k->instrs.v[in->args[0]]->ty.dt;
-        bool widen = dtype_is_int(from) && dtype_is_int(in->ty.dt) &&
-                     dtype_info[in->ty.dt].bits >= dtype_info[from].bits &&
-                     dtype_info[in->ty.dt].is_signed;
-        return widen ? r[in->args[0]] : unknown();
+        if (!dtype_is_int(in->ty.dt) || (!dtype_is_int(from) && from != DT_BOOL))
+            return unknown();
+        Range x = r[in->args[0]];
+        if (!dtype_info[from].is_signed) {   /* u8, u32, bool: never negative */
+            x.has_lo = true;
+            x.lo = x.lo > 0 ? x.lo : 0;
+            x.mag = dmax(0, x.mag < limit(from) ? x.mag : limit(from));
+            if (!x.has_hi)
+                x.has_hi = true, x.hi_sym = 0, x.hi_off = (int64_t)limit(from);
+        }
+        return x;   /* the result's dtype limit is applied by visit */
     }
     case OP_ADD:
         return range_add(r[in->args[0]], r[in->args[1]]);
@@ -124,12 +152,13 @@ static Range compute(Masks *m, Instr *in)
             r[in->args[0]].lo >= 0) {
             Range a = r[in->args[0]];
             if (in->op == OP_MOD)
-                return (Range){true, true, 0, 0, c - 1};
-            return (Range){true, a.has_hi && !a.hi_sym, a.lo / c, 0, a.hi_off / c};
+                return (Range){true, true, 0, 0, c - 1, (double)c};
+            return (Range){true, a.has_hi && !a.hi_sym, a.lo / c, 0, a.hi_off / c, a.mag / (double)c};
         }
         return unknown();
     case OP_MIN: {
         Range a = r[in->args[0]], b = r[in->args[1]], x = unknown();
+        x.mag = dmax(a.mag, b.mag);
         x.has_lo = a.has_lo && b.has_lo;
         x.lo = a.lo < b.lo ? a.lo : b.lo;
         if (a.has_hi && (!b.has_hi || (a.hi_sym == b.hi_sym && a.hi_off <= b.hi_off) || b.hi_sym))
@@ -165,8 +194,13 @@ static int decide(Masks *m, Instr *in)
 static void visit(TirKernel *k, Instr *in, void *ctx)
 {
     Masks *m = ctx;
-    if (dtype_is_int(in->ty.dt) || in->op == OP_LOOPVAR)
-        m->r[in->id] = compute(m, in);
+    if (dtype_is_int(in->ty.dt) || in->op == OP_LOOPVAR) {
+        Range x = compute(m, in);
+        bool neg = x.has_lo ? x.lo < 0 : true;
+        if (!(x.mag <= limit(in->ty.dt)) || (!dtype_info[in->ty.dt].is_signed && neg))
+            x = unknown();   /* the arithmetic may have wrapped */
+        m->r[in->id] = x;
+    }
     if ((in->op != OP_GE && in->op != OP_LT) || !dtype_is_int(k->instrs.v[in->args[0]]->ty.dt))
         return;
     int v = decide(m, in);

@@ -776,7 +776,7 @@ static Type *check_builtin(Ctx *c, Expr *e, Builtin bi)
                        c->k->decl->ngrid == 1 ? "" : "s");
             return ty_error(c);
         }
-        return ty_scalar(c, DT_I32);
+        return ty_scalar(c, DT_I64);   /* i64: index arithmetic on it cannot wrap */
     }
     case BI_ARANGE: {
         Sym *lo, *hi;

@@ -29,6 +29,7 @@ typedef struct TargetOptions {
     const char *guard;         /* include-guard macro name */
     const TargetDispatch *dispatch;   /* printed after the kernels */
     int ndispatch;
+    const char *arch;          /* cuda: sm_80 .. sm_90a (NULL: sm_90a) */
 } TargetOptions;
 
 typedef struct Target {
@@ -45,5 +46,10 @@ bool target_emit_header(FILE *out, const Target **targets, int ntargets,
                         TirKernel **kernels, int n, const TargetOptions *o, Diag *d);
 
 extern const Target target_c;
+extern const Target target_cuda;
+
+/* targets/cuda: --emit=cuda prints the device code, --emit=ptx its PTX. */
+bool cuda_emit_text(FILE *out, bool ptx, TirKernel **kernels, int n, const TargetOptions *o,
+                    Diag *d);
 
 #endif

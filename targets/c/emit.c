@@ -675,10 +675,32 @@ static Acc operand(const CE *e, int v, const TTy *lane)
 }
 
 /* May `in` join run r without changing what the program computes? */
+static bool heavy_math(const Instr *in)
+{
+    switch (in->op) {
+    case OP_EXP: case OP_EXP2: case OP_LOG: case OP_LOG2: case OP_TANH: case OP_ERF: case OP_SIGMOID:
+        return !is_f64(in->ty.dt);
+    default:
+        return false;
+    }
+}
+
+static bool masked_mem(const Instr *in)
+{
+    return (in->op == OP_LOAD && in->args[1] > 0) || (in->op == OP_STORE && in->args[2] > 0);
+}
+
 static bool fits(const CE *e, const Run *r, const Instr *in)
 {
     if (!same_shape(&r->shape, lane_shape(e, in)))
         return false;
+    /* gcc does not vectorize a loop where the vmath functions meet a masked
+     * load or store ("control flow in loop"): keep them in separate loops. */
+    for (int i = 0; i < r->members.n; i++) {
+        const Instr *m = I(e, r->members.v[i]);
+        if ((heavy_math(in) && masked_mem(m)) || (masked_mem(in) && heavy_math(m)))
+            return false;
+    }
     for (int j = 0; j < in->nargs; j++) {
         int v = in->args[j];
         if (v <= 0 || ty(e, v)->rank == 0)
@@ -769,6 +791,19 @@ static int use_pos(const CE *e, int user, const TBlock *home)
     return p;
 }
 
+/* var_get g ... var_set w in one fused run, every use of g reading the
+ * lane being computed: lane i is read before it is written (acc = acc + x). */
+static bool same_lane_update(const CE *e, int g, int w)
+{
+    int r = e->run[w];
+    if (r < 0)
+        return false;
+    for (int i = 0; i < e->uses[g].n; i++)
+        if (e->run[e->uses[g].v[i].user] != r || !e->uses[g].v[i].ident)
+            return false;
+    return true;
+}
+
 static bool alias_ok(const CE *e, int g)
 {
     const Instr *gi = I(e, g);
@@ -781,7 +816,7 @@ static bool alias_ok(const CE *e, int g)
     for (int v = 1; v < e->n; v++) {
         const Instr *w = I(e, v);
         if (e->live[v] && w->op == OP_VAR_SET && w->index == gi->index && e->pos[v] > e->pos[g]
-            && e->pos[v] <= hi)
+            && e->pos[v] <= hi && !same_lane_update(e, g, v))
             return false;
     }
     return true;
@@ -1761,8 +1796,13 @@ static void check_sizes(CE *e)
     const char *kn = c_fmt(e, e->ki->name);
     for (int d = 0; d < ki->ndims; d++)
         if (dim_runtime(e, d))
+        {
             line(e, "if (%s < 0) return tk_fail(TK_ERR_ARG, \"%s: dim %s = %%lld is negative\", (long long)%s);",
                  e->dname[d], kn, c_fmt(e, ki->dims[d].name), e->dname[d]);
+            /* the compiler's range facts assume dims below 2^62 (no index overflow) */
+            line(e, "if (%s > INT64_C(0x4000000000000000)) return tk_fail(TK_ERR_ARG, \"%s: dim %s = %%lld is too "
+                 "large (limit 2^62)\", (long long)%s);", e->dname[d], kn, c_fmt(e, ki->dims[d].name), e->dname[d]);
+        }
     for (int i = 0; i < ki->nparams; i++) {
         const ParamInfo *p = &ki->params[i];
         if (!p->is_tensor)

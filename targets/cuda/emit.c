@@ -33,6 +33,7 @@
  * The emitter runs twice over the kernel: once to plan (which tiles need
  * shared memory and for how long), once to print.
  */
+#include <math.h>
 #include <string.h>
 
 #include "cuda.h"
@@ -159,7 +160,8 @@ const char cuda_device_prelude[] =
     "TK_D int8_t tk_shfl(int8_t x, int o) { return (int8_t)__shfl_xor_sync(0xffffffffu, (int)x, o); }\n"
     "TK_D int16_t tk_shfl(int16_t x, int o) { return (int16_t)__shfl_xor_sync(0xffffffffu, (int)x, o); }\n"
     "TK_D uint8_t tk_shfl(uint8_t x, int o) { return (uint8_t)__shfl_xor_sync(0xffffffffu, (int)x, o); }\n"
-    "TK_D bool tk_shfl(bool x, int o) { return __shfl_xor_sync(0xffffffffu, (int)x, o) != 0; }\n";
+    "TK_D bool tk_shfl(bool x, int o) { return __shfl_xor_sync(0xffffffffu, (int)x, o) != 0; }\n"
+    "/* end of the tkc device prelude */\n";
 
 /* ------------------------------------------------------------ planning */
 

@@ -5,7 +5,7 @@
 #   f32 matmul 2048^3: GFLOP/s next to OpenBLAS cblas_sgemm, for a few BM/BN/BK choices
 #   tkc compile time per stdlib kernel: median ms of `tkc ... -o /dev/null`
 #
-# Each result is checked once against a reference before it is timed; times are
+# Each result is checked against a reference before it is timed; times are
 # medians of repeated runs after warm-up.  Lines read
 #   name  tkc=X  rival=Y  ratio=Z  goal=G  [met|MISSED]
 # Exit status 1 if any kernel fails to compile, errors or computes a wrong result.

@@ -146,7 +146,7 @@ static void check_kernels(const char *name, TirKernel **ks, int n, const char *d
         return;
     }
     const Target *t = &target_c;
-    TargetOptions o = { "test.tk", "TEST_H" };
+    TargetOptions o = { .source = "test.tk", .guard = "TEST_H" };
     bool ok = target_emit_header(f, &t, 1, ks, n, &o, &d);
     fclose(f);
     if (!ok) {

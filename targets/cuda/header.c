@@ -1,0 +1,504 @@
+/*
+ * targets/cuda/header.c — the CUDA target: device code through NVRTC into a
+ * header that launches it.
+ *
+ * A header holds one module (every kernel's device code compiled together):
+ * its PTX as a string and, when ptxas was found, a cubin for --arch.  Per
+ * kernel it has NAME__check (check.c) and
+ *
+ *   tk_status NAME_cuda(<the C entry point's params>, void *stream);
+ *
+ * taking device pointers.  A shared runtime block (guarded, so several
+ * headers can meet in one translation unit) declares the few driver API
+ * functions it needs — no cuda.h — and loads libcuda.so.1 with dlopen, or
+ * binds the linked functions when TKC_CUDA_LINKED is defined.  The module
+ * is loaded once per context under a spin lock (C11 atomics, no pthreads);
+ * with no current context the primary context of device 0 is made current.
+ * No launcher ever exits: errors come back as tk_status with a message.
+ *
+ * With TKC_CUDA_HOST_COPY defined before the include, each kernel also gets
+ * NAME_cuda_host(<the C entry point's params>) taking host pointers: it
+ * copies every tensor to the device inside guard bytes, runs NAME_cuda,
+ * waits, checks the guards and copies stored tensors back.  It is slow; it
+ * exists for tests and quick experiments.
+ */
+#include <string.h>
+
+#include "cuda.h"
+
+static const char runtime[] =
+    "#ifndef TKC_CUDA_RUNTIME\n"
+    "#define TKC_CUDA_RUNTIME 1\n"
+    "/* The CUDA driver API as far as tkc launchers use it, declared here so\n"
+    " * that no CUDA header is needed. */\n"
+    "#include <stdatomic.h>\n"
+    "#ifndef TKC_CUDA_LINKED\n"
+    "#include <dlfcn.h>\n"
+    "#endif\n"
+    "typedef int tk_CUresult;\n"
+    "typedef unsigned long long tk_CUdeviceptr;\n"
+    "typedef struct tk_cuda_api {\n"
+    "    int state;     /* 0 not tried, 1 ready, -1 no driver, -2 no device */\n"
+    "    tk_CUresult (*Init)(unsigned);\n"
+    "    tk_CUresult (*DeviceGetCount)(int *);\n"
+    "    tk_CUresult (*DeviceGet)(int *, int);\n"
+    "    tk_CUresult (*CtxGetCurrent)(void **);\n"
+    "    tk_CUresult (*CtxSetCurrent)(void *);\n"
+    "    tk_CUresult (*DevicePrimaryCtxRetain)(void **, int);\n"
+    "    tk_CUresult (*ModuleLoadData)(void **, const void *);\n"
+    "    tk_CUresult (*ModuleGetFunction)(void **, void *, const char *);\n"
+    "    tk_CUresult (*FuncSetAttribute)(void *, int, int);\n"
+    "    tk_CUresult (*LaunchKernel)(void *, unsigned, unsigned, unsigned, unsigned, unsigned,\n"
+    "                                unsigned, unsigned, void *, void **, void **);\n"
+    "    tk_CUresult (*GetErrorName)(tk_CUresult, const char **);\n"
+    "    tk_CUresult (*MemAlloc)(tk_CUdeviceptr *, size_t);\n"
+    "    tk_CUresult (*MemFree)(tk_CUdeviceptr);\n"
+    "    tk_CUresult (*MemcpyHtoD)(tk_CUdeviceptr, const void *, size_t);\n"
+    "    tk_CUresult (*MemcpyDtoH)(void *, tk_CUdeviceptr, size_t);\n"
+    "    tk_CUresult (*MemsetD8)(tk_CUdeviceptr, unsigned char, size_t);\n"
+    "    tk_CUresult (*CtxSynchronize)(void);\n"
+    "} tk_cuda_api;\n"
+    "#define TK_CUDA_MAXCTX 8\n"
+    "/* One header's module: loaded once per context, functions cached. */\n"
+    "typedef struct tk_cuda_module {\n"
+    "    const char *ptx;\n"
+    "    const unsigned char *cubin;      /* for the --arch it was built for, or NULL */\n"
+    "    size_t ncubin;\n"
+    "    int nk;\n"
+    "    const char *const *names;\n"
+    "    const int64_t *smem;             /* dynamic shared memory per kernel */\n"
+    "    void *ctx[TK_CUDA_MAXCTX], *mod[TK_CUDA_MAXCTX];\n"
+    "    void **fn;                       /* [TK_CUDA_MAXCTX][nk] */\n"
+    "} tk_cuda_module;\n"
+    "static tk_cuda_api tk_cu;\n"
+    "static atomic_flag tk_cu_lock = ATOMIC_FLAG_INIT;\n"
+    "#ifdef TKC_CUDA_LINKED\n"
+    "#ifndef CUDA_VERSION   /* without cuda.h: the exported names and our types */\n"
+    "tk_CUresult cuInit(unsigned);\n"
+    "tk_CUresult cuDeviceGetCount(int *);\n"
+    "tk_CUresult cuDeviceGet(int *, int);\n"
+    "tk_CUresult cuCtxGetCurrent(void **);\n"
+    "tk_CUresult cuCtxSetCurrent(void *);\n"
+    "tk_CUresult cuDevicePrimaryCtxRetain(void **, int);\n"
+    "tk_CUresult cuModuleLoadData(void **, const void *);\n"
+    "tk_CUresult cuModuleGetFunction(void **, void *, const char *);\n"
+    "tk_CUresult cuFuncSetAttribute(void *, int, int);\n"
+    "tk_CUresult cuLaunchKernel(void *, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,\n"
+    "                           unsigned, void *, void **, void **);\n"
+    "tk_CUresult cuGetErrorName(tk_CUresult, const char **);\n"
+    "tk_CUresult cuMemAlloc_v2(tk_CUdeviceptr *, size_t);\n"
+    "tk_CUresult cuMemFree_v2(tk_CUdeviceptr);\n"
+    "tk_CUresult cuMemcpyHtoD_v2(tk_CUdeviceptr, const void *, size_t);\n"
+    "tk_CUresult cuMemcpyDtoH_v2(void *, tk_CUdeviceptr, size_t);\n"
+    "tk_CUresult cuMemsetD8_v2(tk_CUdeviceptr, unsigned char, size_t);\n"
+    "tk_CUresult cuCtxSynchronize(void);\n"
+    "#endif\n"
+    "#define TK_CU_SYM(f, s) do { void (*tk_p_)(void) = (void (*)(void))s; \\\n"
+    "                             memcpy(&tk_cu.f, &tk_p_, sizeof tk_p_); } while (0)\n"
+    "#else\n"
+    "#define TK_CU_SYM(f, s) do { void *tk_p_ = dlsym(tk_h, #s); if (!tk_p_) return -1; \\\n"
+    "                             memcpy(&tk_cu.f, &tk_p_, sizeof tk_p_); } while (0)\n"
+    "#endif\n"
+    "static TK_UNUSED int tk_cuda_bind(void)\n"
+    "{\n"
+    "#ifndef TKC_CUDA_LINKED\n"
+    "    void *tk_h = dlopen(\"libcuda.so.1\", RTLD_NOW | RTLD_LOCAL);\n"
+    "    if (!tk_h)\n"
+    "        return -1;\n"
+    "#endif\n"
+    "    TK_CU_SYM(Init, cuInit);\n"
+    "    TK_CU_SYM(DeviceGetCount, cuDeviceGetCount);\n"
+    "    TK_CU_SYM(DeviceGet, cuDeviceGet);\n"
+    "    TK_CU_SYM(CtxGetCurrent, cuCtxGetCurrent);\n"
+    "    TK_CU_SYM(CtxSetCurrent, cuCtxSetCurrent);\n"
+    "    TK_CU_SYM(DevicePrimaryCtxRetain, cuDevicePrimaryCtxRetain);\n"
+    "    TK_CU_SYM(ModuleLoadData, cuModuleLoadData);\n"
+    "    TK_CU_SYM(ModuleGetFunction, cuModuleGetFunction);\n"
+    "    TK_CU_SYM(FuncSetAttribute, cuFuncSetAttribute);\n"
+    "    TK_CU_SYM(LaunchKernel, cuLaunchKernel);\n"
+    "    TK_CU_SYM(GetErrorName, cuGetErrorName);\n"
+    "    TK_CU_SYM(MemAlloc, cuMemAlloc_v2);\n"
+    "    TK_CU_SYM(MemFree, cuMemFree_v2);\n"
+    "    TK_CU_SYM(MemcpyHtoD, cuMemcpyHtoD_v2);\n"
+    "    TK_CU_SYM(MemcpyDtoH, cuMemcpyDtoH_v2);\n"
+    "    TK_CU_SYM(MemsetD8, cuMemsetD8_v2);\n"
+    "    TK_CU_SYM(CtxSynchronize, cuCtxSynchronize);\n"
+    "    return 1;\n"
+    "}\n"
+    "static TK_UNUSED tk_status tk_cuda_error(const char *kernel, const char *call, tk_CUresult r)\n"
+    "{\n"
+    "    const char *name = NULL;\n"
+    "    if (tk_cu.GetErrorName)\n"
+    "        tk_cu.GetErrorName(r, &name);\n"
+    "    return tk_fail(TK_ERR_DEVICE, \"%s: %s failed: %s\", kernel, call, name ? name : \"unknown CUDA error\");\n"
+    "}\n"
+    "/* The driver, a device and a current context; under the lock. */\n"
+    "static TK_UNUSED tk_status tk_cuda_context(const char *kernel, void **ctx)\n"
+    "{\n"
+    "    int n = 0, dev = 0;\n"
+    "    tk_CUresult r;\n"
+    "    if (tk_cu.state == 0) {\n"
+    "        tk_cu.state = tk_cuda_bind();\n"
+    "        if (tk_cu.state == 1 && (tk_cu.Init(0) != 0 || tk_cu.DeviceGetCount(&n) != 0 || n == 0))\n"
+    "            tk_cu.state = -2;\n"
+    "    }\n"
+    "    if (tk_cu.state == -1)\n"
+    "        return tk_fail(TK_ERR_NO_DEVICE, \"%s: no CUDA driver (libcuda.so.1 not found)\", kernel);\n"
+    "    if (tk_cu.state != 1)\n"
+    "        return tk_fail(TK_ERR_NO_DEVICE, \"%s: no CUDA device\", kernel);\n"
+    "    if ((r = tk_cu.CtxGetCurrent(ctx)) != 0)\n"
+    "        return tk_cuda_error(kernel, \"cuCtxGetCurrent\", r);\n"
+    "    if (*ctx)\n"
+    "        return TK_OK;\n"
+    "    if ((r = tk_cu.DeviceGet(&dev, 0)) != 0)\n"
+    "        return tk_cuda_error(kernel, \"cuDeviceGet\", r);\n"
+    "    if ((r = tk_cu.DevicePrimaryCtxRetain(ctx, dev)) != 0)\n"
+    "        return tk_cuda_error(kernel, \"cuDevicePrimaryCtxRetain\", r);\n"
+    "    if ((r = tk_cu.CtxSetCurrent(*ctx)) != 0)\n"
+    "        return tk_cuda_error(kernel, \"cuCtxSetCurrent\", r);\n"
+    "    return TK_OK;\n"
+    "}\n"
+    "/* The module's slot for the current context, loading it there once. */\n"
+    "static TK_UNUSED tk_status tk_cuda_slot(tk_cuda_module *m, const char *kernel, void *ctx, int *slot)\n"
+    "{\n"
+    "    for (int i = 0; i < TK_CUDA_MAXCTX; i++) {\n"
+    "        if (m->ctx[i] == ctx) {\n"
+    "            *slot = i;\n"
+    "            return TK_OK;\n"
+    "        }\n"
+    "        if (m->ctx[i])\n"
+    "            continue;\n"
+    "        void *mod = NULL;\n"
+    "        tk_CUresult r = 1;\n"
+    "        if (m->cubin)\n"
+    "            r = tk_cu.ModuleLoadData(&mod, m->cubin);\n"
+    "        if (r != 0 && (r = tk_cu.ModuleLoadData(&mod, m->ptx)) != 0)\n"
+    "            return tk_cuda_error(kernel, \"cuModuleLoadData\", r);\n"
+    "        m->ctx[i] = ctx;\n"
+    "        m->mod[i] = mod;\n"
+    "        *slot = i;\n"
+    "        return TK_OK;\n"
+    "    }\n"
+    "    return tk_fail(TK_ERR_DEVICE, \"%s: more than %d CUDA contexts\", kernel, TK_CUDA_MAXCTX);\n"
+    "}\n"
+    "/* Kernel k of module m in the current context. */\n"
+    "static TK_UNUSED tk_status tk_cuda_function(tk_cuda_module *m, int k, void **fn)\n"
+    "{\n"
+    "    const char *kernel = m->names[k];\n"
+    "    void *ctx = NULL;\n"
+    "    int slot = 0;\n"
+    "    while (atomic_flag_test_and_set_explicit(&tk_cu_lock, memory_order_acquire))\n"
+    "        ;\n"
+    "    tk_status st = tk_cuda_context(kernel, &ctx);\n"
+    "    if (st == TK_OK)\n"
+    "        st = tk_cuda_slot(m, kernel, ctx, &slot);\n"
+    "    if (st == TK_OK && !(*fn = m->fn[slot * m->nk + k])) {\n"
+    "        tk_CUresult r = tk_cu.ModuleGetFunction(fn, m->mod[slot], kernel);\n"
+    "        if (r == 0 && m->smem[k] > 48 * 1024)   /* CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES */\n"
+    "            r = tk_cu.FuncSetAttribute(*fn, 8, (int)m->smem[k]);\n"
+    "        if (r == 0)\n"
+    "            m->fn[slot * m->nk + k] = *fn;\n"
+    "        else\n"
+    "            st = tk_cuda_error(kernel, \"loading the kernel\", r);\n"
+    "    }\n"
+    "    atomic_flag_clear_explicit(&tk_cu_lock, memory_order_release);\n"
+    "    return st;\n"
+    "}\n"
+    "#ifdef TKC_CUDA_HOST_COPY\n"
+    "#ifndef TKC_CUDA_HOST_GUARD\n"
+    "#define TKC_CUDA_HOST_GUARD 256   /* bytes around each device copy, checked after */\n"
+    "#endif\n"
+    "typedef struct tk_cuda_buf { tk_CUdeviceptr base; size_t bytes; } tk_cuda_buf;\n"
+    "static TK_UNUSED tk_status tk_cuda_copy_in(const char *kernel, tk_cuda_buf *b, const void *host,\n"
+    "                                           size_t bytes, tk_CUdeviceptr *dev)\n"
+    "{\n"
+    "    const size_t g = TKC_CUDA_HOST_GUARD;\n"
+    "    tk_CUresult r;\n"
+    "    b->bytes = bytes;\n"
+    "    *dev = 0;\n"
+    "    if (bytes == 0)\n"
+    "        return TK_OK;\n"
+    "    if ((r = tk_cu.MemAlloc(&b->base, bytes + 2 * g)) != 0)\n"
+    "        return tk_cuda_error(kernel, \"cuMemAlloc\", r);\n"
+    "    if ((r = tk_cu.MemsetD8(b->base, 0xA5, bytes + 2 * g)) != 0)\n"
+    "        return tk_cuda_error(kernel, \"cuMemsetD8\", r);\n"
+    "    if ((r = tk_cu.MemcpyHtoD(b->base + g, host, bytes)) != 0)\n"
+    "        return tk_cuda_error(kernel, \"cuMemcpyHtoD\", r);\n"
+    "    *dev = b->base + g;\n"
+    "    return TK_OK;\n"
+    "}\n"
+    "/* Guards intact?  Then copy back to host (NULL: an input). */\n"
+    "static TK_UNUSED tk_status tk_cuda_copy_out(const char *kernel, const char *what, tk_cuda_buf *b,\n"
+    "                                            void *host)\n"
+    "{\n"
+    "    const size_t g = TKC_CUDA_HOST_GUARD;\n"
+    "    unsigned char guard[2 * TKC_CUDA_HOST_GUARD + 1];\n"
+    "    tk_CUresult r;\n"
+    "    if (b->bytes == 0)\n"
+    "        return TK_OK;\n"
+    "    if (g && ((r = tk_cu.MemcpyDtoH(guard, b->base, g)) != 0\n"
+    "              || (r = tk_cu.MemcpyDtoH(guard + g, b->base + g + b->bytes, g)) != 0))\n"
+    "        return tk_cuda_error(kernel, \"cuMemcpyDtoH\", r);\n"
+    "    for (size_t i = 0; i < 2 * g; i++)\n"
+    "        if (guard[i] != 0xA5)\n"
+    "            return tk_fail(TK_ERR_DEVICE, \"%s: the kernel wrote outside %s\", kernel, what);\n"
+    "    if (host && (r = tk_cu.MemcpyDtoH(host, b->base + g, b->bytes)) != 0)\n"
+    "        return tk_cuda_error(kernel, \"cuMemcpyDtoH\", r);\n"
+    "    return TK_OK;\n"
+    "}\n"
+    "static TK_UNUSED void tk_cuda_free_all(tk_cuda_buf *b, int n)\n"
+    "{\n"
+    "    for (int i = 0; i < n; i++)\n"
+    "        if (b[i].base)\n"
+    "            tk_cu.MemFree(b[i].base);\n"
+    "}\n"
+    "#endif /* TKC_CUDA_HOST_COPY */\n"
+    "#endif /* TKC_CUDA_RUNTIME */\n";
+
+typedef struct HE {
+    Arena *a;
+    Buf *o;
+    const char *mod;          /* the module's C name */
+} HE;
+
+/* A C string literal of s, one source line per line of s. */
+static void string_lit(Buf *o, const char *s)
+{
+    buf_puts(o, "    \"");
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '\n') {
+            buf_puts(o, s[1] ? "\\n\"\n    \"" : "\\n");
+        } else if (c == '"' || c == '\\') {
+            buf_putc(o, '\\');
+            buf_putc(o, (char)c);
+        } else if (c == '\t') {
+            buf_puts(o, "\\t");
+        } else if (c < 32 || c >= 127) {
+            buf_printf(o, "\\%03o", c);
+        } else {
+            if (c == '?' && s[1] == '?')   /* no trigraphs */
+                buf_puts(o, "?\"\"");
+            else
+                buf_putc(o, (char)c);
+        }
+    }
+    buf_puts(o, "\"");
+}
+
+static void emit_module(HE *h, TirKernel **ks, int n, const CudaKernel *ck, const CudaBinary *bin)
+{
+    Buf *o = h->o;
+    buf_printf(o, "static const char %s_ptx[] =\n", h->mod);
+    string_lit(o, bin->ptx);
+    buf_puts(o, ";\n");
+    if (bin->cubin) {
+        buf_printf(o, "static const _Alignas(16) unsigned char %s_cubin[%zu] = {", h->mod, bin->ncubin);
+        for (size_t i = 0; i < bin->ncubin; i++)
+            buf_printf(o, "%s%u,", i % 24 ? "" : "\n    ", bin->cubin[i]);
+        buf_puts(o, "\n};\n");
+    }
+    buf_printf(o, "static const char *const %s_names[%d] = {", h->mod, n);
+    for (int i = 0; i < n; i++)
+        buf_printf(o, " \"%s\",", ks[i]->name);
+    buf_printf(o, " };\nstatic const int64_t %s_smem[%d] = {", h->mod, n);
+    for (int i = 0; i < n; i++)
+        buf_printf(o, " %lld,", (long long)ck[i].smem);
+    buf_printf(o, " };\nstatic void *%s_fn[TK_CUDA_MAXCTX * %d];\n", h->mod, n);
+    buf_printf(o, "static TK_UNUSED tk_cuda_module %s = { %s_ptx, %s%s, %zu, %d, %s_names, %s_smem, "
+               "{ 0 }, { 0 }, %s_fn };\n\n", h->mod, h->mod, bin->cubin ? h->mod : "NULL",
+               bin->cubin ? "_cubin" : "", bin->cubin ? bin->ncubin : (size_t)0, n, h->mod, h->mod,
+               h->mod);
+}
+
+static void emit_launcher(HE *h, TirKernel *k, int index, const CudaKernel *ck, const HostNames *hn)
+{
+    Arena *a = h->a;
+    Buf *o = h->o;
+    const KernelInfo *ki = k->info;
+    char *decl = cuda_param_list(a, ki, hn, true), *args = cuda_param_list(a, ki, hn, false);
+    const char *sep = *args ? ", " : "";
+    buf_printf(o, "static TK_UNUSED tk_status %s_cuda(%s%svoid *tk_stream)\n{\n", k->name, decl,
+               *decl ? ", " : "");
+    buf_printf(o, "    int64_t tk_grid[3] = { 0, 0, 0 };\n");
+    buf_printf(o, "    tk_status tk_st = %s__check(%s%stk_grid);\n", k->name, args, sep);
+    buf_printf(o, "    if (tk_st != TK_OK)\n        return tk_st;\n");
+    buf_printf(o, "    int64_t tk_g0 = tk_grid[0], tk_g1 = tk_grid[1], tk_np = tk_grid[0] * tk_grid[1] * tk_grid[2];\n");
+    buf_printf(o, "    if (tk_np == 0)\n        return TK_OK;\n");
+    buf_printf(o, "    void *tk_fn = NULL;\n");
+    buf_printf(o, "    if ((tk_st = tk_cuda_function(&%s, %d, &tk_fn)) != TK_OK)\n        return tk_st;\n",
+               h->mod, index);
+    buf_puts(o, "    void *tk_args[] = { ");
+    for (const char *p = args; *p;) {
+        size_t n = strcspn(p, ",");
+        buf_printf(o, "(void *)&%.*s, ", (int)n, p);
+        p += n;
+        while (*p == ',' || *p == ' ')
+            p++;
+    }
+    buf_puts(o, "(void *)&tk_g0, (void *)&tk_g1, (void *)&tk_np };\n");
+    buf_printf(o, "    tk_CUresult tk_r = tk_cu.LaunchKernel(tk_fn, (unsigned)(tk_np < 2147483647 ? tk_np : 2147483647), 1, 1,\n"
+                  "                                          %d, 1, 1, %lld, tk_stream, tk_args, NULL);\n",
+               ck->threads, (long long)ck->smem);
+    buf_printf(o, "    if (tk_r != 0)\n        return tk_cuda_error(\"%s\", \"cuLaunchKernel\", tk_r);\n", k->name);
+    buf_printf(o, "    return TK_OK;\n}\n\n");
+}
+
+static void emit_host_copy(HE *h, TirKernel *k, int index, const HostNames *hn)
+{
+    Arena *a = h->a;
+    Buf *o = h->o;
+    const KernelInfo *ki = k->info;
+    char *decl = cuda_param_list(a, ki, hn, true), *args = cuda_param_list(a, ki, hn, false);
+    int nt = 0;
+    for (int i = 0; i < ki->nparams; i++)
+        nt += ki->params[i].is_tensor;
+    buf_printf(o, "static TK_UNUSED tk_status %s_cuda_host(%s)\n{\n", k->name, *decl ? decl : "void");
+    buf_printf(o, "    int64_t tk_grid[3] = { 0, 0, 0 };\n");
+    buf_printf(o, "    tk_status tk_st = %s__check(%s%stk_grid);\n", k->name, args, *args ? ", " : "");
+    buf_printf(o, "    void *tk_fn = NULL;\n");
+    buf_printf(o, "    if (tk_st != TK_OK || (tk_st = tk_cuda_function(&%s, %d, &tk_fn)) != TK_OK)\n"
+                  "        return tk_st;\n", h->mod, index);
+    buf_printf(o, "    tk_cuda_buf tk_b[%d] = { { 0, 0 } };\n", nt + 1);
+    buf_printf(o, "    tk_CUdeviceptr tk_d[%d] = { 0 };\n", nt + 1);
+    Buf call = { .a = a };
+    buf_puts(&call, "");
+    for (int i = 0, t = 0; i < ki->nparams; i++) {
+        const ParamInfo *p = &ki->params[i];
+        const char *st = dtype_info[p->dt].c_storage;
+        if (!p->is_tensor) {
+            buf_printf(&call, "%s%s", call.n ? ", " : "", hn->pname[i]);
+            continue;
+        }
+        buf_printf(o, "    if (tk_st == TK_OK)\n        tk_st = tk_cuda_copy_in(\"%s\", &tk_b[%d], %s, "
+                      "(size_t)(%s) * sizeof(%s), &tk_d[%d]);\n",
+                   k->name, t, hn->pname[i], cuda_extent(a, k, hn, i), st, t);
+        buf_printf(&call, "%s(%s%s *)(uintptr_t)tk_d[%d]", call.n ? ", " : "", p->stored ? "" : "const ",
+                   st, t);
+        t++;
+    }
+    for (int d = 0; d < ki->ndims; d++)
+        if (!ki->dims[d].specialized)
+            buf_printf(&call, "%s%s", call.n ? ", " : "", hn->dname[d]);
+    for (int i = 0; i < ki->nparams; i++)
+        for (int j = 0; hn->sname[i] && j < ki->params[i].rank; j++)
+            buf_printf(&call, "%s%s", call.n ? ", " : "", hn->sname[i][j]);
+    buf_printf(o, "    if (tk_st == TK_OK)\n        tk_st = %s_cuda(%s%sNULL);\n", k->name, call.s,
+               call.n ? ", " : "");
+    buf_printf(o, "    tk_CUresult tk_r;\n");
+    buf_printf(o, "    if (tk_st == TK_OK && (tk_r = tk_cu.CtxSynchronize()) != 0)\n"
+                  "        tk_st = tk_cuda_error(\"%s\", \"cuCtxSynchronize\", tk_r);\n", k->name);
+    for (int i = 0, t = 0; i < ki->nparams; i++) {
+        const ParamInfo *p = &ki->params[i];
+        if (!p->is_tensor)
+            continue;
+        buf_printf(o, "    if (tk_st == TK_OK)\n        tk_st = tk_cuda_copy_out(\"%s\", \"%s\", &tk_b[%d], %s);\n",
+                   k->name, p->name, t, p->stored ? arena_printf(a, "(void *)%s", hn->pname[i]) : "NULL");
+        t++;
+    }
+    buf_printf(o, "    tk_cuda_free_all(tk_b, %d);\n    return tk_st;\n}\n\n", nt);
+}
+
+/* The module's C name from the include guard: unique per header. */
+static char *module_name(Arena *a, const TargetOptions *o)
+{
+    const char *g = o && o->guard ? o->guard : "TKC_GENERATED_H";
+    Buf b = { .a = a };
+    buf_puts(&b, "tk_cuda_mod_");
+    for (; *g; g++)
+        buf_putc(&b, (*g >= 'A' && *g <= 'Z') || (*g >= 'a' && *g <= 'z') || (*g >= '0' && *g <= '9') ? *g : '_');
+    return b.s;
+}
+
+static const char *arch_of(const TargetOptions *o)
+{
+    return o && o->arch ? o->arch : "sm_90a";
+}
+
+/* Device code of every kernel: the module's CUDA C. */
+static bool device_source(Buf *src, TirKernel **ks, int n, CudaKernel *ck, const TargetOptions *o, Diag *d)
+{
+    bool ok = true;
+    int64_t limit = cuda_arch_smem(arch_of(o));
+    buf_puts(src, cuda_device_prelude);
+    for (int i = 0; i < n; i++) {
+        buf_putc(src, '\n');
+        if (!cuda_emit_device(src, ks[i], &ck[i], d)) {
+            ok = false;
+            continue;
+        }
+        if (ck[i].smem > limit) {
+            diag_error(d, ks[i]->info->decl->span, "kernel %s needs %lld bytes of shared memory; %s has %lld",
+                       ks[i]->name, (long long)ck[i].smem, arch_of(o), (long long)limit);
+            ok = false;
+        }
+    }
+    return ok;
+}
+
+static bool compile_all(Arena *a, TirKernel **ks, int n, CudaKernel *ck, const TargetOptions *o,
+                        bool cubin, CudaBinary *bin, Diag *d)
+{
+    Buf src = { .a = a };
+    if (!cuda_arch_ok(arch_of(o))) {
+        diag_error(d, (Span){0}, "unknown CUDA architecture '%s'", arch_of(o));
+        return false;
+    }
+    if (!device_source(&src, ks, n, ck, o, d))
+        return false;
+    if (!cuda_compile(a, src.s, arch_of(o), cubin, bin, d))
+        return false;
+    tir_log("nvrtc", "%d kernel(s) in %.1f ms (%s, %zu bytes of PTX%s)", n, bin->ms, arch_of(o),
+            strlen(bin->ptx), bin->cubin ? ", cubin" : "");
+    return true;
+}
+
+static bool cuda_emit(Buf *out, TirKernel **ks, int n, const TargetOptions *o, Diag *d)
+{
+    Arena *a = arena_new();
+    CudaKernel *ck = arena_alloc(a, sizeof *ck * (size_t)(n + 1));
+    CudaBinary bin;
+    bool ok = compile_all(a, ks, n, ck, o, true, &bin, d);
+    if (ok) {
+        HE h = { .a = a, .o = out, .mod = module_name(a, o) };
+        buf_printf(out, "/* ---- CUDA target (%s; PTX%s) ---- */\n", arch_of(o), bin.cubin ? " + cubin" : "");
+        buf_puts(out, cx_host_helpers);
+        buf_puts(out, runtime);
+        buf_putc(out, '\n');
+        emit_module(&h, ks, n, ck, &bin);
+        for (int i = 0; i < n && ok; i++) {
+            HostNames hn = cuda_host_names(a, ks[i]->info);
+            ok = cuda_emit_check(out, ks[i], &hn, d);
+            if (!ok)
+                break;
+            emit_launcher(&h, ks[i], i, &ck[i], &hn);
+            buf_puts(out, "#ifdef TKC_CUDA_HOST_COPY\n");
+            emit_host_copy(&h, ks[i], i, &hn);
+            buf_puts(out, "#endif\n\n");
+        }
+    }
+    arena_free(a);
+    return ok;
+}
+
+bool cuda_emit_text(FILE *f, bool ptx, TirKernel **ks, int n, const TargetOptions *o, Diag *d)
+{
+    Arena *a = arena_new();
+    CudaKernel *ck = arena_alloc(a, sizeof *ck * (size_t)(n + 1));
+    bool ok;
+    if (ptx) {
+        CudaBinary bin;
+        ok = compile_all(a, ks, n, ck, o, false, &bin, d);
+        if (ok)
+            fputs(bin.ptx, f);
+    } else {
+        Buf src = { .a = a };
+        ok = device_source(&src, ks, n, ck, o, d);
+        if (ok)
+            fputs(src.s, f);
+    }
+    arena_free(a);
+    return ok;
+}
+
+const Target target_cuda = { "cuda", cuda_emit };

@@ -1,0 +1,107 @@
+/*
+ * tests/gpu/emu/emu.h — just enough CUDA to run tkc's device code on a CPU.
+ *
+ * For checking the CUDA target on machines without a GPU: the device code
+ * tkc prints (--emit=cuda, its prelude stripped) is compiled as C++ after
+ * this file and linked into a stand-in libcuda.so.1 (driver.cc).  A block
+ * runs as one OS thread per CUDA thread; __syncthreads is a barrier and a
+ * shuffle is an exchange through memory between two barriers, so both must
+ * be reached by every thread of the block, as tkc's code does.  Shared
+ * memory is one global buffer: blocks run one after another.
+ */
+#ifndef TKC_EMU_H
+#define TKC_EMU_H
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <pthread.h>
+#include <type_traits>
+#include <utility>
+
+struct dim3 { unsigned x, y, z; };
+extern thread_local dim3 threadIdx;
+extern dim3 blockIdx, gridDim;
+extern unsigned char tk_smem[];
+extern uint64_t tk_emu_slots[1024];
+void tk_emu_sync(void);
+
+#define __global__
+#define __device__
+#define __shared__
+#define __forceinline__ inline
+#define __launch_bounds__(n)
+#define __restrict__ __restrict
+#define __align__(n) __attribute__((aligned(n)))
+#define __syncthreads() tk_emu_sync()
+#define TK_D static inline
+
+template <typename T> static T __shfl_xor_sync(unsigned, T x, int o)
+{
+    static_assert(sizeof(T) <= 8, "shuffle of a wide type");
+    uint64_t u = 0;
+    memcpy(&u, &x, sizeof x);
+    tk_emu_slots[threadIdx.x] = u;
+    tk_emu_sync();
+    uint64_t r = tk_emu_slots[threadIdx.x ^ (unsigned)o];
+    tk_emu_sync();
+    T y;
+    memcpy(&y, &r, sizeof y);
+    return y;
+}
+
+TK_D float tk_bits_f32(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
+TK_D uint32_t tk_f32_bits(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
+TK_D float tk_f16_to_f32(uint16_t h) { _Float16 x; memcpy(&x, &h, 2); return (float)x; }
+TK_D uint16_t tk_f32_to_f16(float f) { _Float16 x = (_Float16)f; uint16_t h; memcpy(&h, &x, 2); return h; }
+TK_D float tk_bf16_to_f32(uint16_t h) { return tk_bits_f32((uint32_t)h << 16); }
+TK_D uint16_t tk_f32_to_bf16(float f)
+{
+    uint32_t u = tk_f32_bits(f);
+    if ((u & 0x7fffffffu) > 0x7f800000u)
+        return (uint16_t)((u >> 16) | 0x40u);
+    u += 0x7fffu + ((u >> 16) & 1u);
+    return (uint16_t)(u >> 16);
+}
+TK_D float tk_round_f16(float f) { return tk_f16_to_f32(tk_f32_to_f16(f)); }
+TK_D float tk_round_bf16(float f) { return tk_bf16_to_f32(tk_f32_to_bf16(f)); }
+TK_D float tk_sigmoidf(float x) { return 1.0f / (1.0f + expf(-x)); }
+TK_D double tk_sigmoid(double x) { return 1.0 / (1.0 + exp(-x)); }
+TK_D float tk_rsqrtf(float x) { return 1.0f / sqrtf(x); }
+TK_D double tk_rsqrt(double x) { return 1.0 / sqrt(x); }
+#define TK_DEF_SAT(N, T, LO, HI1, HI) \
+    TK_D T tk_sat_##N(double x) { return x != x ? (T)0 : x <= (double)(LO) ? (T)(LO) : x >= (HI1) ? (T)(HI) : (T)x; }
+TK_DEF_SAT(i8, int8_t, INT8_MIN, 128.0, INT8_MAX)
+TK_DEF_SAT(i16, int16_t, INT16_MIN, 32768.0, INT16_MAX)
+TK_DEF_SAT(i32, int32_t, INT32_MIN, 2147483648.0, INT32_MAX)
+TK_DEF_SAT(i64, int64_t, INT64_MIN, 9223372036854775808.0, INT64_MAX)
+TK_DEF_SAT(u8, uint8_t, 0, 256.0, UINT8_MAX)
+TK_DEF_SAT(u32, uint32_t, 0, 4294967296.0, UINT32_MAX)
+#define TK_DEF_DIV(N, T, MIN) \
+    TK_D T tk_div_##N(T a, T b) { return b == 0 ? (T)0 : (b == (T)-1 && a == MIN) ? a : (T)(a / b); } \
+    TK_D T tk_mod_##N(T a, T b) { return (b == 0 || b == (T)-1) ? (T)0 : (T)(a % b); }
+#define TK_DEF_UDIV(N, T) \
+    TK_D T tk_div_##N(T a, T b) { return b == 0 ? (T)0 : (T)(a / b); } \
+    TK_D T tk_mod_##N(T a, T b) { return b == 0 ? (T)0 : (T)(a % b); }
+TK_DEF_DIV(i8, int8_t, INT8_MIN)
+TK_DEF_DIV(i16, int16_t, INT16_MIN)
+TK_DEF_DIV(i32, int32_t, INT32_MIN)
+TK_DEF_DIV(i64, int64_t, INT64_MIN)
+TK_DEF_UDIV(u8, uint8_t)
+TK_DEF_UDIV(u32, uint32_t)
+TK_DEF_UDIV(bool, bool)
+template <typename T> static T tk_shfl(T x, int o) { return __shfl_xor_sync(0xffffffffu, x, o); }
+
+/* Calling a kernel with the driver's void *args[]. */
+template <typename... A, size_t... I>
+static void tk_emu_call_(void (*f)(A...), void **args, std::index_sequence<I...>)
+{
+    f(*(typename std::remove_reference<A>::type *)args[I]...);
+}
+template <typename... A> static void tk_emu_call(void (*f)(A...), void **args)
+{
+    tk_emu_call_(f, args, std::index_sequence_for<A...>{});
+}
+struct tk_emu_kernel { const char *name; void (*run)(void **args); };
+extern const tk_emu_kernel tk_emu_kernels[];   /* the test's kernels, generated */
+extern const int tk_emu_nkernels;
+#endif

@@ -1,0 +1,152 @@
+#!/bin/sh
+# tests/gpu/run.sh — every run test of the C target, on the GPU (`make test-gpu`).
+#
+#   sh tests/gpu/run.sh [NAME ...]          # default: every tests/run/NAME.tk with NAME.c
+#   TKC_GPU_EMU=1 sh tests/gpu/run.sh       # no GPU: a CPU stand-in for libcuda (tests/gpu/emu)
+#   SANITIZE=0 sh tests/gpu/run.sh          # skip the compute-sanitizer pass
+#
+# Uses build/tkc as it is (no rebuild) and compiles only C with gcc.  Each
+# test's driver (tests/run/NAME.c) is compiled unchanged against a header
+# made with --target=c,cuda and TKC_CUDA_HOST_COPY, where a small wrapper
+# header maps every kernel call NAME(...) to NAME_cuda_host(...): the
+# tensors go to the device inside guard bytes, the kernel runs there through
+# the real launcher (argument checks, module load, launch), the guards are
+# checked and the stored tensors come back.  So the same drivers, shapes,
+# float64 references, error cases and untouched-element checks that test
+# the C target test the GPU code.  Then, when compute-sanitizer is found,
+# each driver runs once more under memcheck (without guard bytes, so that
+# any access outside a tensor is an error).
+# Prints PASS/FAIL/SKIP per test and `N passed, N failed`; exits 1 on failures.
+set -u
+cd "$(dirname "$0")/../.." || exit 2
+ROOT=$PWD
+TKC=${TKC:-build/tkc}
+case $TKC in /*) ;; *) TKC=$ROOT/$TKC ;; esac
+G=$(dirname "$TKC")/gpu
+CC=${CC:-gcc}
+CFLAGS="-std=c11 -O2 -Wall -Wextra -Werror"
+TO=""
+command -v timeout >/dev/null 2>&1 && TO="timeout"
+limit() { secs=$1; shift; if [ -n "$TO" ]; then timeout "$secs" "$@"; else "$@"; fi; }
+flags_of() { sed -n '1s|^// *tkc-flags: *||p' "$1"; }
+show() { sed -n "1,${2:-30}s/^/    /p" "$1"; }
+
+[ -x "$TKC" ] || { echo "tests/gpu/run.sh: no $TKC (build tkc first, or carry build/)"; exit 2; }
+mkdir -p "$G"
+
+EMU=${TKC_GPU_EMU:-0}
+SAN=""
+if [ "$EMU" = 1 ]; then
+    command -v g++ >/dev/null 2>&1 || { echo "SKIP gpu: TKC_GPU_EMU=1 needs g++"; exit 0; }
+elif [ "${SANITIZE:-1}" != 0 ]; then
+    for c in compute-sanitizer "${CUDA_HOME:-/usr/local/cuda}/bin/compute-sanitizer"; do
+        if command -v "$c" >/dev/null 2>&1; then SAN=$c; break; fi
+    done
+fi
+
+# The wrapper header: the real one, then NAME(...) -> NAME_cuda_host(...).
+wrap() {
+    wn=$1; real=$2; out=$3
+    {
+        echo "/* tests/gpu: $wn's kernels on the GPU through NAME_cuda_host */"
+        echo "#define TKC_CUDA_HOST_COPY 1"
+        echo "#include \"$real\""
+        sed -n 's/^static TK_UNUSED tk_status \([A-Za-z_][A-Za-z0-9_]*\)_cuda_host(.*/#define \1(...) \1_cuda_host(__VA_ARGS__)/p' "$real"
+    } >"$out"
+}
+
+# A stand-in libcuda.so.1 holding the test's device code, for TKC_GPU_EMU=1.
+emu_lib() {
+    ef=$2; ed=$3
+    mkdir -p "$ed"
+    # shellcheck disable=SC2046
+    "$TKC" "$ef" --target=cuda --emit=cuda $(flags_of "$ef") 2>"$ed/tkc.log" \
+        | sed '1,/end of the tkc device prelude/d' >"$ed/kernels.cu" || return 1
+    {
+        echo '#include "emu.h"'
+        echo '#include "kernels.cu"'
+        echo 'const tk_emu_kernel tk_emu_kernels[] = {'
+        sed -n 's/^extern "C" __global__ void __launch_bounds__([0-9]*) \([A-Za-z_][A-Za-z0-9_]*\)(.*/    { "\1", [](void **a) { tk_emu_call(\1, a); } },/p' "$ed/kernels.cu"
+        echo '    { 0, 0 } };'
+        echo "const int tk_emu_nkernels = sizeof tk_emu_kernels / sizeof *tk_emu_kernels - 1;"
+    } >"$ed/kernels.cc"
+    g++ -std=c++17 -O1 -w -fPIC -shared -I tests/gpu/emu -I "$ed" -o "$ed/libcuda.so.1" \
+        tests/gpu/emu/driver.cc "$ed/kernels.cc" -lpthread >"$ed/cc.log" 2>&1
+}
+
+test_one() {
+    name=$1; f=tests/run/$name.tk; d=$G/$name
+    mkdir -p "$d"
+    # shellcheck disable=SC2046
+    if ! limit 120 "$TKC" "$f" --target=c,cuda $(flags_of "$f") -o "$d/$name.real.h" >"$d/tkc.log" 2>&1; then
+        echo "FAIL gpu/$name"; echo "    tkc failed"; show "$d/tkc.log"; return
+    fi
+    wrap "$name" "$d/$name.real.h" "$d/$name.h"
+    if ! limit 300 $CC $CFLAGS -I "$d" -I tests/run -o "$d/$name" "tests/run/$name.c" -lm -ldl >"$d/cc.log" 2>&1; then
+        echo "FAIL gpu/$name"; echo "    driver does not compile"; show "$d/cc.log"; return
+    fi
+    envs=""
+    if [ "$EMU" = 1 ]; then
+        if ! emu_lib "$name" "$f" "$d/emu"; then
+            echo "FAIL gpu/$name"; echo "    emulator build failed"; show "$d/emu/cc.log"; show "$d/emu/tkc.log"; return
+        fi
+        envs="LD_LIBRARY_PATH=$d/emu"
+    fi
+    # shellcheck disable=SC2086
+    env $envs ${TO:+timeout 600} "$d/$name" >"$d/out" 2>&1
+    rc=$?
+    if [ $rc -ne 0 ]; then
+        echo "FAIL gpu/$name"; echo "    exit $rc"; show "$d/out" 40; return
+    fi
+    if [ -n "$SAN" ]; then
+        if ! $CC $CFLAGS -DTKC_CUDA_HOST_GUARD=0 -I "$d" -I tests/run -o "$d/$name.san" "tests/run/$name.c" -lm -ldl >"$d/cc.san.log" 2>&1; then
+            echo "FAIL gpu/$name.memcheck"; echo "    driver does not compile"; show "$d/cc.san.log"; return
+        fi
+        limit 1200 "$SAN" --tool memcheck --error-exitcode 99 --print-limit 20 "$d/$name.san" >"$d/out.san" 2>&1
+        rc=$?
+        if [ $rc -ne 0 ]; then
+            echo "FAIL gpu/$name.memcheck"; echo "    exit $rc"; show "$d/out.san" 40; return
+        fi
+        echo "PASS gpu/$name (+memcheck)"
+        return
+    fi
+    echo "PASS gpu/$name"
+}
+
+# Is there a GPU?  vadd through the real launcher says.
+if [ "$EMU" != 1 ]; then
+    mkdir -p "$G/probe"
+    "$TKC" tests/run/vadd.tk --target=cuda --kernel=vadd -o "$G/probe/vadd.h" >"$G/probe/log" 2>&1 \
+        || { echo "FAIL gpu/probe: tkc --target=cuda failed"; show "$G/probe/log"; echo "0 passed, 1 failed"; exit 1; }
+    cat >"$G/probe/has.c" <<'EOF'
+#define TKC_CUDA_HOST_COPY 1
+#include "vadd.h"
+int main(void)
+{
+    float x = 1, y = 2, z = 0;
+    int s = vadd_cuda_host(&x, &y, &z, 1);
+    if (s != TK_OK) {
+        printf("%s\n", tk_last_error());
+        return s == TK_ERR_NO_DEVICE ? 3 : 1;
+    }
+    return z == 3 ? 0 : 1;
+}
+EOF
+    $CC $CFLAGS -I "$G/probe" -o "$G/probe/has" "$G/probe/has.c" -lm -ldl >>"$G/probe/log" 2>&1
+    why=$("$G/probe/has")
+    case $? in
+    0) ;;
+    3) echo "SKIP gpu: $why (TKC_GPU_EMU=1 runs the tests on the CPU stand-in)"; echo "0 passed, 0 failed"; exit 0 ;;
+    *) echo "FAIL gpu/probe: vadd on the GPU: $why"; echo "0 passed, 1 failed"; exit 1 ;;
+    esac
+fi
+
+if [ $# -gt 0 ]; then names=$*; else
+    names=$(for c in tests/run/*.c; do n=$(basename "$c" .c); [ -f "tests/run/$n.tk" ] && echo "$n"; done)
+fi
+for n in $names; do test_one "$n"; done >"$G/results" 2>&1
+cat "$G/results"
+npass=$(grep -c '^PASS ' "$G/results")
+nfail=$(grep -c '^FAIL ' "$G/results")
+echo "$npass passed, $nfail failed"
+[ "$nfail" -eq 0 ]

@@ -1,0 +1,164 @@
+#!/bin/sh
+# tests/tune/run.sh — build-time autotuning on the CPU (tkc --max-autotune).
+#
+#   sh tests/tune/run.sh                    # from anywhere; TKC=... to test another binary
+#
+# Tunes small kernels end to end (a few seconds each, on a private cache
+# dir), then checks: the chosen header computes the right thing; a second
+# run hits the cache, fast, with the same bytes; a corrupted cache entry is
+# rebuilt; a tuning table reproduces the header with an empty cache and no
+# tuning; a variant with wrong outputs is excluded; several shapes give a
+# dispatching header that is right at tuned and untuned shapes; usage errors
+# exit 2.  Prints PASS/FAIL per check and `N passed, N failed`; exits 1 if
+# anything failed.
+set -u
+cd "$(dirname "$0")/../.." || exit 2
+ROOT=$PWD
+TKC=${TKC:-build/tkc}
+case $TKC in /*) ;; *) TKC=$ROOT/$TKC ;; esac
+T=${T:-$(dirname "$TKC")/tests}/tune
+TEST_CC=${TEST_CC:-gcc}
+CFLAGS="-std=c11 -O2 -Wall -Wextra -Werror -fopenmp"
+S=$ROOT/tests/tune
+rm -rf "$T" && mkdir -p "$T" || exit 2
+export TKC_CACHE_DIR="$T/cache"
+unset TKC_LOGS
+npass=0 nfail=0
+
+pass() { echo "PASS tune/$1"; npass=$((npass + 1)); }
+fail() { echo "FAIL tune/$1"; shift; for l in "$@"; do echo "    $l"; done; nfail=$((nfail + 1)); }
+show() { sed -n "1,${2:-12}s/^/    /p" "$1"; }
+now() { date +%s.%N; }
+secs() { echo "$1 $2" | awk '{ printf "%.2f", $2 - $1 }'; }
+
+# tkc NAME ARGS...: run tkc with TKC_LOGS=autotune; stderr to $T/NAME.log.
+tkc() { n=$1; shift; TKC_LOGS=autotune "$TKC" "$@" 2>"$T/$n.log"; }
+
+# build NAME HEADER DRIVER: compile a checking driver against a header.
+build() { mkdir -p "$T/inc" && cp "$2" "$T/inc/$(basename "$3" _check.c).h" &&
+          $TEST_CC $CFLAGS -I"$T/inc" -o "$T/$1" "$S/$3" -lm 2>"$T/$1.cc.log"; }
+
+# ---------------------------------------------------------- cold tuning
+MM="$S/mm.tk --target=c --max-autotune --tune M=96,N=80,K=64"
+t0=$(now)
+if tkc cold $MM -o "$T/mm.h"; then
+    t1=$(now)
+    nv=$(grep -c '^\[autotune\]   BM=' "$T/cold.log")
+    if [ "$nv" -eq 8 ] && grep -q 'ok (default)' "$T/cold.log" && grep -q ' <- chosen' "$T/cold.log" &&
+       grep -q 'warps/stages do not change' "$T/cold.log"; then
+        pass "cold ($nv variants, $(secs "$t0" "$t1") s)"
+    else
+        fail cold "expected a table of 8 variants with the default and a choice"; show "$T/cold.log" 20
+    fi
+else
+    fail cold "tkc failed"; show "$T/cold.log"
+fi
+ls "$TKC_CACHE_DIR"/tune-*.tkc >/dev/null 2>&1 && pass cache_written || fail cache_written "no entry in $TKC_CACHE_DIR"
+
+if build mm_check "$T/mm.h" mm_check.c && "$T/mm_check" 96,80,64 1,1,1 100,33,70 64,64,64 >"$T/mm_check.out" 2>&1; then
+    pass tuned_header_runs
+else
+    fail tuned_header_runs "the tuned header computes wrong results"; show "$T/mm_check.cc.log"; show "$T/mm_check.out"
+fi
+
+# ---------------------------------------------------------- warm cache
+t0=$(now)
+tkc warm $MM -o "$T/mm2.h"
+t1=$(now)
+w=$(secs "$t0" "$t1")
+if grep -q 'cache hit' "$T/warm.log" && cmp -s "$T/mm.h" "$T/mm2.h" &&
+   [ "$(echo "$w" | awk '{ print ($1 < 1.0) }')" = 1 ]; then
+    pass "cache_hit ($w s)"
+else
+    fail cache_hit "want 'cache hit', the same header and < 1 s (took $w s)"; show "$T/warm.log"
+fi
+
+# ---------------------------------------------------------- corruption
+e=$(ls "$TKC_CACHE_DIR"/tune-*.tkc | head -1)
+sed -i 's/^choice .*/choice BM=16 BN=16 BK=8/' "$e"
+tkc corrupt $MM -o "$T/mm3.h"
+if grep -q 'corrupted: rebuilding' "$T/corrupt.log" && grep -q 'tuned in' "$T/corrupt.log" &&
+   tail -1 "$e" | grep -q '^checksum '; then
+    tkc corrupt2 $MM -o "$T/mm4.h"
+    grep -q 'cache hit' "$T/corrupt2.log" && cmp -s "$T/mm3.h" "$T/mm4.h" && pass corrupt_rebuilt ||
+        fail corrupt_rebuilt "the rebuilt entry is not hit next time"
+else
+    fail corrupt_rebuilt "an edited entry was not detected and rebuilt"; show "$T/corrupt.log"
+fi
+head -c 40 "$e" >"$e.cut" && mv "$e.cut" "$e"
+tkc truncated $MM -o "$T/mm5.h"
+grep -q 'corrupted: rebuilding' "$T/truncated.log" && pass truncated_rebuilt ||
+    fail truncated_rebuilt "a truncated entry was not detected"
+
+# ---------------------------------------------------------- tuning table
+tkc table1 $MM --tune-table "$T/mm.tktune" -o "$T/mm6.h"
+if grep -q '^mm M=96,K=64,N=80 -> BM=[0-9]* BN=[0-9]* BK=[0-9]*  # ' "$T/mm.tktune"; then
+    pass table_written
+else
+    fail table_written "no 'mm M=96,K=64,N=80 -> ...' line"; show "$T/mm.tktune"
+fi
+mkdir -p "$T/empty"
+TKC_CACHE_DIR="$T/empty" tkc table2 $MM --tune-table "$T/mm.tktune" -o "$T/mm7.h"
+if cmp -s "$T/mm6.h" "$T/mm7.h" && grep -q 'from the tuning table' "$T/table2.log" &&
+   ! grep -q 'tuned in' "$T/table2.log" && [ -z "$(ls -A "$T/empty")" ]; then
+    pass table_reproduces
+else
+    fail table_reproduces "want the same bytes, no tuning and nothing cached"; show "$T/table2.log"
+fi
+cp "$T/mm.tktune" "$T/mm.tktune.before"
+TKC_CACHE_DIR="$T/empty" tkc table3 $MM --tune-table "$T/mm.tktune" -o "$T/mm8.h"
+cmp -s "$T/mm.tktune" "$T/mm.tktune.before" && pass table_stable || fail table_stable "the table changed on a rerun"
+
+# ---------------------------------------------------------- wrong variant
+if tkc wrong "$S/wrong.tk" --max-autotune --no-cache --tune N=20000 -o "$T/wrong.h" &&
+   grep -q 'B=64 .*wrong' "$T/wrong.log" && ! grep -q -- '-> B=64' "$T/wrong.log" &&
+   ! grep -q 'B=64 .*<- chosen' "$T/wrong.log"; then
+    pass wrong_excluded
+else
+    fail wrong_excluded "B=64 must be marked wrong and not chosen"; show "$T/wrong.log"
+fi
+
+# ---------------------------------------------------------- several shapes
+cat >"$T/rows.tktune" <<EOF
+rowsoftmax M=8,N=64,scale=0.5 -> BLOCK=64
+rowsoftmax M=8,N=200,scale=0.5 -> BLOCK=256
+EOF
+R="$S/rows.tk --max-autotune --tune M=8,N=64,scale=0.5 --tune M=8,N=200,scale=0.5"
+if tkc rows_table $R --tune-table "$T/rows.tktune" -o "$T/rows.h" &&
+   grep -q 'rowsoftmax__v2' "$T/rows.h" && build rows_check "$T/rows.h" rows_check.c &&
+   "$T/rows_check" 8,64,ok 8,200,ok 3,100,ok 5,150,ok 2,500,ok 4,512,ok 2,600,require 8,1,ok >"$T/rows.out" 2>&1; then
+    pass dispatch_table
+else
+    fail dispatch_table "dispatch over BLOCK=64/256 with the default 512 as fallback"; show "$T/rows_table.log"
+    show "$T/rows_check.cc.log"; show "$T/rows.out"
+fi
+if tkc rows_tuned "$S/rows.tk" --max-autotune --tune M=64,N=100 --tune M=32,N=300 --tune M=16,N=40 -o "$T/rows.h" &&
+   build rows_check2 "$T/rows.h" rows_check.c &&
+   "$T/rows_check2" 64,100,ok 32,300,ok 16,40,ok 7,90,ok 5,250,ok 3,512,ok 3,513,require >"$T/rows2.out" 2>&1; then
+    pass "dispatch_tuned ($(grep -c '^static TK_UNUSED tk_status rowsoftmax' "$T/rows.h") entry points)"
+else
+    fail dispatch_tuned "tuned for 3 shapes: wrong results"; show "$T/rows_tuned.log" 30; show "$T/rows2.out"
+fi
+if tkc mm_shapes $MM --tune M=33,N=17,K=50 -o "$T/mm.h" && build mm_check2 "$T/mm.h" mm_check.c &&
+   "$T/mm_check2" 96,80,64 33,17,50 1,1,1 100,33,70 >"$T/mm2.out" 2>&1; then
+    pass mm_two_shapes
+else
+    fail mm_two_shapes "two shapes: wrong results"; show "$T/mm_shapes.log" 30; show "$T/mm2.out"
+fi
+
+# ---------------------------------------------------------- the command line
+"$TKC" "$S/mm.tk" --max-autotune --tune M=64,N=64 -o "$T/x.h" 2>"$T/nodim.err"
+rc=$?
+[ $rc = 2 ] && grep -q 'dim K' "$T/nodim.err" && pass missing_dim || fail missing_dim "exit $rc, want 2 naming dim K"
+"$TKC" "$S/mm.tk" --max-autotune -o "$T/x.h" 2>"$T/noshape.err"
+rc=$?
+[ $rc = 2 ] && pass no_shape || fail no_shape "exit $rc, want 2"
+"$TKC" "$S/mm.tk" -o "$T/plain.h" && "$TKC" "$S/mm.tk" --tune M=1,N=2,K=3 -o "$T/plain2.h" &&
+    cmp -s "$T/plain.h" "$T/plain2.h" && pass off_unchanged || fail off_unchanged "--tune without --max-autotune changed the header"
+"$TKC" --cache-info >"$T/info.out" 2>&1 && grep -q "entries: *[1-9]" "$T/info.out" && pass cache_info ||
+    { fail cache_info "no entries listed"; show "$T/info.out"; }
+"$TKC" --cache-clear >/dev/null 2>&1 && "$TKC" --cache-info >"$T/info.out" 2>&1 &&
+    grep -q "entries: *0" "$T/info.out" && pass cache_clear || { fail cache_clear "entries remain"; show "$T/info.out"; }
+
+echo "$npass passed, $nfail failed"
+[ "$nfail" = 0 ]
