@@ -40,7 +40,8 @@ static const char usage[] =
     "  -dPASSES              print the tile IR after passes (lower,fold,cse,dce,masks | all)\n"
     TUNE_USAGE
     "  --help, --version\n"
-    "environment: TKC_LOGS=masks prints which bound checks were dropped\n";
+    "environment: TKC_LOGS=masks prints which bound checks were dropped,\n"
+    "             TKC_LOGS=autotune the tuning tables; TKC_CACHE_DIR, CC for tuning\n";
 
 static int usage_error(const char *fmt, const char *arg)
 {

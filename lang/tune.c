@@ -253,9 +253,10 @@ typedef struct Tuner {
     Vec(TuneVariant) vs;             /* vs.v[0]: the default values */
     Vec(TuneShape) shapes;
     int *choice;                     /* per shape: variant, or -1 */
-    const char **origin;             /* per shape: "table", "cache", "tuned" */
+    bool *from_table;                /* per shape */
     double *best_ns;                 /* per shape, when known */
-    char *device;
+    char *device;                    /* for the cache key, once asked */
+    bool no_device;
     const char *tmp;                 /* the temporary folder, once made */
     bool prepared;
 } Tuner;
@@ -506,8 +507,9 @@ static int cmp_str(const void *x, const void *y)
     return strcmp(*(char *const *)x, *(char *const *)y);
 }
 
-/* Merge this kernel's choices into the table: its other lines stay, every
- * line sorted, so the file only changes where a choice does. */
+/* Merge the choices made here into the table: every other line stays (the
+ * ones this run read, too), all sorted, so the file only changes where a
+ * choice does. */
 static void table_write(Tuner *T, const char *old)
 {
     Vec(char *) lines = {0};
@@ -518,6 +520,8 @@ static void table_write(Tuner *T, const char *old)
         const char *q = l + strspn(l, " \t");
         bool mine = false;
         for (int i = 0; i < T->shapes.n; i++) {
+            if (T->from_table[i])
+                continue;
             char *key = table_key(T, &T->shapes.v[i]);
             size_t kn = strlen(key);
             mine |= !strncmp(q, key, kn) && (q[kn] == ' ' || q[kn] == '\t');
@@ -526,6 +530,8 @@ static void table_write(Tuner *T, const char *old)
             vec_push(T->a, lines, l);
     }
     for (int i = 0; i < T->shapes.n; i++) {
+        if (T->from_table[i])
+            continue;
         Buf b = { .a = T->a };
         buf_printf(&b, "%s -> %s", table_key(T, &T->shapes.v[i]), T->vs.v[T->choice[i]].label);
         if (T->best_ns[i] > 0)
@@ -600,14 +606,20 @@ static void cache_write(Tuner *T, int si, const char *path, const char *rows)
 
 /* ------------------------------------------------------------ preparing */
 
-/* An upper bound on the tiles one program holds: every tile value and var. */
+/* The tiles one program keeps in arrays, roughly as the C target lays them
+ * out: vars, loads, reductions, dots and a contiguous copy of each dot
+ * operand.  Elementwise values fuse into loops and take no array; a sum
+ * over every tile value overstates big-tile variants several times. */
 static int64_t tile_bytes(const TirKernel *t)
 {
     int64_t n = 0;
     for (int i = 1; i < t->instrs.n; i++) {
-        const TTy *ty = &t->instrs.v[i]->ty;
-        if (ty->rank > 0)
-            n += tty_numel(ty) * (dtype_info[ty->dt].bits / 8);
+        const Instr *in = t->instrs.v[i];
+        bool arr = in->op == OP_LOAD || in->op == OP_REDUCE || in->op == OP_CUMSUM || in->op == OP_DOT;
+        if (arr && in->ty.rank > 0)
+            n += tty_numel(&in->ty) * (dtype_info[in->ty.dt].bits / 8);
+        for (int j = 0; in->op == OP_DOT && j < 2; j++)
+            n += tty_numel(&t->instrs.v[in->args[j]]->ty) * 4;
     }
     for (int i = 0; i < t->vars.n; i++)
         n += tty_numel(&t->vars.v[i].ty) * (dtype_info[t->vars.v[i].ty.dt].bits / 8);
@@ -682,12 +694,30 @@ static void progress(Tuner *T, const char *what, int i, int n)
     fflush(stderr);
 }
 
+/* Timings on a machine busier than its cores mean little (OpenMP barriers
+ * wait for descheduled threads): say so. */
+static void busy_warning(void)
+{
+    double load = 0;
+    FILE *f = fopen("/proc/loadavg", "r");
+    if (!f)
+        return;
+    if (fscanf(f, "%lf", &load) != 1)
+        load = 0;
+    fclose(f);
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    if (ncpu > 0 && load > (double)ncpu)
+        fprintf(stderr, "tkc: warning: --max-autotune: the machine is busy (load %.1f on %ld cores): "
+                "timings may not be reliable\n", load, ncpu);
+}
+
 /* Lower every variant, prune, and build the rest in parallel children. */
 static bool prepare(Tuner *T)
 {
     if (T->prepared)
         return true;
     T->prepared = true;
+    busy_warning();
     if (!make_tmp(T))
         return false;
     for (int i = 0; i < T->vs.n; i++) {
@@ -906,7 +936,8 @@ static bool tune_shape(Tuner *T, int si)
         TuneVariant *v = &T->vs.v[i];
         rows[i].ns = -1;
         if (!v->tir) {
-            rows[i].status = arena_printf(T->a, "pruned: %s", v->pruned ? v->pruned : "?");
+            const char *why = v->pruned ? v->pruned : "?";
+            rows[i].status = strncmp(why, "compile failed", 14) ? arena_printf(T->a, "pruned: %s", why) : why;
             continue;
         }
         progress(T, arena_printf(T->a, "timing %s", s->text), i + 1, T->vs.n);
@@ -1024,19 +1055,54 @@ static bool result(Tuner *T, TuneResult *out)
     return true;
 }
 
+/* Shape i's choice: from the table, the cache, or tuning.  false after an
+ * error; *tuned says whether the table lacked it. */
+static bool choose(Tuner *T, int i, const char *table, bool *tuned)
+{
+    const KernelInfo *k = T->k;
+    const TuneShape *s = &T->shapes.v[i];
+    const char *c = table ? table_lookup(T, table, table_key(T, s)) : NULL;
+    T->best_ns[i] = -1;
+    T->choice[i] = c ? find_choice(T, c) : -1;
+    if (c && T->choice[i] < 0)
+        fprintf(stderr, "tkc: warning: %s: the entry for %s %s (%s) is not in the @autotune space: "
+                "tuning again\n", T->o->table, k->name, s->text, first_line(T->a, c));
+    if ((T->from_table[i] = T->choice[i] >= 0)) {
+        tir_log("autotune", "%s %s: from the tuning table %s -> %s", k->name, s->text, T->o->table,
+                T->vs.v[T->choice[i]].label);
+        return true;
+    }
+    if (!T->device && !T->no_device && !(T->device = T->be->device(T->a))) {
+        fprintf(stderr, "tkc: --max-autotune: no %s device here; using the default values\n", T->be->target);
+        T->no_device = true;
+    }
+    T->choice[i] = 0;
+    if (T->no_device)
+        return true;
+    *tuned = true;
+    if (!T->o->no_cache && (T->choice[i] = cache_read(T, i, cache_path(T, s))) >= 0)
+        return true;
+    double t0 = now_s();
+    if (!prepare(T) || !tune_shape(T, i))
+        return false;
+    tir_log("autotune", "%s %s: tuned in %.2f s (compiling included)", k->name, s->text, now_s() - t0);
+    return true;
+}
+
 int tune_kernel(Arena *a, const KernelInfo *k, const Target *t, const TuneOptions *o,
                 TuneResult *out, Diag *d)
 {
     static const TuneBackend none = { "none", false, NULL, NULL, NULL };
     Tuner T = { .a = a, .k = k, .target = t, .o = o, .d = d, .be = backend_find(t->name) };
-    if (!T.be)
+    if (!T.be) {
         fprintf(stderr, "tkc: --max-autotune: the %s target cannot tune yet; using the default values\n",
                 t->name);
-    if (!T.be || !enumerate(&T)) {
         T.be = &none;
-        T.vs.n = 0;
-        enumerate(&T);
-        TirKernel *ki = T.vs.n ? instantiate(&T, 0, k->name) : NULL;
+    }
+    if (!enumerate(&T))
+        return 1;
+    if (T.be == &none) {
+        TirKernel *ki = instantiate(&T, 0, k->name);
         out->kernels = arena_alloc(a, sizeof(TirKernel *));
         out->kernels[0] = ki;
         out->nkernels = ki != NULL;
@@ -1044,46 +1110,20 @@ int tune_kernel(Arena *a, const KernelInfo *k, const Target *t, const TuneOption
     }
     if (!parse_shapes(&T))
         return 2;
-    int n = T.shapes.n;
-    T.choice = arena_alloc(a, sizeof(int) * (size_t)n);
-    T.best_ns = arena_alloc(a, sizeof(double) * (size_t)n);
-    T.device = T.be->device(a);
+    T.choice = arena_alloc(a, sizeof(int) * (size_t)T.shapes.n);
+    T.best_ns = arena_alloc(a, sizeof(double) * (size_t)T.shapes.n);
+    T.from_table = arena_alloc(a, (size_t)T.shapes.n);
     const char *table = o->table ? read_file(a, o->table, NULL) : NULL;
-    bool changed = false;
-    for (int i = 0; i < n; i++) {
-        const char *c = table ? table_lookup(&T, table, table_key(&T, &T.shapes.v[i])) : NULL;
-        T.choice[i] = c ? find_choice(&T, c) : -1;
-        T.best_ns[i] = -1;
-        if (c && T.choice[i] < 0)
-            fprintf(stderr, "tkc: warning: %s: the entry for %s %s (%s) is not in the @autotune space: "
-                    "tuning again\n", o->table, k->name, T.shapes.v[i].text, first_line(a, c));
-        if (T.choice[i] >= 0) {
-            tir_log("autotune", "%s %s: from the tuning table %s -> %s", k->name,
-                    T.shapes.v[i].text, o->table, T.vs.v[T.choice[i]].label);
-            continue;
-        }
-        changed = true;
-        if (!T.device) {
-            fprintf(stderr, "tkc: --max-autotune: no %s device here; using the default values for %s %s\n",
-                    t->name, k->name, T.shapes.v[i].text);
-            T.choice[i] = 0;
-            continue;
-        }
-        if (!o->no_cache && (T.choice[i] = cache_read(&T, i, cache_path(&T, &T.shapes.v[i]))) >= 0)
-            continue;
-        double t0 = now_s();
-        if (!prepare(&T) || !tune_shape(&T, i))
-            return 1;
-        tir_log("autotune", "%s %s: tuned in %.2f s (compiling included)", k->name,
-                T.shapes.v[i].text, now_s() - t0);
-    }
+    bool ok = true, tuned = false;
+    for (int i = 0; ok && i < T.shapes.n; i++)
+        ok = choose(&T, i, table, &tuned);
     if (T.tmp && !getenv("TKC_TUNE_KEEP"))
         remove_tree(a, T.tmp);
     else if (T.tmp)
         tir_log("autotune", "kept %s", T.tmp);
-    if (o->table && changed && T.device)
+    if (ok && o->table && tuned)
         table_write(&T, table);
-    return result(&T, out) ? 0 : 1;
+    return ok && result(&T, out) ? 0 : 1;
 }
 
 /* ------------------------------------------------------------ the C backend */

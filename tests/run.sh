@@ -30,6 +30,8 @@
 #           --kernel, --emit, stdout output, no header left behind on errors.
 #   robust  tkc on truncated copies of every test source: exit 0 or 1, never a
 #           crash, and an error message whenever it exits 1.
+#   tune    tests/tune/run.sh: --max-autotune on the CPU end to end (cache,
+#           tuning table, wrong variants excluded, shape dispatch).
 #
 # A first line `// tkc-flags: ...` in a .tk adds flags to tkc for that file.
 # Prints `PASS name` / `FAIL name` (with indented reasons) / `SKIP name: why`
@@ -435,12 +437,14 @@ if [ "${1:-}" = --one ]; then
     headerprog) test_header_prog "$3" ;;
     robust) test_robust "$3" ;;
     cli) test_cli ;;
+    tune) sh tests/tune/run.sh | grep -v ' passed, .* failed$' ;;
     esac
     exit 0
 fi
 
 # The jobs, in report order: "KIND ARG" a line.
 list_jobs() {
+    echo "tune all"
     echo "cli all"
     for f in tests/unit/*.c; do [ -f "$f" ] && echo "unit $(basename "$f" .c)"; done
     for f in tests/diag/*.tk; do [ -f "$f" ] && echo "diag $(basename "$f" .tk)"; done

@@ -34,7 +34,7 @@ done
 if grep -q "needs NVRTC" "$D/probe.err"; then NVRTC=0; else NVRTC=1; fi
 
 check_file() {
-    f=$1; n=$(basename "$f" .tk); d=$D/$(basename "$(dirname "$f")")-$n
+    f=$1; n=$(basename "$(dirname "$f")")/$(basename "$f" .tk); d=$D/$(echo "$n" | tr / -)
     mkdir -p "$d"
     if [ $NVRTC = 0 ]; then
         echo "SKIP cuda/$n: no NVRTC (libnvrtc.so.13 not found; set CUDA_HOME)"; return
@@ -56,13 +56,13 @@ check_file() {
     fi
     bad=""
     for t in cuda c,cuda; do
-        h=$d/$n.$t.h
+        h=$d/k.$t.h
         # shellcheck disable=SC2046
         if ! "$TKC" "$f" --target=$t $(flags_of "$f") -o "$h" >"$d/tkc.$t.log" 2>&1; then
             bad="$bad tkc--target=$t"; cp "$d/tkc.$t.log" "$d/why"; continue
         fi
-        printf '#include "%s"\n' "$(basename "$h")" >"$d/plain.c"
-        printf '#define TKC_CUDA_HOST_COPY 1\n#include "%s"\n' "$(basename "$h")" >"$d/copy.c"
+        printf '#include "%s"\n' "${h##*/}" >"$d/plain.c"
+        printf '#define TKC_CUDA_HOST_COPY 1\n#include "%s"\n' "${h##*/}" >"$d/copy.c"
         for u in plain copy; do
             if ! $CC $HW -O1 -I "$d" -c -o "$d/$u.o" "$d/$u.c" >"$d/$u.log" 2>&1; then
                 bad="$bad $t/$u"; cp "$d/$u.log" "$d/why"

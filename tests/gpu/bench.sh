@@ -1,0 +1,46 @@
+#!/bin/sh
+# tests/gpu/bench.sh — memory-bound kernels on the GPU next to PyTorch/Triton
+# (`make bench-gpu`).  8192 x 4096: softmax f32 (stdlib softmax, BLOCK=4096),
+# layernorm f16 (stdlib layernorm_f16, BLOCK=4096), bias + GELU + residual f32
+# (stdlib bias_gelu_residual).  For each: NVRTC compile time, then tkc's time
+# and GB/s, the reference's, and the ratio; the device-to-device copy
+# bandwidth is printed as the ceiling.  Uses build/tkc as it is.
+set -u
+cd "$(dirname "$0")/../.." || exit 2
+TKC=${TKC:-build/tkc}
+case $TKC in /*) ;; *) TKC=$PWD/$TKC ;; esac
+B=$(dirname "$TKC")/gpu-bench
+CC=${CC:-gcc}
+mkdir -p "$B"
+
+build() {   # KIND FILE KERNEL FLAGS...
+    kind=$1; f=$2; k=$3; shift 3
+    d=$B/$k; mkdir -p "$d"
+    if ! TKC_LOGS=nvrtc TKC_CUBIN=0 "$TKC" "$f" --target=cuda --kernel=$k "$@" --emit=ptx >"$d/k.ptx" 2>"$d/nvrtc.log"; then
+        echo "bench: tkc failed for $k"; sed 's/^/    /' "$d/nvrtc.log"; return 1
+    fi
+    echo "nvrtc $k: $(sed -n 's/^\[nvrtc\] //p' "$d/nvrtc.log")"
+    "$TKC" "$f" --target=cuda --kernel=$k "$@" -o "$d/bench.h" || return 1
+    guard=TKC_$(basename "$f" | tr 'a-z.' 'A-Z_')
+    $CC -std=c11 -O2 -Wall -Wextra -DKIND=$kind -DBENCH_MODULE=tk_cuda_mod_$guard -I "$d" \
+        -o "$d/bench" tests/gpu/bench.c -lm -ldl || return 1
+    "$d/bench"
+}
+
+echo "tkc CUDA benchmarks, 8192 x 4096 ($(date -u +%Y-%m-%dT%H:%MZ))"
+command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+build 1 stdlib/nn.tk softmax -D BLOCK=4096 | tee "$B/tkc.txt"
+build 2 stdlib/nn.tk layernorm_f16 -D BLOCK=4096 | tee -a "$B/tkc.txt"
+build 3 stdlib/vec.tk bias_gelu_residual | tee -a "$B/tkc.txt"
+if python3 -c "import torch; assert torch.cuda.is_available()" 2>/dev/null; then
+    python3 tests/gpu/bench_ref.py | tee "$B/ref.txt"
+    echo "ratios (tkc GB/s / reference GB/s):"
+    awk '
+        FNR == NR { if ($1 == "tkc") { n = $0; sub(/^tkc +/, "", n); sub(/ +[0-9.]+ ms.*/, "", n); t[n] = $(NF - 1) } next }
+        $1 == "copy" { copy = $(NF - 1) }
+        $1 == "torch" || $1 == "trit" { n = $0; sub(/^[a-z]+ +/, "", n); sub(/ +[0-9.]+ ms.*/, "", n)
+            if (n in t) printf "  %-24s vs %-5s %5.2f   (%.0f%% of copy bandwidth)\n", n, $1, t[n] / $(NF - 1), copy ? 100 * t[n] / copy : 0 }
+    ' "$B/tkc.txt" "$B/ref.txt"
+else
+    echo "no python3 with torch and CUDA: references skipped"
+fi
