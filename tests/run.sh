@@ -30,6 +30,8 @@
 #           --kernel, --emit, stdout output, no header left behind on errors.
 #   robust  tkc on truncated copies of every test source: exit 0 or 1, never a
 #           crash, and an error message whenever it exits 1.
+#   gpu     tests/gpu/ci.sh (the CUDA target checked without a GPU), and the GPU
+#           run tests only where a GPU exists: "skipped: no GPU" otherwise.
 #   tune    tests/tune/run.sh: --max-autotune on the CPU end to end (cache,
 #           tuning table, wrong variants excluded, shape dispatch).
 #
@@ -426,6 +428,17 @@ test_robust() {
 
 # ------------------------------------------------------------------ driver
 
+# The CUDA target without a GPU (PTX through ptxas, headers, the CPU stand-in
+# driver), then the GPU run tests when this machine has a GPU.
+test_gpu() {
+    sh tests/gpu/ci.sh | grep -v ' passed, .* failed$'
+    if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L 2>/dev/null | grep -q GPU; then
+        sh tests/gpu/run.sh | grep -v ' passed, .* failed$'
+    else
+        echo "SKIP gpu/run: skipped: no GPU (make test-gpu runs these on a GPU machine)"
+    fi
+}
+
 # One job: `run.sh --one KIND ARG`, output captured by the parent.
 if [ "${1:-}" = --one ]; then
     case $2 in
@@ -438,12 +451,14 @@ if [ "${1:-}" = --one ]; then
     robust) test_robust "$3" ;;
     cli) test_cli ;;
     tune) sh tests/tune/run.sh | grep -v ' passed, .* failed$' ;;
+    gpu) test_gpu ;;
     esac
     exit 0
 fi
 
 # The jobs, in report order: "KIND ARG" a line.
 list_jobs() {
+    echo "gpu all"
     echo "tune all"
     echo "cli all"
     for f in tests/unit/*.c; do [ -f "$f" ] && echo "unit $(basename "$f" .c)"; done
