@@ -191,6 +191,44 @@ static int decide(Masks *m, Instr *in)
     }
 }
 
+/* The scalar a splat (broadcast of a rank-0 value) or scalar v stands for, or 0. */
+static int splat_of(const TirKernel *k, int v)
+{
+    Instr *d = tir_def(k, v);
+    while (d && (d->op == OP_BROADCAST || d->op == OP_RESHAPE) && d->ty.rank > 0)
+        d = tir_def(k, d->args[0]);
+    return d && d->ty.rank == 0 ? d->id : 0;
+}
+
+/* (t + s) < z with scalars s, z becomes t < (z - s): the bound is computed
+ * once, not per lane, and the test is a plain index-versus-limit compare the
+ * C compiler can split loops on.  Only when neither form can wrap. */
+static void hoist_bound(Masks *m, Instr *in)
+{
+    TirKernel *k = m->k;
+    Instr *add = tir_def(k, in->args[0]);
+    int z = splat_of(k, in->args[1]);
+    if (!add || add->op != OP_ADD || !z || add->ty.rank == 0)
+        return;
+    for (int i = 0; i < 2; i++) {
+        int s = splat_of(k, add->args[i]), t = add->args[1 - i];
+        Range rs = m->r[s], rz = m->r[z], rt = m->r[t];
+        if (!s || !rs.has_lo || rs.lo < 0 || !rz.has_lo || rz.lo < 0 ||
+            !(rt.mag + rs.mag <= limit(add->ty.dt)) || !(dmax(rs.mag, rz.mag) <= limit(add->ty.dt)))
+            continue;
+        TTy st = {.dt = add->ty.dt};
+        Instr *d = tir_new_before(k, in, OP_SUB, st);
+        d->args[0] = z, d->args[1] = s;
+        m->r[d->id] = unknown();
+        Instr *b = tir_new_before(k, in, OP_BROADCAST, tir_def(k, t)->ty);
+        b->args[0] = d->id;
+        m->r[b->id] = unknown();
+        in->args[0] = t;
+        in->args[1] = b->id;
+        return;
+    }
+}
+
 static void visit(TirKernel *k, Instr *in, void *ctx)
 {
     Masks *m = ctx;
@@ -204,8 +242,11 @@ static void visit(TirKernel *k, Instr *in, void *ctx)
     if ((in->op != OP_GE && in->op != OP_LT) || !dtype_is_int(k->instrs.v[in->args[0]]->ty.dt))
         return;
     int v = decide(m, in);
-    if (v < 0)
+    if (v < 0) {
+        if (in->op == OP_LT)
+            hoist_bound(m, in);
         return;
+    }
     int line = 0, col = 0;
     span_linecol(in->span, &line, &col);
     tir_log("masks", "%s:%d:%d: %s: bound check '%s' always holds: dropped", in->span.src ? in->span.src->path : "?",
@@ -232,7 +273,7 @@ void lower_masks(TirKernel *k)
     c->ival = 1;
     k->body->ins.n--;
     m.true_const = c->id;
-    m.r = arena_alloc(k->arena, sizeof(Range) * (size_t)(k->instrs.n + 1));
+    m.r = arena_alloc(k->arena, sizeof(Range) * (size_t)(k->instrs.n * 3 + 8));   /* + new bounds */
     tir_walk(k, k->body, visit, &m);
     vec_push(k->arena, k->body->ins, 0);
     memmove(k->body->ins.v + 1, k->body->ins.v, sizeof(int) * (size_t)(k->body->ins.n - 1));

@@ -43,6 +43,19 @@ void tir_apply_repl(TirKernel *k, const int *repl)
         k->requires.v[i].cond = tir_resolve(repl, k->requires.v[i].cond);
 }
 
+Instr *tir_new_before(TirKernel *k, Instr *pos, Op op, TTy ty)
+{
+    TBlock *b = pos->parent;
+    Instr *in = tir_new(k, b, op, ty);   /* appended; move it before pos */
+    int at = 0;
+    while (b->ins.v[at] != pos->id)
+        at++;
+    memmove(b->ins.v + at + 1, b->ins.v + at, sizeof(int) * (size_t)(b->ins.n - 1 - at));
+    b->ins.v[at] = in->id;
+    in->span = pos->span;
+    return in;
+}
+
 Instr *tir_def(const TirKernel *k, int v) { return v > 0 && v < k->instrs.n ? k->instrs.v[v] : NULL; }
 
 static bool is_view(Op op)

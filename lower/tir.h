@@ -93,6 +93,8 @@ void tir_walk(TirKernel *k, TBlock *b, TirVisit f, void *ctx);  /* each instr, t
  * every operand and for the kernel's grid and require values. */
 int tir_resolve(const int *repl, int v);
 void tir_apply_repl(TirKernel *k, const int *repl);
+/* A new instruction placed just before `pos` in pos's block. */
+Instr *tir_new_before(TirKernel *k, Instr *pos, Op op, TTy ty);
 /* The instruction defining v, looking through views (BROADCAST, RESHAPE,
  * TRANS, EXPAND_DIMS) of the same values. */
 Instr *tir_def(const TirKernel *k, int v);
