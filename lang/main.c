@@ -233,6 +233,11 @@ static int compile(Arena *a, Options *o)
     int r = resolve_targets(a, o, &ts, &nt);
     if (r)
         return r;
+    /* --emit=KIND -o FILE: the shown stage goes to FILE */
+    if (o->emit && o->output && strcmp(o->output, "-") && !freopen(o->output, "w", stdout)) {
+        fprintf(stderr, "tkc: error: cannot write '%s': %s\n", o->output, strerror(errno));
+        return 1;
+    }
     if (o->emit && !strcmp(o->emit, "tokens")) {
         Src *s = src_read(a, o->input, &d, (Span){0});
         if (s)
