@@ -317,11 +317,58 @@ static Type *check_unary(Ctx *c, Expr *e)
 
 /* ------------------------------------------------------------- names */
 
+static int edit_distance(const char *a, const char *b)
+{
+    int la = (int)strlen(a), lb = (int)strlen(b);
+    if (la > 32 || lb > 32)
+        return 99;
+    int d[33][33];
+    for (int i = 0; i <= la; i++)
+        d[i][0] = i;
+    for (int j = 0; j <= lb; j++)
+        d[0][j] = j;
+    for (int i = 1; i <= la; i++)
+        for (int j = 1; j <= lb; j++) {
+            int sub = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+            int del = d[i - 1][j] + 1, ins = d[i][j - 1] + 1;
+            d[i][j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
+        }
+    return d[la][lb];
+}
+
+/* The visible name (or builtin, when `calls`) closest to a misspelt one. */
+static const char *suggest(Ctx *c, const char *name, bool calls)
+{
+    const char *best = NULL;
+    int bestd = (int)strlen(name) <= 3 ? 1 : 2;
+    for (Scope *sc = c->scope; sc; sc = sc->up)
+        for (int i = 0; i < sc->names.n; i++) {
+            int dist = edit_distance(name, sc->names.v[i]->name);
+            if (dist <= bestd && (sc->names.v[i]->kind == BIND_FN) == calls)
+                best = sc->names.v[i]->name, bestd = dist - 1;
+        }
+    for (int i = 0; calls && i < BI_COUNT; i++) {
+        int dist = edit_distance(name, builtin_name[i]);
+        if (dist <= bestd)
+            best = builtin_name[i], bestd = dist - 1;
+    }
+    return best;
+}
+
+static void undefined(Ctx *c, Span at, const char *what, const char *name, bool calls)
+{
+    const char *s = suggest(c, name, calls);
+    if (s)
+        diag_error(c->d, at, "undefined %s '%s'; did you mean '%s'?", what, name, s);
+    else
+        diag_error(c->d, at, "undefined %s '%s'", what, name);
+}
+
 static Type *check_name(Ctx *c, Expr *e)
 {
     Binding *b = scope_find(c, e->u.name.id);
     if (!b) {
-        diag_error(c->d, e->span, "undefined name '%s'", e->u.name.id);
+        undefined(c, e->span, "name", e->u.name.id, false);
         return ty_error(c);
     }
     e->u.name.bind = b;
@@ -344,7 +391,7 @@ static int tensor_index(Ctx *c, Expr *base, Span at)
     Binding *b = base->kind == EX_NAME ? scope_find(c, base->u.name.id) : NULL;
     if (!b || b->kind != BIND_TENSOR) {
         if (base->kind == EX_NAME && !b)
-            diag_error(c->d, base->span, "undefined name '%s'", base->u.name.id);
+            undefined(c, base->span, "name", base->u.name.id, false);
         else
             diag_error(c->d, at, "expected a tensor element expression like x[i, j]");
         return -1;
@@ -549,6 +596,10 @@ static Type *check_dot(Ctx *c, Expr *e, Expr **a)
                    sym_str(c->a, y->shape[0]));
         diag_note(c->d, a[0]->span, "the first operand is %s", tstr(c, x));
         diag_note(c->d, a[1]->span, "the second operand is %s", tstr(c, y));
+        if (x->shape[1] == y->shape[1])
+            diag_note(c->d, a[1]->span, "did you mean dot(a, trans(b))?");
+        else if (x->shape[0] == y->shape[0])
+            diag_note(c->d, a[0]->span, "did you mean dot(trans(a), b)?");
         return ty_error(c);
     }
     bool fx = dtype_is_float(x->dt), fy = dtype_is_float(y->dt);
@@ -856,7 +907,7 @@ static Type *check_call(Ctx *c, Expr *e, bool unchecked)
     if (!b) {
         int bi = builtin_lookup(f->u.name.id);
         if (bi < 0) {
-            diag_error(c->d, f->span, "undefined function '%s'", f->u.name.id);
+            undefined(c, f->span, "function", f->u.name.id, true);
             for (int i = 0; i < e->u.call.nargs; i++)
                 check_expr(c, e->u.call.args[i].value);
             return ty_error(c);
