@@ -25,12 +25,29 @@ typedef struct Range {
     int hi_sym;          /* 0: hi is the constant hi_off; else value hi_sym + hi_off */
     int64_t hi_off;
     double mag;          /* |value| <= mag for every lane; INFINITY: unknown */
+    int cd_sym;          /* if set: value <= cdiv(cd_sym, cd_c) - 1 (a program id) */
+    int64_t cd_c;
 } Range;
 
-typedef struct Masks { TirKernel *k; Range *r; int true_const; } Masks;
+typedef struct Fact { int dim; int64_t c; } Fact;   /* require dim % c == 0 */
+
+typedef struct Masks {
+    TirKernel *k;
+    Range *r;
+    int true_const;
+    Vec(Fact) facts;
+} Masks;
+
+static bool divisible(const Masks *m, int v, int64_t c)
+{
+    for (int i = 0; i < m->facts.n; i++)
+        if (m->facts.v[i].dim == v && m->facts.v[i].c % c == 0)
+            return true;
+    return false;
+}
 
 static Range unknown(void) { return (Range){.mag = INFINITY}; }
-static Range konst(int64_t v) { return (Range){true, true, v, 0, v, fabs((double)v)}; }
+static Range konst(int64_t v) { return (Range){true, true, v, 0, v, fabs((double)v), 0, 0}; }
 
 static double dmax(double a, double b) { return a > b ? a : b; }
 
@@ -93,11 +110,35 @@ static Range loop_range(Masks *m, Instr *f)
         }
         return r;
     }
+    if (cstep && s.has_lo && s.has_hi && !s.hi_sym && s.lo == 0 && s.hi_off == 0 && e.hi_sym &&
+        e.hi_off == 0 && divisible(m, e.hi_sym, st)) {   /* range(0, E, st), E % st == 0: i <= E - st */
+        r.hi_sym = e.hi_sym;
+        r.has_hi = true;
+        r.hi_off = -st;
+        return r;
+    }
     if (e.has_hi) {   /* i < end  =>  i <= hi(end) - 1 */
         r.hi_sym = e.hi_sym;
         r.has_hi = !add_ovf(e.hi_off, -1, &r.hi_off);
     }
     return r;
+}
+
+/* Is v cdiv(D, c) = (D + c - 1) / c with D a value and c a constant?  Returns D. */
+static int cdiv_of(const TirKernel *k, int v, int64_t *c)
+{
+    Instr *div = tir_source(k, v), *sub, *add;
+    int64_t one, c1, c2;
+    if (!div || div->op != OP_DIV || !tir_splat_const(k, div->args[1], c, NULL) || *c <= 0)
+        return 0;
+    sub = tir_source(k, div->args[0]);
+    if (!sub || sub->op != OP_SUB || !tir_splat_const(k, sub->args[1], &one, NULL) || one != 1)
+        return 0;
+    add = tir_source(k, sub->args[0]);
+    if (!add || add->op != OP_ADD || !tir_splat_const(k, add->args[1], &c2, NULL) || c2 != *c)
+        return 0;
+    (void)c1;
+    return tir_source(k, add->args[0])->id;
 }
 
 static Range compute(Masks *m, Instr *in)
@@ -109,16 +150,18 @@ static Range compute(Masks *m, Instr *in)
         return dtype_is_float(in->ty.dt) ? unknown() : konst(in->ival);
     case OP_ARANGE:
         return (Range){true, true, in->ival, 0, in->ival + in->ty.dim[0] - 1,
-                       dmax(fabs((double)in->ival), fabs((double)(in->ival + in->ty.dim[0] - 1)))};
+                       dmax(fabs((double)in->ival), fabs((double)(in->ival + in->ty.dim[0] - 1))), 0, 0};
     case OP_DIM:
-        return (Range){true, true, 0, in->id, 0, ldexp(1.0, 62)};
+        return (Range){true, true, 0, in->id, 0, ldexp(1.0, 62), 0, 0};
     case OP_PROGRAM_ID: {   /* under grid(g): 0 <= pid <= g - 1 */
         if (in->axis >= m->k->ngrid)
             return konst(0);
         Range g = r[m->k->grid[in->axis]];
         if (g.has_hi && !g.hi_sym)
-            return (Range){true, true, 0, 0, g.hi_off - 1, fabs((double)g.hi_off)};
-        return (Range){true, true, 0, base_value(m->k, m->k->grid[in->axis]), -1, g.mag};
+            return (Range){true, true, 0, 0, g.hi_off - 1, fabs((double)g.hi_off), 0, 0};
+        Range p = {true, true, 0, base_value(m->k, m->k->grid[in->axis]), -1, g.mag, 0, 0};
+        p.cd_sym = cdiv_of(m->k, m->k->grid[in->axis], &p.cd_c);
+        return p;
     }
     case OP_LOOPVAR:
         return loop_range(m, in->parent->owner);
@@ -144,16 +187,26 @@ static Range compute(Masks *m, Instr *in)
         if (tir_splat_const(m->k, in->args[1], &c, NULL) && c != INT64_MIN)
             return range_add(r[in->args[0]], konst(-c));
         return unknown();
-    case OP_MUL:
-        return range_mul(r[in->args[0]], r[in->args[1]]);
+    case OP_MUL: {
+        Range x = range_mul(r[in->args[0]], r[in->args[1]]);
+        for (int i = 0; i < 2; i++) {   /* pid * c under grid(cdiv(D, c)) */
+            Range a = r[in->args[i]];
+            if (a.cd_sym && tir_splat_const(m->k, in->args[1 - i], &c, NULL) && c == a.cd_c) {
+                x.has_hi = true;
+                x.hi_sym = a.cd_sym;
+                x.hi_off = divisible(m, a.cd_sym, c) ? -c : -1;
+            }
+        }
+        return x;
+    }
     case OP_DIV:
     case OP_MOD:
         if (tir_splat_const(m->k, in->args[1], &c, NULL) && c > 0 && r[in->args[0]].has_lo &&
             r[in->args[0]].lo >= 0) {
             Range a = r[in->args[0]];
             if (in->op == OP_MOD)
-                return (Range){true, true, 0, 0, c - 1, (double)c};
-            return (Range){true, a.has_hi && !a.hi_sym, a.lo / c, 0, a.hi_off / c, a.mag / (double)c};
+                return (Range){true, true, 0, 0, c - 1, (double)c, 0, 0};
+            return (Range){true, a.has_hi && !a.hi_sym, a.lo / c, 0, a.hi_off / c, a.mag / (double)c, 0, 0};
         }
         return unknown();
     case OP_MIN: {
@@ -265,15 +318,46 @@ static void visit(TirKernel *k, Instr *in, void *ctx)
     }
 }
 
+/* require D % c == 0 (either side of ==, && chains) */
+static void add_fact(Masks *m, int cond)
+{
+    Instr *in = tir_source(m->k, cond);
+    if (!in)
+        return;
+    if (in->op == OP_AND && in->ty.dt == DT_BOOL) {
+        add_fact(m, in->args[0]);
+        add_fact(m, in->args[1]);
+        return;
+    }
+    int64_t zero, c;
+    if (in->op != OP_EQ)
+        return;
+    for (int i = 0; i < 2; i++) {
+        Instr *mod = tir_source(m->k, in->args[i]);
+        if (tir_splat_const(m->k, in->args[1 - i], &zero, NULL) && zero == 0 && mod && mod->op == OP_MOD &&
+            tir_splat_const(m->k, mod->args[1], &c, NULL) && c > 0) {
+            Instr *d = tir_source(m->k, mod->args[0]);
+            while (d && d->op == OP_CAST)
+                d = tir_source(m->k, d->args[0]);
+            if (d) {
+                Fact f = {d->id, c};
+                vec_push(m->k->arena, m->facts, f);
+            }
+        }
+    }
+}
+
 void lower_masks(TirKernel *k)
 {
-    Masks m = {k, NULL, 0};
+    Masks m = {.k = k};
     /* the one `true` proven checks become; placed first in the body */
     Instr *c = tir_new(k, k->body, OP_CONST, (TTy){.dt = DT_BOOL});
     c->ival = 1;
     k->body->ins.n--;
     m.true_const = c->id;
     m.r = arena_alloc(k->arena, sizeof(Range) * (size_t)(k->instrs.n * 3 + 8));   /* + new bounds */
+    for (int i = 0; i < k->requires.n; i++)
+        add_fact(&m, k->requires.v[i].cond);
     tir_walk(k, k->body, visit, &m);
     vec_push(k->arena, k->body->ins, 0);
     memmove(k->body->ins.v + 1, k->body->ins.v, sizeof(int) * (size_t)(k->body->ins.n - 1));
