@@ -22,7 +22,8 @@
 #include "tune.h"
 
 typedef struct Options {
-    const char *input, *output, *emit, *targets, *kernels, *dump, *arch;
+    const char *input, *output, *emit, *targets, *kernels, *dump, *arch, *depfile;
+    bool md;
     Vec(Define) defs;
     Vec(const char *) incdirs;
     TuneOptions tune;
@@ -38,10 +39,16 @@ static const char usage[] =
     "  --emit=KIND           tokens | ast | tir | c | cuda | ptx (default: the header)\n"
     "  -I DIR                search DIR for imports\n"
     "  -dPASSES              print the tile IR after passes (lower,fold,cse,dce,masks | all)\n"
+    "  -MD, -MF FILE         also write a make depfile (OUT.d, or FILE) listing the imports\n"
     TUNE_USAGE
     "  --help, --version\n"
-    "environment: TKC_LOGS=masks prints which bound checks were dropped,\n"
-    "             TKC_LOGS=autotune the tuning tables; TKC_CACHE_DIR, CC for tuning\n";
+    "environment: TKC_LOGS=masks prints which bound checks were dropped or kept,\n"
+    "             TKC_LOGS=perf_hints how to drop the ones kept,\n"
+    "             TKC_LOGS=autotune the tuning tables; TKC_CACHE_DIR, CC for tuning\n"
+    "examples:\n"
+    "  tkc softmax.tk -o softmax.h                    then: cc -fopenmp app.c -lm\n"
+    "  tkc nn.tk --kernel=layernorm -D BLOCK=2048 --target=c,cuda -o ln.h -MD\n"
+    "  tkc matmul.tk --max-autotune --tune M=4096,N=4096,K=4096 -o mm.h\n";
 
 static int usage_error(const char *fmt, const char *arg)
 {
@@ -62,6 +69,12 @@ static int parse_options(Arena *a, int argc, char **argv, Options *o)
         } else if (!strcmp(s, "--version")) {
             printf("tkc %s\n", TKC_VERSION);
             exit(0);
+        } else if (!strcmp(s, "-MD")) {
+            o->md = true;
+        } else if (!strcmp(s, "-MF")) {
+            if (i + 1 >= argc)
+                return usage_error("%s needs an argument", s);
+            o->depfile = argv[++i];
         } else if (!strcmp(s, "-o") || !strcmp(s, "-D") || !strcmp(s, "-I")) {
             if (i + 1 >= argc)
                 return usage_error("%s needs an argument", s);
@@ -109,7 +122,11 @@ static int parse_options(Arena *a, int argc, char **argv, Options *o)
             o->input = s;
         }
     }
-    return o->input ? 0 : usage_error("%s", "no input file");
+    if (!o->input)
+        return usage_error("%s", "no input file");
+    if ((o->md || o->depfile) && (!o->output || !strcmp(o->output, "-") || o->emit))
+        return usage_error("%s needs -o FILE (the header the depfile names)", o->depfile ? "-MF" : "-MD");
+    return 0;
 }
 
 /* Where `import "stdlib/x.tk"` looks after the importing file's folder:
@@ -206,6 +223,46 @@ static int write_output(Arena *a, const Options *o, const Target **ts, int nt, T
     return ok ? 0 : 1;
 }
 
+/* -MD / -MF: a make rule `OUT: FILE.tk IMPORTS...`, and an empty rule per
+ * file so that make does not fail once an import is deleted. */
+static void put_path(FILE *f, const char *s)
+{
+    for (; *s; s++) {
+        if (*s == ' ' || *s == '#' || *s == '\\')
+            fputc('\\', f);
+        if (*s == '$')
+            fputc('$', f);
+        fputc(*s, f);
+    }
+}
+
+static int write_depfile(Arena *a, const Options *o, const Program *p)
+{
+    const char *path = o->depfile;
+    if (!path) {
+        const char *slash = strrchr(o->output, '/'), *dot = strrchr(o->output, '.');
+        size_t n = dot && (!slash || dot > slash) ? (size_t)(dot - o->output) : strlen(o->output);
+        path = arena_printf(a, "%.*s.d", (int)n, o->output);
+    }
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        fprintf(stderr, "tkc: error: cannot write '%s': %s\n", path, strerror(errno));
+        return 1;
+    }
+    put_path(f, o->output);
+    fputc(':', f);
+    for (int i = 0; i < p->nfiles; i++)
+        fputs(" \\\n  ", f), put_path(f, p->files[i]->src->path);
+    fputc('\n', f);
+    for (int i = 0; i < p->nfiles; i++)
+        fputc('\n', f), put_path(f, p->files[i]->src->path), fputs(":\n", f);
+    if (fclose(f) != 0) {
+        fprintf(stderr, "tkc: error: cannot write '%s': %s\n", path, strerror(errno));
+        return 1;
+    }
+    return 0;
+}
+
 static int resolve_targets(Arena *a, const Options *o, const Target ***out, int *n)
 {
     const char *list = o->targets ? o->targets : "c";
@@ -288,7 +345,10 @@ static int compile(Arena *a, Options *o)
         TargetOptions to = {.source = o->input, .guard = guard_name(a, o), .arch = o->arch};
         return cuda_emit_text(stdout, !strcmp(o->emit, "ptx"), ks.v, ks.n, &to, &d) ? 0 : 1;
     }
-    return write_output(a, o, ts, nt, ks.v, ks.n, ds.v, ds.n, &d);
+    r = write_output(a, o, ts, nt, ks.v, ks.n, ds.v, ds.n, &d);
+    if (!r && (o->md || o->depfile))
+        r = write_depfile(a, o, p);
+    return r;
 }
 
 int main(int argc, char **argv)

@@ -35,6 +35,26 @@ static bool wanted(const char *dump, const char *name)
     return false;
 }
 
+/* TKC_LOGS=masks / perf_hints: what is left of each load's and store's checks. */
+static void report_mask(TirKernel *k, Instr *in, void *ctx)
+{
+    (void)ctx;
+    if (in->op != OP_LOAD && in->op != OP_STORE)
+        return;
+    int mask = in->op == OP_LOAD ? in->args[1] : in->args[2], line = 0, col = 0;
+    const char *what = in->op == OP_LOAD ? "load from" : "store to";
+    const char *t = k->info->params[in->index].name, *path = in->span.src ? in->span.src->path : "?";
+    span_linecol(in->span, &line, &col);
+    if (!mask) {
+        tir_log("masks", "%s:%d:%d: %s: %s %s: no bound check left", path, line, col, k->name, what, t);
+        return;
+    }
+    tir_log("masks", "%s:%d:%d: %s: %s %s keeps a mask", path, line, col, k->name, what, t);
+    tir_log("perf_hints", "%s:%d:%d: %s: the %s %s is masked; specializing its dims (-D N=...) or "
+            "`require N %% BLOCK == 0` with grid(cdiv(N, BLOCK)) or range(0, N, BLOCK) lets tkc drop "
+            "the bound check", path, line, col, k->name, what, t);
+}
+
 void tir_optimize(TirKernel *k, const char *dump, FILE *log)
 {
     if (wanted(dump, "lower")) {
@@ -48,4 +68,5 @@ void tir_optimize(TirKernel *k, const char *dump, FILE *log)
             tir_print(log, k);
         }
     }
+    tir_walk(k, k->body, report_mask, NULL);
 }
