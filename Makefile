@@ -18,7 +18,7 @@ SRCS := $(wildcard lang/*.c) $(wildcard parser/*.c) $(wildcard sema/*.c) \
 GEN  := $(B)/lexer.c $(B)/parser.tab.c
 OBJS := $(patsubst %.c,$(B)/obj/%.o,$(SRCS)) $(B)/obj/lexer.o $(B)/obj/parser.tab.o
 
-.PHONY: all deps test test-unit test-gpu bench bench-gpu demo asan install clean check-deps
+.PHONY: all deps deps-extra test test-unit test-gpu bench bench-gpu demo asan fuzz install uninstall clean check-deps
 
 all: $(B)/tkc
 
@@ -28,6 +28,9 @@ check-deps:
 
 deps:
 	@sh tests/deps.sh
+
+deps-extra:
+	@sh tests/deps.sh extra
 
 $(B)/parser.tab.c $(B)/parser.tab.h: parser/parser.y | check-deps
 	@mkdir -p $(B)
@@ -68,8 +71,12 @@ test: deps $(B)/tkc
 demo: deps $(B)/tkc
 	@$(MAKE) -s -C examples demo TKC=../$(B)/tkc
 
+# The log also becomes build/bench/report.md and report.png (tests/bench/report.sh).
 bench: deps $(B)/tkc
-	@sh tests/bench/run.sh
+	@mkdir -p build/bench
+	@{ sh tests/bench/run.sh; echo $$? >build/bench/run.rc; } 2>&1 | tee build/bench/bench.log
+	@sh tests/bench/report.sh build/bench/bench.log build/bench
+	@exit $$(cat build/bench/run.rc)
 
 test-gpu: $(B)/tkc
 	@sh tests/gpu/run.sh
@@ -82,10 +89,39 @@ asan:
 	  LDLIBS="-lm -ldl -fsanitize=address,undefined" build/asan/tkc
 	TKC=build/asan/tkc sh tests/run.sh
 
+# libFuzzer over the compiler (tests/fuzz/): clang's objects in build/fuzz/,
+# the driver's main left out.  UBSan findings abort, so they count as crashes.
+FUZZ_SECONDS ?= 60
+FUZZ_CFLAGS := -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all \
+               -fno-omit-frame-pointer
+
+fuzz:
+	@sh tests/fuzz/check.sh
+	$(MAKE) B=build/fuzz CC=clang CFLAGS="$(FUZZ_CFLAGS)" build/fuzz/fuzz_tkc
+	sh tests/fuzz/run.sh $(FUZZ_SECONDS)
+
+$(B)/fuzz_tkc: tests/fuzz/fuzz_tkc.c $(filter-out $(B)/obj/lang/main.o,$(OBJS))
+	$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
+
+# `make install PREFIX=/usr/local [DESTDIR=...]`: the compiler, the stdlib, the
+# man page, a pkg-config file and a CMake package (find_package(tkc) gives
+# tkc_add_kernel).  `make uninstall` removes exactly those.
+VERSION := $(shell sed -n 's/^\#define TKC_VERSION "\(.*\)"/\1/p' lang/lang.h)
+DEST := $(DESTDIR)$(PREFIX)
+SUBST = sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' -e 's|@MAJOR@|$(firstword $(subst ., ,$(VERSION)))|g'
+
 install: $(B)/tkc
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/tkc/stdlib
-	install -m 755 $(B)/tkc $(DESTDIR)$(PREFIX)/bin/tkc
-	install -m 644 stdlib/*.tk $(DESTDIR)$(PREFIX)/share/tkc/stdlib/
+	install -d $(DEST)/bin $(DEST)/share/tkc/stdlib $(DEST)/share/man/man1 $(DEST)/lib/pkgconfig $(DEST)/lib/cmake/tkc
+	install -m 755 $(B)/tkc $(DEST)/bin/tkc
+	install -m 644 stdlib/*.tk $(DEST)/share/tkc/stdlib/
+	install -m 644 doc/tkc.1 $(DEST)/share/man/man1/tkc.1
+	$(SUBST) cmake/tkc.pc.in > $(DEST)/lib/pkgconfig/tkc.pc
+	install -m 644 cmake/tkcConfig.cmake cmake/tkc.cmake $(DEST)/lib/cmake/tkc/
+	$(SUBST) cmake/tkcConfigVersion.cmake.in > $(DEST)/lib/cmake/tkc/tkcConfigVersion.cmake
+
+uninstall:
+	rm -f $(DEST)/bin/tkc $(DEST)/share/man/man1/tkc.1 $(DEST)/lib/pkgconfig/tkc.pc
+	rm -rf $(DEST)/share/tkc $(DEST)/lib/cmake/tkc
 
 clean:
 	rm -rf build

@@ -31,6 +31,20 @@ Span span_join(Span a, Span b)
 
 void span_linecol(Span s, int *line, int *col)
 {
+    if (s.src && s.src->lines) {    /* binary search: messages about big files stay cheap */
+        int lo = s.lo < 0 ? 0 : (size_t)s.lo > s.src->len ? (int)s.src->len : s.lo;
+        int a = 0, b = s.src->nlines - 1;
+        while (a < b) {
+            int m = (a + b + 1) / 2;
+            if (s.src->lines[m] <= lo)
+                a = m;
+            else
+                b = m - 1;
+        }
+        *line = a + 1;
+        *col = lo - s.src->lines[a] + 1;
+        return;
+    }
     int l = 1, c = 1;
     for (int i = 0; s.src && i < s.lo && (size_t)i < s.src->len; i++) {
         if (s.src->text[i] == '\n')

@@ -59,6 +59,7 @@ typedef struct Src {
     const char *text;     /* NUL-terminated */
     size_t len;
     Arena *arena;         /* the compilation's arena */
+    int *lines, nlines;   /* offset of each line's start (src_read), or NULL */
 } Src;
 
 /* Byte offsets [lo, hi) into src->text.  A zero Span (src == NULL) means

@@ -40,6 +40,17 @@ Src *src_read(Arena *a, const char *path, Diag *d, Span from)
         diag_error(d, from, "'%s' contains a NUL byte; tkc reads text files", path);
         return NULL;
     }
+    if (s->len > INT_MAX / 2) {      /* Span offsets are ints */
+        diag_error(d, from, "'%s' is too large (%zu bytes)", path, s->len);
+        return NULL;
+    }
+    Vec(int) lines = {0};
+    vec_push(a, lines, 0);
+    for (size_t i = 0; i < s->len; i++)
+        if (s->text[i] == '\n')
+            vec_push(a, lines, (int)i + 1);
+    s->lines = lines.v;
+    s->nlines = lines.n;
     return s;
 }
 

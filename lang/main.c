@@ -27,6 +27,7 @@ typedef struct Options {
     Vec(Define) defs;
     Vec(const char *) incdirs;
     TuneOptions tune;
+    const char *banner;    /* banner_options */
 } Options;
 
 static const char usage[] =
@@ -56,6 +57,31 @@ static int usage_error(const char *fmt, const char *arg)
     fprintf(stderr, fmt, arg);
     fprintf(stderr, "\n%s", usage);
     return 2;
+}
+
+/* The options as the header's banner records them: all but the input,
+ * -o FILE, -I DIR and -d (which do not change what is written), each made
+ * safe inside a C comment. */
+static const char *banner_options(Arena *a, int argc, char **argv)
+{
+    Buf b = {.a = a};
+    buf_puts(&b, "");
+    for (int i = 1; i < argc; i++) {
+        const char *s = argv[i];
+        if (!strcmp(s, "-o") || !strcmp(s, "-I")) {
+            i++;
+            continue;
+        }
+        if (s[0] != '-' || !s[1] || !strncmp(s, "-o", 2) || !strncmp(s, "-I", 2) || !strncmp(s, "-d", 2))
+            continue;
+        if (b.n)
+            buf_putc(&b, ' ');
+        for (const char *p = s; *p; p++)
+            buf_putc(&b, (*p == '/' && p[1] == '*') || (*p == '*' && p[1] == '/') || *p == '\n' ? '_' : *p);
+        if ((!strcmp(s, "-D") || !strcmp(s, "--tune") || !strcmp(s, "--tune-table")) && i + 1 < argc)
+            buf_printf(&b, " %s", argv[++i]);
+    }
+    return b.s;
 }
 
 static int parse_options(Arena *a, int argc, char **argv, Options *o)
@@ -204,7 +230,7 @@ static int write_output(Arena *a, const Options *o, const Target **ts, int nt, T
                         const TargetDispatch *ds, int nds, Diag *d)
 {
     TargetOptions to = {.source = o->input, .guard = guard_name(a, o), .arch = o->arch,
-                        .dispatch = ds, .ndispatch = nds};
+                        .dispatch = ds, .ndispatch = nds, .options = o->banner};
     if (!o->output || !strcmp(o->output, "-"))
         return target_emit_header(stdout, ts, nt, ks, nk, &to, d) ? 0 : 1;
     char *tmp = arena_printf(a, "%s.tmp%ld", o->output, (long)getpid());
@@ -356,6 +382,7 @@ int main(int argc, char **argv)
     Arena *a = arena_new();
     Options o = {0};
     int r = parse_options(a, argc, argv, &o);
+    o.banner = banner_options(a, argc, argv);
     if (!r)
         r = compile(a, &o);
     arena_free(a);

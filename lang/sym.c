@@ -43,6 +43,8 @@ struct SymTab {
     Arena *arena;
     Vec(Atom *) atoms;
     Vec(Sym *) syms;
+    Sym **tab;              /* syms hashed, open addressing; tabcap slots, a power of 2 */
+    int tabcap;
 };
 
 SymTab *sym_tab_new(Arena *a)
@@ -73,6 +75,22 @@ static bool sym_same(const Sym *x, const Sym *y)
     return true;
 }
 
+/* Where a canonical sym is or goes in t's hash table (a source of 10^5
+ * distinct constants interns in linear time). */
+static Sym **sym_slot(SymTab *t, const Sym *key)
+{
+    uint64_t h = (uint64_t)key->c * 0x9E3779B97F4A7C15ull;
+    for (int i = 0; i < key->nterms; i++) {
+        h = (h ^ (uint64_t)key->terms[i].k) * 0x100000001B3ull;
+        for (int j = 0; j < key->terms[i].n; j++)
+            h = (h ^ (uint64_t)key->terms[i].atoms[j]->id) * 0x100000001B3ull;
+    }
+    unsigned m = (unsigned)t->tabcap - 1;
+    for (unsigned i = (unsigned)(h ^ h >> 32) & m;; i = (i + 1) & m)
+        if (!t->tab[i] || sym_same(t->tab[i], key))
+            return &t->tab[i];
+}
+
 /* Canonicalize terms (sort, combine, drop zeros) and intern. */
 static Sym *intern(SymTab *t, int64_t c, Term *terms, int n)
 {
@@ -92,15 +110,23 @@ static Sym *intern(SymTab *t, int64_t c, Term *terms, int n)
             m--;
     }
     Sym key = {c, terms, m};
-    for (int i = 0; i < t->syms.n; i++)
-        if (sym_same(t->syms.v[i], &key))
-            return t->syms.v[i];
+    Sym **slot = t->tabcap ? sym_slot(t, &key) : NULL;
+    if (slot && *slot)
+        return *slot;
     Sym *s = arena_alloc(t->arena, sizeof *s);
     *s = key;
     s->terms = arena_alloc(t->arena, sizeof(Term) * (size_t)(m ? m : 1));
     if (m)
         memcpy(s->terms, terms, sizeof(Term) * (size_t)m);
     vec_push(t->arena, t->syms, s);
+    if (slot && 2 * t->syms.n <= t->tabcap) {
+        *slot = s;
+        return s;
+    }
+    t->tabcap = t->tabcap ? 2 * t->tabcap : 64;
+    t->tab = arena_alloc(t->arena, sizeof *t->tab * (size_t)t->tabcap);
+    for (int i = 0; i < t->syms.n; i++)
+        *sym_slot(t, t->syms.v[i]) = t->syms.v[i];
     return s;
 }
 

@@ -15,10 +15,13 @@
 
 #include "tir.h"
 
+typedef Vec(int) IdVec;
+
 typedef struct Fold {
     TirKernel *k;
     int *repl;
     int *uses;
+    IdVec *out;           /* the block being rebuilt: new instructions go here */
     Vec(int) consts;      /* new scalar constants, placed at the body's start */
 } Fold;
 
@@ -200,6 +203,36 @@ static bool is_const(Fold *f, int v, int64_t want)
     return dtype_is_float(d->ty.dt) ? fv == (double)want : iv == want;
 }
 
+/* A float tile divided by one scalar: one division, then a multiply per lane
+ * (x * (1/s) is within 1.5 ulp of x / s; Triton's GPU division is also not
+ * correctly rounded).  Lane divisions cost 10-20x a multiply. */
+static Instr *new_here(Fold *f, Instr *at, Op op, TTy ty)
+{
+    Instr *x = tir_new(f->k, at->parent, op, ty);
+    at->parent->ins.n--;          /* not appended: placed in the rebuilt block */
+    vec_push(f->k->arena, *f->out, x->id);
+    x->span = at->span;
+    return x;
+}
+
+static bool fold_div_scalar(Fold *f, Instr *in)
+{
+    Instr *b = tir_def(f->k, in->args[1]);
+    if (!dtype_is_float(in->ty.dt) || in->ty.rank == 0 || b->op != OP_BROADCAST ||
+        tir_def(f->k, b->args[0])->ty.rank != 0 || !f->out)
+        return false;
+    TTy st = {.dt = in->ty.dt};
+    Instr *one = new_here(f, in, OP_CONST, st);
+    one->fval = 1.0;
+    Instr *rcp = new_here(f, in, OP_DIV, st);
+    rcp->args[0] = one->id, rcp->args[1] = b->args[0];
+    Instr *splat = new_here(f, in, OP_BROADCAST, in->ty);
+    splat->args[0] = rcp->id;
+    in->op = OP_MUL;
+    in->args[1] = splat->id;
+    return true;
+}
+
 /* x + dot(a, b, 0) -> dot(a, b, x) when the dot has no other use. */
 static bool fold_dot_acc(Fold *f, Instr *in)
 {
@@ -245,6 +278,7 @@ static void fold_identities(Fold *f, Instr *in)
         return;
     case OP_DIV:
         if (is_const(f, b, 1)) replace(f, in, a);
+        else fold_div_scalar(f, in);
         return;
     case OP_AND:
         if (in->ty.dt != DT_BOOL) return;
@@ -301,7 +335,9 @@ static void fold_memory(Fold *f, Instr *in)
 
 static void fold_block(Fold *f, TBlock *b)
 {
-    Vec(int) out = {0};
+    IdVec out = {0};
+    IdVec *saved = f->out;
+    f->out = &out;
     for (int i = 0; i < b->ins.n; i++) {
         Instr *in = f->k->instrs.v[b->ins.v[i]];
         for (int j = 0; j < in->nargs; j++)
@@ -316,6 +352,7 @@ static void fold_block(Fold *f, TBlock *b)
             }
             continue;
         }
+        f->out = &out;
         if (op_flags[in->op] & OPF_E) {
             if (!fold_consts(f, in))
                 fold_identities(f, in);
@@ -333,12 +370,14 @@ static void fold_block(Fold *f, TBlock *b)
     b->ins.v = out.v;
     b->ins.n = out.n;
     b->ins.cap = out.cap;
+    f->out = saved;
 }
 
 void lower_fold(TirKernel *k)
 {
-    /* new constants get ids above today's; repl is sized for them too */
-    Fold f = {.k = k, .repl = arena_alloc(k->arena, sizeof(int) * (size_t)(k->instrs.n + 1) * 2),
+    /* new instructions get ids above today's (at most 4 per instruction: a constant,
+     * or a reciprocal of three); repl is sized for them too */
+    Fold f = {.k = k, .repl = arena_alloc(k->arena, sizeof(int) * (size_t)(k->instrs.n + 2) * 5),
               .uses = tir_use_counts(k)};
     fold_block(&f, k->body);
     if (f.consts.n) {

@@ -23,8 +23,12 @@ typedef struct L {
     const double *fvals;
     TBlock *cur;
     bool failed;
+    bool too_big;          /* MAX_UNROLLED reported */
     Vec(Sym *) reported;   /* sizes already reported as invalid: one error each */
 } L;
+
+/* The most instructions static_for unrolling may make of one kernel. */
+#define MAX_UNROLLED (1 << 20)
 
 static int lower_expr(L *l, Expr *e);
 static void lower_block(L *l, Block *b);
@@ -595,6 +599,13 @@ static void lower_for(L *l, Stmt *s)
             return;
         }
         for (int64_t i = lo; i < hi; i += step) {
+            if (l->k->instrs.n > MAX_UNROLLED) {   /* nested static_fors multiply */
+                if (!l->too_big)
+                    diag_error(l->d, s->span, "static_for unrolls the kernel to more than %d instructions",
+                               MAX_UNROLLED);
+                l->too_big = l->failed = true;
+                return;
+            }
             b->ir = konst_i(l, dt, i);
             lower_block(l, s->u.for_.body);
         }

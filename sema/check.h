@@ -10,6 +10,8 @@
 typedef struct Scope {
     struct Scope *up;
     Vec(Binding *) names;
+    Binding **tab;         /* names hashed, open addressing; tabcap slots, a power of 2 */
+    int tabcap;
 } Scope;
 
 typedef struct InstKey {

@@ -26,12 +26,38 @@ void scope_push(Ctx *c)
 
 void scope_pop(Ctx *c) { c->scope = c->scope->up; }
 
+/* A scope's names are hashed (FNV-1a) so that a kernel of 10^5 lets checks
+ * in linear time; a scope holds each name once (bind_declare). */
+static Binding **scope_slot(const Scope *s, const char *name)
+{
+    unsigned h = 2166136261u, m = (unsigned)s->tabcap - 1;
+    for (const char *p = name; *p; p++)
+        h = (h ^ (unsigned char)*p) * 16777619u;
+    for (unsigned i = h & m;; i = (i + 1) & m)
+        if (!s->tab[i] || strcmp(s->tab[i]->name, name) == 0)
+            return &s->tab[i];
+}
+
+static void scope_add(Ctx *c, Scope *s, Binding *b)
+{
+    vec_push(c->a, s->names, b);
+    if (2 * s->names.n <= s->tabcap) {
+        *scope_slot(s, b->name) = b;
+        return;
+    }
+    s->tabcap = s->tabcap ? 2 * s->tabcap : 16;
+    s->tab = arena_alloc(c->a, sizeof *s->tab * (size_t)s->tabcap);
+    for (int i = 0; i < s->names.n; i++)
+        *scope_slot(s, s->names.v[i]->name) = s->names.v[i];
+}
+
 static Binding *scope_lookup(Scope *s, const char *name, bool here_only)
 {
-    for (; s; s = here_only ? NULL : s->up)
-        for (int i = s->names.n - 1; i >= 0; i--)
-            if (strcmp(s->names.v[i]->name, name) == 0)
-                return s->names.v[i];
+    for (; s; s = here_only ? NULL : s->up) {
+        Binding *b = s->tabcap ? *scope_slot(s, name) : NULL;
+        if (b)
+            return b;
+    }
     return NULL;
 }
 
@@ -56,7 +82,7 @@ bool bind_declare(Ctx *c, Binding *b)
             diag_note(c->d, old->span, "'%s' was defined here", b->name);
         return false;
     }
-    vec_push(c->a, c->scope->names, b);
+    scope_add(c, c->scope, b);
     return true;
 }
 
@@ -762,7 +788,7 @@ static void declare_globals(Ctx *c, Program *p)
         Binding *b = bind_new(c, BIND_VALUE, values[i], (Span){0}, t);
         b->fval = i == 0 ? __builtin_inf() : __builtin_nan("");
         if (!scope_lookup(c->globals, values[i], true))
-            vec_push(c->a, c->globals->names, b);
+            scope_add(c, c->globals, b);
     }
 }
 

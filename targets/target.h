@@ -30,6 +30,7 @@ typedef struct TargetOptions {
     const TargetDispatch *dispatch;   /* printed after the kernels */
     int ndispatch;
     const char *arch;          /* cuda: sm_80 .. sm_90a (NULL: sm_90a) */
+    const char *options;       /* the command line's options that shape the output, for the banner */
 } TargetOptions;
 
 typedef struct Target {
@@ -44,6 +45,15 @@ const Target *target_find(const char *name);
 /* The whole header: banner, guard, prelude, every target's code. */
 bool target_emit_header(FILE *out, const Target **targets, int ntargets,
                         TirKernel **kernels, int n, const TargetOptions *o, Diag *d);
+
+/* targets/c: `NAME_dl(const DLTensor *, ..., scalars EXTRA_DECL)` under
+ * #ifdef TKC_DLPACK, for kernel k whose entry point `callee` takes the C
+ * target's arguments (pname: C names of k's params) then EXTRA_ARGS; tensors
+ * must be on DLPack device type `device` (1 kDLCPU, 2 kDLCUDA).  extra_decl
+ * and extra_args start with ", " or are NULL. */
+bool target_emit_dlpack(Buf *out, const TirKernel *k, const char *const *pname, const char *name,
+                        const char *callee, int device, const char *extra_decl,
+                        const char *extra_args, Diag *d);
 
 extern const Target target_c;
 extern const Target target_cuda;

@@ -1,12 +1,24 @@
 #!/bin/sh
 # Install (as root, with apt-get) or demand what tkc needs to build and test.
+#   sh tests/deps.sh         what building and testing need (make deps)
+#   sh tests/deps.sh extra   what widens tests and reports (make deps-extra): cmake and
+#                            pkg-config (eco tests SKIP without them), dlpack.h (the DLPack
+#                            test runs on its own declarations without it), gnuplot (the plot
+#                            in make bench's report)
 need=""
-command -v re2c  >/dev/null 2>&1 || need="$need re2c"
-command -v bison >/dev/null 2>&1 || need="$need bison"
-command -v cc    >/dev/null 2>&1 || need="$need gcc"
-command -v make  >/dev/null 2>&1 || need="$need make"
-[ -e /usr/include/cblas.h ] || [ -e /usr/include/x86_64-linux-gnu/cblas.h ] || \
-  [ -e /usr/include/openblas/cblas.h ] || need="$need libopenblas-dev"
+if [ "${1:-}" = extra ]; then
+  command -v cmake      >/dev/null 2>&1 || need="$need cmake"
+  command -v pkg-config >/dev/null 2>&1 || need="$need pkg-config"
+  command -v gnuplot    >/dev/null 2>&1 || need="$need gnuplot-nox"
+  [ -e /usr/include/dlpack/dlpack.h ] || need="$need libdlpack-dev"
+else
+  command -v re2c  >/dev/null 2>&1 || need="$need re2c"
+  command -v bison >/dev/null 2>&1 || need="$need bison"
+  command -v cc    >/dev/null 2>&1 || need="$need gcc"
+  command -v make  >/dev/null 2>&1 || need="$need make"
+  [ -e /usr/include/cblas.h ] || [ -e /usr/include/x86_64-linux-gnu/cblas.h ] || \
+    [ -e /usr/include/openblas/cblas.h ] || need="$need libopenblas-dev"
+fi
 [ -z "$need" ] && exit 0
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
   echo "tkc: installing:$need"

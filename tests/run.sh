@@ -29,11 +29,18 @@
 #   cli     the command line: usage errors exit 2, --help, --version, -o, -D,
 #           --kernel, --emit, stdout output, no header left behind on errors.
 #   robust  tkc on truncated copies of every test source: exit 0 or 1, never a
-#           crash, and an error message whenever it exits 1.
+#           crash, and an error message whenever it exits 1; and
+#           tests/robust/run.sh: launch/ (every kernel of stdlib/, tests/run/,
+#           tests/header/ through a generated driver under ASan+UBSan: odd
+#           shapes with guard bytes, bad arguments), determ/ (same bytes
+#           twice; the banner's version and options), limits/ (resource limits).
 #   gpu     tests/gpu/ci.sh (the CUDA target checked without a GPU), and the GPU
 #           run tests only where a GPU exists: "skipped: no GPU" otherwise.
 #   tune    tests/tune/run.sh: --max-autotune on the CPU end to end (cache,
 #           tuning table, wrong variants excluded, shape dispatch).
+#   eco     tests/eco/run.sh: make install, a CMake and a Makefile project built
+#           against it, tkc -MD, DLPack entry points, --help, editor files, the
+#           bench report (cmake missing: a SKIP line).
 #
 # A first line `// tkc-flags: ...` in a .tk adds flags to tkc for that file.
 # Prints `PASS name` / `FAIL name` (with indented reasons) / `SKIP name: why`
@@ -252,8 +259,11 @@ test_run() {
     if [ $rc -ne 0 ]; then
         echo "FAIL run/$name"; echo "    tkc $(why_rc $rc)"; show "$exe.tkc"; return
     fi
+    # Under `make asan` the drivers, and so the generated code, run sanitized too.
+    san=""
+    grep -q fsanitize "$T/libtkc.flags" 2>/dev/null && san="-fsanitize=address,undefined -fno-sanitize-recover=all"
     # shellcheck disable=SC2086
-    if ! limit 120 $TEST_CC $RUN_CFLAGS -I "$T" -o "$exe" "tests/run/$name.c" -lm >"$exe.cc" 2>&1; then
+    if ! limit 120 $TEST_CC $RUN_CFLAGS $san -I "$T" -o "$exe" "tests/run/$name.c" -lm >"$exe.cc" 2>&1; then
         echo "FAIL run/$name"; echo "    driver does not compile"; show "$exe.cc"; return
     fi
     limit 60 "$exe" >"$exe.out" 2>&1
@@ -451,6 +461,8 @@ if [ "${1:-}" = --one ]; then
     robust) test_robust "$3" ;;
     cli) test_cli ;;
     tune) sh tests/tune/run.sh | grep -v ' passed, .* failed$' ;;
+    eco) sh tests/eco/run.sh "$3" | grep -v ' passed, .* failed$' ;;
+    launch|determ|limits) sh tests/robust/run.sh "$2" "$3" ;;
     gpu) test_gpu ;;
     esac
     exit 0
@@ -461,6 +473,7 @@ list_jobs() {
     echo "gpu all"
     echo "tune all"
     echo "cli all"
+    for n in $(sh tests/eco/run.sh --list); do echo "eco $n"; done
     for f in tests/unit/*.c; do [ -f "$f" ] && echo "unit $(basename "$f" .c)"; done
     for f in tests/diag/*.tk; do [ -f "$f" ] && echo "diag $(basename "$f" .tk)"; done
     for f in tests/emit/*.tk; do [ -f "$f" ] && echo "emit $(basename "$f" .tk)"; done
@@ -477,6 +490,7 @@ list_jobs() {
         [ -f "$f" ] && grep -q '^int main' "$f" && echo "headerprog $(basename "$f" .c)"
     done
     for f in tests/diag/*.tk tests/run/*.tk; do [ -f "$f" ] && echo "robust $f"; done
+    sh tests/robust/run.sh --list
 }
 
 # Keep the jobs the command line selects: a group, or group/name.
@@ -485,7 +499,7 @@ select_jobs() {
     while read -r kind arg; do
         n=$(basename "$arg" .tk)
         g=$kind
-        case $kind in headerprog) g=header ;; esac
+        case $kind in headerprog) g=header ;; launch | determ | limits) g=robust ;; esac
         for sel in "$@"; do
             case $sel in
             "$g" | "$g/$n" | "$g/$n".*) echo "$kind $arg"; break ;;
@@ -500,6 +514,7 @@ fi
 mkdir -p "$T/res"
 rm -f "$T"/res/*.log
 make_unit_lib || true
+sh tests/robust/run.sh --setup
 
 JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 jobs=$(list_jobs | select_jobs "$@")

@@ -1181,6 +1181,8 @@ static char *op_expr(CE *e, const Instr *in, char **x)
             return S("%s(%s, %s)", math_fn(op, dbl), x[0], x[1]);
         return conv(e, S("pow((double)(%s), (double)(%s))", x[0], x[1]), DT_F64, rt);
     case OP_AND: case OP_OR: case OP_XOR:
+        if (rt == DT_BOOL)   /* as unsigned: clang warns on bitwise & of bools with calls */
+            return S("((bool)((unsigned)(%s) %s (unsigned)(%s)))", x[0], binop_c(op), x[1]);
         return S("((%s)((%s) %s (%s)))", T, x[0], binop_c(op), x[1]);
     case OP_SHL:
         return S("((%s)((%s)(%s) << ((%s)(%s) & %du)))", T, U, x[0], U, x[1], w - 1);
@@ -1747,9 +1749,9 @@ static void emit_program(CE *e)
 }
 
 /* A C string literal body for printf: quotes, backslashes and % escaped. */
-static char *c_fmt(CE *e, const char *s)
+static char *c_str(Arena *a, const char *s)
 {
-    Buf b = { .a = e->a };
+    Buf b = { .a = a };
     buf_puts(&b, "");
     for (; s && *s; s++) {
         if (*s == '"' || *s == '\\')
@@ -1765,6 +1767,8 @@ static char *c_fmt(CE *e, const char *s)
     }
     return b.s;
 }
+
+static char *c_fmt(CE *e, const char *s) { return c_str(e->a, s); }
 
 static bool word_in(const char *text, const char *w)
 {
@@ -1935,7 +1939,95 @@ static void emit_entry(CE *e)
     line(e, "%s", "");
 }
 
-static bool emit_kernel(Buf *out, TirKernel *k, Diag *d)
+/* ------------------------------------------------------------ DLPack */
+
+/* DLDataTypeCode: kDLInt 0, kDLUInt 1, kDLFloat 2, kDLBfloat 4, kDLBool 6. */
+static int dl_code(DType dt)
+{
+    switch (dt) {
+    case DT_BOOL: return 6;
+    case DT_U8: case DT_U32: return 1;
+    case DT_BF16: return 4;
+    default: return dtype_is_float(dt) ? 2 : 0;
+    }
+}
+
+/* NAME_dl(const DLTensor *t, ..., scalars) under #ifdef TKC_DLPACK: each
+ * tensor checked by the prelude's tk_dl_arg (device, dtype, shape against
+ * the other tensors, strides, alignment), then callee(...) called with the C
+ * target's argument order and extra_args appended. */
+bool target_emit_dlpack(Buf *out, const TirKernel *k, const char *const *pname, const char *name,
+                        const char *callee, int device, const char *extra_decl,
+                        const char *extra_args, Diag *d)
+{
+    const KernelInfo *ki = k->info;
+    Arena *a = k->arena;
+    Buf decl = { .a = a }, chk = { .a = a }, args = { .a = a }, dn = { .a = a }, dv = { .a = a };
+    buf_puts(&decl, ""), buf_puts(&chk, ""), buf_puts(&args, ""), buf_puts(&dn, ""), buf_puts(&dv, "");
+    /* a tensor named like the callee would hide it: rename it */
+    const char **tname = arena_alloc(a, sizeof(char *) * (size_t)(ki->nparams + 1));
+    for (int i = 0; i < ki->nparams; i++) {
+        tname[i] = pname[i];
+        for (int j = 0; j < ki->nparams; j++)
+            if (!strcmp(tname[i], callee) || (j != i && !strcmp(tname[i], pname[j])))
+                tname[i] = arena_printf(a, "%s_", tname[i]), j = -1;
+    }
+    int nt = 0;
+    for (int i = 0; i < ki->nparams; i++) {
+        const ParamInfo *p = &ki->params[i];
+        const char *sep = i ? ", " : "";
+        if (!p->is_tensor) {
+            buf_printf(&decl, "%s%s %s", sep, st(p->dt), pname[i]);
+            buf_printf(&args, "%s%s", sep, pname[i]);
+            continue;
+        }
+        buf_printf(&decl, "%sconst DLTensor *%s", sep, tname[i]);
+        buf_printf(&args, "%s(%s%s *)tk_p[%d]", sep, p->stored ? "" : "const ", st(p->dt), nt);
+        Buf sh = { .a = a };
+        buf_puts(&sh, "");
+        for (int j = 0; j < p->rank; j++) {
+            int64_t v = -1 - p->dims[j].dim;
+            if (p->dims[j].dim >= 0 && ki->dims[p->dims[j].dim].specialized)
+                v = ki->dims[p->dims[j].dim].value;
+            else if (p->dims[j].dim < 0 && !sym_eval(p->dims[j].size, k->cvals, ki->nconsts, &v)) {
+                diag_error(d, p->span, "DLPack: cannot evaluate the size of dim %d of %s", j, p->name);
+                return false;
+            }
+            buf_printf(&sh, "%s%lld", j ? ", " : "", (long long)v);
+        }
+        if (p->strided)
+            buf_printf(&chk, "    int64_t tk_s%d[%d];\n", i, p->rank);
+        buf_printf(&chk, "    if ((tk_r = tk_dl_arg(\"%s\", \"%s\", %s, %d, \"%s\", %d, %d, %d, %s%s%s, %s, %s, %s, &tk_p[%d])))\n"
+                   "        return tk_r;\n", c_str(a, ki->name), c_str(a, p->name), tname[i], device,
+                   dtype_info[p->dt].name, dl_code(p->dt), dtype_info[p->dt].bits, p->rank,
+                   p->rank ? "(const int64_t[]){" : "NULL", sh.s, p->rank ? "}" : "",
+                   ki->ndims ? "tk_d" : "NULL", ki->ndims ? "tk_dn" : "NULL",
+                   p->strided ? arena_printf(a, "tk_s%d", i) : "NULL", nt);
+        nt++;
+    }
+    for (int j = 0; j < ki->ndims; j++) {
+        buf_printf(&dn, "%s\"%s\"", j ? ", " : "", c_str(a, ki->dims[j].name));
+        buf_printf(&dv, "%s-1", j ? ", " : "");
+        if (!ki->dims[j].specialized)
+            buf_printf(&args, "%stk_d[%d]", args.n ? ", " : "", j);
+    }
+    for (int i = 0; i < ki->nparams; i++)
+        for (int j = 0; ki->params[i].is_tensor && ki->params[i].strided && j < ki->params[i].rank; j++)
+            buf_printf(&args, "%stk_s%d[%d]", args.n ? ", " : "", i, j);
+    buf_printf(out, "#ifdef TKC_DLPACK\n");
+    const char *xd = extra_decl ? extra_decl + (decl.n ? 0 : 2) : decl.n ? "" : "void";
+    const char *xa = extra_args ? extra_args + (args.n ? 0 : 2) : "";
+    buf_printf(out, "static TK_UNUSED tk_status %s_dl(%s%s)\n{\n", name, decl.s, xd);
+    if (ki->ndims)
+        buf_printf(out, "    static const char *const tk_dn[%d] = {%s};\n    int64_t tk_d[%d] = {%s};\n",
+                   ki->ndims, dn.s, ki->ndims, dv.s);
+    if (nt)
+        buf_printf(out, "    void *tk_p[%d] = {0};\n    tk_status tk_r;\n%s", nt, chk.s);
+    buf_printf(out, "    return %s(%s%s);\n}\n#endif\n\n", callee, args.s, xa);
+    return true;
+}
+
+static bool emit_kernel(Buf *out, TirKernel *k, bool dl, Diag *d)
 {
     CE e = { .k = k, .ki = k->info, .a = k->arena, .o = out, .d = d, .ok = true,
              .n = k->instrs.n };
@@ -1950,12 +2042,14 @@ static bool emit_kernel(Buf *out, TirKernel *k, Diag *d)
     emit_program(&e);
     if (e.ok)
         emit_entry(&e);
+    if (e.ok && dl)
+        e.ok = target_emit_dlpack(out, k, e.pname, k->name, k->name, 1, NULL, NULL, d);
     return e.ok;
 }
 
 /* The entry point over tuned instantiations (see TargetDispatch): the
  * nearest tuned shape picks the variant; an exact match has distance 0. */
-static void emit_dispatch(Buf *out, const TargetDispatch *t)
+static bool emit_dispatch(Buf *out, const TargetDispatch *t, Diag *dg)
 {
     TirKernel *k0 = t->variants[0];
     CE e = { .k = k0, .ki = k0->info, .a = k0->arena, .o = out, .ok = true };
@@ -2005,6 +2099,17 @@ static void emit_dispatch(Buf *out, const TargetDispatch *t)
     e.indent--;
     line(&e, "}");
     line(&e, "%s", "");
+    return target_emit_dlpack(out, k0, e.pname, t->name, t->name, 1, NULL, NULL, dg);
+}
+
+/* A variant behind a dispatching entry point gets no DLPack entry point. */
+static bool dispatched(const TirKernel *k, const TargetOptions *o)
+{
+    for (int i = 0; o && i < o->ndispatch; i++)
+        for (int j = 0; j < o->dispatch[i].nvariants; j++)
+            if (o->dispatch[i].variants[j] == k)
+                return true;
+    return false;
 }
 
 static bool c_emit(Buf *out, TirKernel **kernels, int n, const TargetOptions *o, Diag *d)
@@ -2014,9 +2119,9 @@ static bool c_emit(Buf *out, TirKernel **kernels, int n, const TargetOptions *o,
     buf_putc(out, '\n');
     bool ok = true;
     for (int i = 0; i < n; i++)
-        ok = emit_kernel(out, kernels[i], d) && ok;
+        ok = emit_kernel(out, kernels[i], !dispatched(kernels[i], o), d) && ok;
     for (int i = 0; ok && o && i < o->ndispatch; i++)
-        emit_dispatch(out, &o->dispatch[i]);
+        ok = emit_dispatch(out, &o->dispatch[i], d);
     return ok;
 }
 

@@ -105,4 +105,71 @@ TK_UNUSED static tk_status tk_fail(tk_status st, const char *fmt, ...)
 #endif
 #define TK_SIMD TK_PRAGMA(omp simd)
 #endif /* TKC_RUNTIME_PRELUDE */
+
+/* DLPack: with TKC_DLPACK defined before a header is included, each kernel
+ * NAME also has NAME_dl(const DLTensor *..., scalars), which checks every
+ * tensor and calls NAME.  <dlpack/dlpack.h> (Debian: libdlpack-dev) is
+ * included unless DLPack's types are declared already. */
+#if defined(TKC_DLPACK) && !defined(TKC_DLPACK_HELPERS)
+#define TKC_DLPACK_HELPERS 1
+#if !defined(DLPACK_VERSION) && !defined(DLPACK_MAJOR_VERSION)
+#include <dlpack/dlpack.h>
+#endif
+#include <stdint.h>
+
+/* Tensor pn of kernel kn: on device type dev, of dtype dt (code, bits, 1
+ * lane), ndim dims where shape[j] >= 0 is a fixed size and -1 - d run-time
+ * dim d: dims[d] (-1 until a tensor sets it) must agree across tensors.
+ * With strides NULL the tensor must be compact row-major (size-1 dims may
+ * have any stride); otherwise its strides, in elements, are stored there.
+ * *data gets the first element's address (data + byte_offset). */
+static TK_UNUSED tk_status tk_dl_arg(const char *kn, const char *pn, const DLTensor *t, int dev,
+                                     const char *dt, unsigned code, unsigned bits, int ndim,
+                                     const int64_t *shape, int64_t *dims, const char *const *dn,
+                                     int64_t *strides, void **data)
+{
+    if (!t)
+        return tk_fail(TK_ERR_ARG, "%s: %s is NULL", kn, pn);
+    if ((int)t->device.device_type != dev)
+        return tk_fail(TK_ERR_ARG, "%s: %s is on DLPack device type %d, expected %d (%s)", kn, pn,
+                       (int)t->device.device_type, dev, dev == 1 ? "kDLCPU" : "kDLCUDA");
+    if (t->dtype.code != code || t->dtype.bits != bits || t->dtype.lanes != 1)
+        return tk_fail(TK_ERR_ARG, "%s: %s has dtype code %u bits %u lanes %u, expected %s", kn, pn,
+                       (unsigned)t->dtype.code, (unsigned)t->dtype.bits, (unsigned)t->dtype.lanes, dt);
+    if (t->ndim != ndim)
+        return tk_fail(TK_ERR_ARG, "%s: %s has %d dims, expected %d", kn, pn, (int)t->ndim, ndim);
+    if (ndim > 0 && !t->shape)
+        return tk_fail(TK_ERR_ARG, "%s: %s has no shape", kn, pn);
+    bool empty = false;
+    for (int j = 0; j < ndim; j++) {
+        int64_t n = t->shape[j], want = shape[j] >= 0 ? shape[j] : dims[-1 - shape[j]];
+        if (n < 0)
+            return tk_fail(TK_ERR_ARG, "%s: dim %d of %s is negative (%lld)", kn, j, pn, (long long)n);
+        if (want >= 0 && n != want && shape[j] >= 0)
+            return tk_fail(TK_ERR_ARG, "%s: dim %d of %s is %lld, expected %lld", kn, j, pn,
+                           (long long)n, (long long)want);
+        if (want >= 0 && n != want)
+            return tk_fail(TK_ERR_ARG, "%s: inconsistent dims: %s = %lld, but dim %d of %s is %lld", kn,
+                           dn[-1 - shape[j]], (long long)want, j, pn, (long long)n);
+        if (shape[j] < 0)
+            dims[-1 - shape[j]] = n;
+        empty |= n == 0;
+    }
+    uint64_t c = 1;                  /* wraps instead of overflowing; NAME rejects such sizes */
+    for (int j = ndim - 1; j >= 0; j--) {
+        int64_t s = t->strides ? t->strides[j] : (int64_t)c;
+        if (strides)
+            strides[j] = s;
+        else if (s != (int64_t)c && t->shape[j] != 1 && !empty)
+            return tk_fail(TK_ERR_ARG, "%s: %s is not compact row-major (stride %d is %lld, expected %lld): "
+                           "copy it or declare it strided", kn, pn, j, (long long)s, (long long)c);
+        c *= (uint64_t)t->shape[j];
+    }
+    if (bits >= 8 && ((uintptr_t)t->data + (uintptr_t)t->byte_offset) % (bits / 8))
+        return tk_fail(TK_ERR_ARG, "%s: %s: data + byte_offset is not aligned to its %u-byte elements",
+                       kn, pn, bits / 8);
+    *data = t->data ? (char *)t->data + t->byte_offset : NULL;
+    return TK_OK;
+}
+#endif /* TKC_DLPACK */
 /* ---- end of prelude ---- */

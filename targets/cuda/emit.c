@@ -2,12 +2,16 @@
  * targets/cuda/emit.c — tile IR to CUDA C device code.
  *
  * One program is one thread block of T threads (128, or 256 when a tile has
- * 4096 elements or more).  A tile of N elements is spread over the block
- * element by element: thread t holds the elements of flat (row-major) index
- * f = k*T + t, k in [0, ceil(N/T)), in a register array vN[K] that unrolled
- * loops index with constants only.  Every tile uses this one distribution,
- * so elementwise work needs no communication, and consecutive threads touch
- * consecutive addresses (coalesced) when a tile's offsets are contiguous.
+ * 4096 elements or more).  A tile of N elements is spread over the block in
+ * groups of V consecutive elements (V: the kernel's vector width, 16 bytes
+ * of its narrowest tensor, halved until it divides N): thread t holds the
+ * elements of flat (row-major) index f = (q*T + t)*V + j, j in [0, V), in a
+ * register array vN[K] at slot k = q*V + j, which unrolled loops index with
+ * constants only.  The distribution depends on N alone, so elementwise work
+ * on equal-sized tiles needs no communication.  When a group lies in one
+ * row and a load's or store's offsets step by one along it, the group moves
+ * as one 16-byte access (see "vectors"); consecutive threads touch
+ * consecutive groups, so accesses are coalesced.
  * Scalars (rank 0) are plain registers: every thread computes the same
  * value, so control flow, which depends on scalars only, is uniform and a
  * barrier may sit anywhere.
@@ -56,9 +60,11 @@ typedef struct GE {
     Buf *o;
     Diag *d;
     bool ok, plan;
-    int n, T, indent;
+    int n, T, V, indent;
     int *pos, *end;
     bool *live, *recomp, *shared;
+    bool *reload;            /* loads of read-only tensors, reread where needed */
+    int *pre;                /* run operands read from tk_rN (the current run) */
     int *use_end;            /* shared values: last position of a read */
     int64_t *soff;           /* shared values: byte offset */
     bool scratch;
@@ -67,6 +73,9 @@ typedef struct GE {
     Vec(int) run;            /* pending lane instructions, one shape */
     TTy run_shape;
     bool run_barrier;
+    const char *kx;          /* the register slot of the lane's own element */
+    const char *jx;          /* its place in the group */
+    CudaMma mma;             /* dot on tensor cores (mma.c) */
 } GE;
 
 #define S(...) arena_printf(e->a, __VA_ARGS__)
@@ -77,7 +86,27 @@ static bool is_view(Op op)
 {
     return op == OP_BROADCAST || op == OP_EXPAND_DIMS || op == OP_RESHAPE || op == OP_TRANS;
 }
-static int64_t kcount(const GE *e, int64_t n) { return n > 0 ? (n + e->T - 1) / e->T : 1; }
+/* Elements per thread group of a tile of n elements: the kernel's vector
+ * width V, halved until it divides n. */
+static int vwidth(const GE *e, int64_t n)
+{
+    int v = e->V;
+    while (v > 1 && n % v != 0)
+        v >>= 1;
+    return v;
+}
+static int64_t groups(const GE *e, int64_t n)
+{
+    int64_t w = (int64_t)e->T * vwidth(e, n);
+    return n > 0 ? (n + w - 1) / w : 1;
+}
+static int64_t kcount(const GE *e, int64_t n) { return groups(e, n) * vwidth(e, n); }
+/* Do a group's elements lie in one row (consecutive along the last dim)? */
+static bool gvec(const GE *e, const TTy *t)
+{
+    int v = vwidth(e, tty_numel(t));
+    return v > 1 && t->rank > 0 && t->dim[t->rank - 1] % v == 0;
+}
 
 static void fail(GE *e, const Instr *in, const char *what)
 {
@@ -151,6 +180,15 @@ const char cuda_device_prelude[] =
     "TK_DEF_UDIV(u8, uint8_t)\n"
     "TK_DEF_UDIV(u32, uint32_t)\n"
     "TK_DEF_UDIV(bool, bool)\n"
+    "/* 16- and 8-byte global stores; _m: ordered with the other memory accesses */\n"
+    "TK_D void tk_st16(void *p, uint32_t a, uint32_t b, uint32_t c, uint32_t d)\n"
+    "{ asm volatile(\"st.global.v4.b32 [%0], {%1, %2, %3, %4};\" :: \"l\"(p), \"r\"(a), \"r\"(b), \"r\"(c), \"r\"(d)); }\n"
+    "TK_D void tk_st16_m(void *p, uint32_t a, uint32_t b, uint32_t c, uint32_t d)\n"
+    "{ asm volatile(\"st.global.v4.b32 [%0], {%1, %2, %3, %4};\" :: \"l\"(p), \"r\"(a), \"r\"(b), \"r\"(c), \"r\"(d) : \"memory\"); }\n"
+    "TK_D void tk_st8(void *p, uint32_t a, uint32_t b)\n"
+    "{ asm volatile(\"st.global.v2.b32 [%0], {%1, %2};\" :: \"l\"(p), \"r\"(a), \"r\"(b)); }\n"
+    "TK_D void tk_st8_m(void *p, uint32_t a, uint32_t b)\n"
+    "{ asm volatile(\"st.global.v2.b32 [%0], {%1, %2};\" :: \"l\"(p), \"r\"(a), \"r\"(b) : \"memory\"); }\n"
     "/* butterfly shuffles for every compute type */\n"
     "TK_D float tk_shfl(float x, int o) { return __shfl_xor_sync(0xffffffffu, x, o); }\n"
     "TK_D double tk_shfl(double x, int o) { return __shfl_xor_sync(0xffffffffu, x, o); }\n"
@@ -241,6 +279,40 @@ static void plan_recomp(GE *e)
                 changed = true;
             }
         }
+    }
+}
+
+/* The vector width V: 16 bytes of the narrowest tensor a tile is loaded
+ * from or stored to, at most 8 elements.  Loads of tensors the kernel never
+ * writes, at offsets and masks that are recomputed, may be read again at
+ * any index (reload) instead of through shared memory. */
+static void plan_vectors(GE *e)
+{
+    e->V = 1;
+    for (int v = 1; v < e->n; v++) {
+        const Instr *in = I(e, v);
+        if ((in->op != OP_LOAD && in->op != OP_STORE) || !e->live[v] || in->index < 0
+            || in->index >= e->ki->nparams || !e->ki->params[in->index].is_tensor)
+            continue;
+        const ParamInfo *p = &e->ki->params[in->index];
+        if (tty_numel(in->op == OP_LOAD ? &in->ty : ty(e, in->args[0])) > 1 && p->dt != DT_BOOL) {
+            int w = 16 / (dtype_info[p->dt].bits / 8);
+            if (w > 8)
+                w = 8;
+            if (w > e->V)
+                e->V = w;
+        }
+        if (in->op != OP_LOAD || in->ty.rank == 0 || p->stored)
+            continue;
+        bool ok = true;
+        for (int j = 0; j < 3 && ok; j++) {
+            if (in->args[j] <= 0)
+                continue;
+            int b = view_base(e, in->args[j]);
+            const Instr *bi = I(e, b);
+            ok = bi->ty.rank == 0 || bi->op == OP_ARANGE || e->recomp[b];
+        }
+        e->reload[v] = ok;
     }
 }
 
@@ -359,43 +431,84 @@ static char *recompute(GE *e, int v, Idx ix)
     return r ? r : "0";
 }
 
-/* The value of tile v at index ix, as an expression. */
-static char *rd(GE *e, int v, Idx ix)
+/* A reshape from t to u that only adds or drops size-1 dims maps index
+ * ix dim by dim. */
+static bool squeeze(Idx *r, const Idx *ix, const TTy *t, const TTy *u)
+{
+    int d = 0;
+    for (int s = 0; s < u->rank; s++) {
+        if (u->dim[s] == 1) {
+            r->d[s] = "0";
+            continue;
+        }
+        while (d < t->rank && t->dim[d] == 1)
+            d++;
+        if (d == t->rank || t->dim[d] != u->dim[s])
+            return false;
+        r->d[s] = ix->d[d++];
+    }
+    while (d < t->rank && t->dim[d] == 1)
+        d++;
+    return d == t->rank;
+}
+
+/* Follow v's views down to the value they read, turning ix into that
+ * value's index; the result may be a scalar (rank 0). */
+static int walk(GE *e, int v, Idx *ix)
 {
     for (;;) {
         const Instr *in = I(e, v);
         if (!is_view(in->op))
-            break;
+            return v;
         int u = in->args[0];
         const TTy *ut = ty(e, u);
         if (ut->rank == 0)
-            return scalar(e, u);
-        Idx nx = { .rank = ut->rank, .ident = ix.ident };
+            return u;
+        Idx nx = { .rank = ut->rank, .ident = ix->ident };
         switch (in->op) {
         case OP_BROADCAST:
             for (int d = 0; d < ut->rank; d++)
-                nx.d[d] = (ut->dim[d] == 1 && in->ty.dim[d] != 1) ? "0" : ix.d[d];
-            nx.ident = ix.ident && tty_numel(ut) == tty_numel(&in->ty);
+                nx.d[d] = (ut->dim[d] == 1 && in->ty.dim[d] != 1) ? "0" : ix->d[d];
+            nx.ident = ix->ident && tty_numel(ut) == tty_numel(&in->ty);
             break;
         case OP_EXPAND_DIMS:
             for (int d = 0, s = 0; d < in->ty.rank; d++)
                 if (d != in->axis)
-                    nx.d[s++] = ix.d[d];
+                    nx.d[s++] = ix->d[d];
             break;
         case OP_TRANS:
             for (int i = 0; i < in->ty.rank; i++) {
-                nx.d[in->perm[i]] = ix.d[i];
+                nx.d[in->perm[i]] = ix->d[i];
                 if (in->perm[i] != i)
                     nx.ident = false;
             }
             break;
         default:                       /* RESHAPE keeps the row-major order */
-            nx = split_lin(e, join_lin(e, &ix, &in->ty), ut, ix.ident);
+            if (!squeeze(&nx, ix, &in->ty, ut))
+                nx = split_lin(e, join_lin(e, ix, &in->ty), ut, ix->ident);
             break;
         }
-        ix = nx;
+        *ix = nx;
         v = u;
     }
+}
+
+static char *operand(GE *e, int v, const TTy *lane, const Idx *ix);
+static char *load_expr(GE *e, const Instr *in, char **x);
+
+/* Load ld's value at its index ix, read again from memory. */
+static char *load_at(GE *e, const Instr *ld, const Idx *ix)
+{
+    char *x[3] = { 0 };
+    for (int j = 0; j < 3; j++)
+        x[j] = operand(e, ld->args[j], &ld->ty, ix);
+    return load_expr(e, ld, x);
+}
+
+/* The value of tile v at index ix, as an expression. */
+static char *rd(GE *e, int v, Idx ix)
+{
+    v = walk(e, v, &ix);
     const Instr *in = I(e, v);
     if (in->ty.rank == 0)
         return scalar(e, v);
@@ -404,7 +517,9 @@ static char *rd(GE *e, int v, Idx ix)
     if (e->recomp[v])
         return recompute(e, v, ix);
     if (ix.ident)
-        return S("v%d[tk_k]", v);
+        return S("v%d[%s]", v, e->kx);
+    if (e->reload[v])
+        return load_at(e, in, &ix);
     if (e->plan) {
         e->shared[v] = true;
         note_use(e, v);
@@ -445,44 +560,103 @@ static char *operand(GE *e, int v, const TTy *lane, const Idx *ix)
         return NULL;
     if (ty(e, v)->rank == 0)
         return scalar(e, v);
+    if (e->pre[v])
+        return S("tk_r%d[%s]", v, e->jx);
     return rd(e, v, align(ix, ty(e, v), lane));
 }
 
 /* ------------------------------------------------------------ lanes */
 
-/* Open the unrolled loop over a tile of shape t: tk_k, tk_f, tk_i*. */
-static void open_lane(GE *e, const TTy *t)
+/* Index names: tk_i<d> = "tk_i0".., tk_gi<d> = "tk_gi0".. */
+static void index_decl(GE *e, const TTy *t, const char *pre, const char *f)
 {
-    int64_t n = tty_numel(t);
-    line(e, "#pragma unroll");
-    line(e, "for (int tk_k = 0; tk_k < %lld; tk_k++) {", (long long)kcount(e, n));
-    e->indent++;
-    line(e, "const int tk_f = tk_k * %d + tk_tid;", e->T);
-    if (n % e->T != 0) {
-        line(e, "if (tk_f < %lld) {", (long long)n);
-        e->indent++;
-    }
     int64_t s = 1;
     Buf b = { .a = e->a };
     for (int d = t->rank - 1; d >= 0; s *= t->dim[d], d--) {
         if (d == 0)
-            buf_printf(&b, "%stk_i0 = tk_f / %lld", b.n ? ", " : "", (long long)s);
+            buf_printf(&b, "%s%s0 = %s / %lld", b.n ? ", " : "", pre, f, (long long)s);
         else
-            buf_printf(&b, "%stk_i%d = tk_f / %lld %% %lld", b.n ? ", " : "", d, (long long)s,
+            buf_printf(&b, "%s%s%d = %s / %lld %% %lld", b.n ? ", " : "", pre, d, f, (long long)s,
                        (long long)t->dim[d]);
     }
     if (b.n)
         line(e, "const int %s;", b.s);
 }
 
-static void close_lane(GE *e, const TTy *t)
+/* Open the unrolled loop over the thread's groups of a tile of shape t:
+ * tk_q, tk_g (the group's first flat index) and, when the group lies in
+ * one row, its index tk_gi*. */
+static void open_group(GE *e, const TTy *t)
 {
-    if (tty_numel(t) % e->T != 0) {
+    int64_t n = tty_numel(t);
+    int V = vwidth(e, n);
+    line(e, "#pragma unroll");
+    line(e, "for (int tk_q = 0; tk_q < %lld; tk_q++) {", (long long)groups(e, n));
+    e->indent++;
+    if (V > 1)
+        line(e, "const int tk_g = (tk_q * %d + tk_tid) * %d;", e->T, V);
+    else
+        line(e, "const int tk_g = tk_q * %d + tk_tid;", e->T);
+    if (n % ((int64_t)e->T * V) != 0) {
+        line(e, "if (tk_g < %lld) {", (long long)n);
+        e->indent++;
+    }
+    if (gvec(e, t))
+        index_decl(e, t, "tk_gi", "tk_g");
+}
+
+static void close_group(GE *e, const TTy *t)
+{
+    int64_t n = tty_numel(t);
+    if (n % ((int64_t)e->T * vwidth(e, n)) != 0) {
         e->indent--;
         line(e, "}");
     }
     e->indent--;
     line(e, "}");
+}
+
+/* Open the loop over the group's elements: tk_j, tk_k, tk_f, tk_i*. */
+static void open_elem(GE *e, const TTy *t)
+{
+    int V = vwidth(e, tty_numel(t));
+    if (V > 1) {
+        line(e, "#pragma unroll");
+        line(e, "for (int tk_j = 0; tk_j < %d; tk_j++) {", V);
+        e->indent++;
+        line(e, "const int tk_k = tk_q * %d + tk_j, tk_f = tk_g + tk_j;", V);
+    } else {
+        line(e, "{");
+        e->indent++;
+        line(e, "const int tk_j = 0, tk_k = tk_q, tk_f = tk_g;");
+    }
+    if (!gvec(e, t)) {
+        index_decl(e, t, "tk_i", "tk_f");
+        return;
+    }
+    Buf b = { .a = e->a };
+    for (int d = 0; d < t->rank; d++)
+        buf_printf(&b, "%stk_i%d = tk_gi%d%s", d ? ", " : "", d, d, d == t->rank - 1 ? " + tk_j" : "");
+    line(e, "const int %s;", b.s);
+}
+
+static void close_elem(GE *e)
+{
+    e->indent--;
+    line(e, "}");
+}
+
+/* The loops over a tile of shape t, one element at a time. */
+static void open_lane(GE *e, const TTy *t)
+{
+    open_group(e, t);
+    open_elem(e, t);
+}
+
+static void close_lane(GE *e, const TTy *t)
+{
+    close_elem(e);
+    close_group(e, t);
 }
 
 static void write_shared(GE *e, int v)
@@ -518,6 +692,8 @@ static Class classify(const GE *e, const Instr *in)
         return CL_SKIP;
     if (op == OP_CONST || op == OP_ARANGE || is_view(op) || e->recomp[in->id])
         return CL_SKIP;
+    if ((op == OP_VAR_GET || op == OP_VAR_SET) && cuda_mma_var(&e->mma, in))
+        return CL_BREAK;
     if (op == OP_VAR_GET || op == OP_VAR_SET)
         return var_is_tile(e, in->index) ? CL_LANE : CL_SCALAR;
     if (op == OP_DIM || op == OP_ARG || op == OP_STRIDE || op == OP_PROGRAM_ID)
@@ -583,11 +759,28 @@ static char *load_expr(GE *e, const Instr *in, char **x)
     return S("(%s ? %s : %s)", x[1], v, x[2] ? x[2] : cx_lit_zero(e->a, in->ty.dt));
 }
 
-static char *store_stmt(GE *e, const Instr *in, char **x)
+/* The value a store writes, read at ix of lane shape L, and its dtype in
+ * *vdt.  A float rounded to the tensor's f16/bf16 right before the store
+ * is stored from the float: the conversion rounds the same way once. */
+static char *store_value(GE *e, const Instr *in, const TTy *L, const Idx *ix, DType *vdt)
 {
     DType tdt = e->ki->params[in->index].dt;
-    char *s = S("%s[%s] = %s;", tensor(e, in), x[0],
-                cx_to_storage(e->a, x[1], ty(e, in->args[1])->dt, tdt, "tk_"));
+    int v = in->args[1];
+    const Instr *c = I(e, v);
+    if (c->op == OP_CAST && c->ty.rank > 0 && (tdt == DT_F16 || tdt == DT_BF16) && c->ty.dt == tdt
+        && ty(e, c->args[0])->dt == DT_F32 && !e->pre[v]) {
+        Idx cx = align(ix, &c->ty, L);
+        *vdt = DT_F32;
+        return operand(e, c->args[0], &c->ty, &cx);
+    }
+    *vdt = ty(e, v)->dt;
+    return operand(e, v, L, ix);
+}
+
+static char *store_stmt(GE *e, const Instr *in, char **x, DType vdt)
+{
+    DType tdt = e->ki->params[in->index].dt;
+    char *s = S("%s[%s] = %s;", tensor(e, in), x[0], cx_to_storage(e->a, x[1], vdt, tdt, "tk_"));
     return x[2] ? S("if (%s) %s", x[2], s) : s;
 }
 
@@ -595,13 +788,15 @@ static void emit_lane(GE *e, const Instr *in, const TTy *L)
 {
     Idx ix = lane_idx(L);
     char *x[3] = { 0 };
+    DType vdt = DT_BOOL;
     e->cur = in->id;
     for (int j = 0; j < in->nargs; j++)
-        x[j] = operand(e, in->args[j], L, &ix);
+        x[j] = in->op == OP_STORE && j == 1 ? store_value(e, in, L, &ix, &vdt)
+                                            : operand(e, in->args[j], L, &ix);
     char *val;
     switch (in->op) {
     case OP_STORE:
-        line(e, "%s", store_stmt(e, in, x));
+        line(e, "%s", store_stmt(e, in, x, vdt));
         return;
     case OP_VAR_SET:
         line(e, "var%d[tk_k] = %s;", in->index, x[0]);
@@ -623,6 +818,327 @@ static void emit_lane(GE *e, const Instr *in, const TTy *L)
     line(e, "v%d[tk_k] = %s;", in->id, val);
 }
 
+/* ------------------------------------------------------------ vectors */
+
+/* A group's V elements lie in one row (gvec): loads and stores whose
+ * offsets step by one along the group move them with 16-byte (or 8- or
+ * 4-byte) accesses when, at run time, the group is aligned and wholly
+ * unmasked; otherwise element by element.  Expressions for the group are
+ * printed once with tokens for the element (its last index, register slot
+ * and place in the group) and then copied per element. */
+
+static const char tok_i[] = "tk_TOKI", tok_k[] = "tk_TOKK", tok_j[] = "tk_TOKJ";
+
+enum { GK_UNI, GK_CONTIG, GK_OTHER };
+
+/* The lane index of shape t in token form: the group's, last one tok_i. */
+static Idx lane_tok(const TTy *t)
+{
+    static const char *const gv[TIR_MAXRANK] = { "tk_gi0", "tk_gi1", "tk_gi2", "tk_gi3" };
+    Idx r = { .rank = t->rank, .ident = true };
+    for (int d = 0; d < t->rank; d++)
+        r.d[d] = d == t->rank - 1 ? tok_i : gv[d];
+    return r;
+}
+
+static char *replace(GE *e, const char *s, const char *tok, const char *by)
+{
+    Buf b = { .a = e->a };
+    size_t n = strlen(tok);
+    for (const char *p; (p = strstr(s, tok)); s = p + n)
+        buf_printf(&b, "%.*s%s", (int)(p - s), s, by);
+    buf_puts(&b, s);
+    return b.s ? b.s : "";
+}
+
+/* Token-form expression x for element j of a group of shape t. */
+static char *subst(GE *e, const char *x, const TTy *t, int j)
+{
+    int V = vwidth(e, tty_numel(t));
+    char *r = replace(e, x, tok_i, S("(tk_gi%d + %d)", t->rank - 1, j));
+    r = replace(e, r, tok_k, S("(tk_q * %d + %d)", V, j));
+    return replace(e, r, tok_j, S("%d", j));
+}
+
+/* How v, read at ix (token form), varies over a group: the same for every
+ * element, one more per element, or otherwise. */
+static int gkind(GE *e, int v, Idx ix)
+{
+    if (v <= 0 || ty(e, v)->rank == 0)
+        return GK_UNI;
+    v = walk(e, v, &ix);
+    const Instr *in = I(e, v);
+    if (in->ty.rank == 0)
+        return GK_UNI;
+    int ld = -1;
+    for (int d = 0; d < ix.rank; d++) {
+        if (ix.d[d] == tok_i) {
+            if (ld >= 0)
+                return GK_OTHER;
+            ld = d;
+        } else if (strstr(ix.d[d], tok_i)) {
+            return GK_OTHER;
+        }
+    }
+    if (ld < 0)
+        return GK_UNI;
+    if (in->op == OP_ARANGE)
+        return GK_CONTIG;
+    if (!e->recomp[v])
+        return GK_OTHER;
+    int k[3] = { GK_UNI, GK_UNI, GK_UNI }, nc = 0;
+    for (int j = 0; j < in->nargs && j < 3; j++) {
+        int u = in->args[j];
+        if (u > 0 && ty(e, u)->rank > 0)
+            k[j] = gkind(e, u, align(&ix, ty(e, u), &in->ty));
+        if (k[j] == GK_OTHER)
+            return GK_OTHER;
+        nc += k[j] == GK_CONTIG;
+    }
+    if (nc == 0)
+        return GK_UNI;
+    switch (in->op) {
+    case OP_ADD:
+        return nc == 1 ? GK_CONTIG : GK_OTHER;
+    case OP_SUB:
+        return k[0] == GK_CONTIG && k[1] == GK_UNI ? GK_CONTIG : GK_OTHER;
+    case OP_CAST: {
+        DType f = ty(e, in->args[0])->dt, t = in->ty.dt;
+        bool ints = !dtype_is_float(f) && !dtype_is_float(t) && f != DT_BOOL && t != DT_BOOL;
+        bool widen = dtype_info[t].bits > dtype_info[f].bits
+                     || (dtype_info[t].bits == dtype_info[f].bits
+                         && dtype_info[t].is_signed == dtype_info[f].is_signed);
+        return ints && widen ? GK_CONTIG : GK_OTHER;
+    }
+    default:
+        return GK_OTHER;
+    }
+}
+
+/* "Bool tile m, read at mx (token form), holds for every element of the
+ * group", as an expression. */
+static char *all_true(GE *e, int m, Idx mx, const TTy *L)
+{
+    int V = vwidth(e, tty_numel(L));
+    int k = gkind(e, m, mx);
+    char *x = ty(e, m)->rank == 0 ? scalar(e, m) : rd(e, m, mx);
+    if (k == GK_UNI)
+        return subst(e, x, L, 0);
+    Idx bx = mx;
+    int b = walk(e, m, &bx);
+    const Instr *bi = I(e, b);
+    if (e->recomp[b] && bi->nargs == 2) {
+        int u0 = bi->args[0], u1 = bi->args[1];
+        Idx x0 = align(&bx, ty(e, u0), &bi->ty), x1 = align(&bx, ty(e, u1), &bi->ty);
+        if (bi->op == OP_AND && bi->ty.dt == DT_BOOL)
+            return S("(%s && %s)", all_true(e, u0, x0, L), all_true(e, u1, x1, L));
+        int k0 = gkind(e, u0, x0), k1 = gkind(e, u1, x1);
+        bool mono = (k0 == GK_CONTIG && k1 == GK_UNI) || (k0 == GK_UNI && k1 == GK_CONTIG);
+        if (mono && (bi->op == OP_LT || bi->op == OP_LE || bi->op == OP_GT || bi->op == OP_GE))
+            return S("(%s && %s)", subst(e, x, L, 0), subst(e, x, L, V - 1));
+    }
+    Buf o = { .a = e->a };
+    for (int j = 0; j < V; j++)
+        buf_printf(&o, "%s%s", j ? " && " : "(", subst(e, x, L, j));
+    buf_putc(&o, ')');
+    return o.s;
+}
+
+typedef struct Chunks { int s, cw, nc, epc; const char *ut; } Chunks;
+
+/* How a group of V elements of tensor dtype dt moves: false when it cannot. */
+static bool chunks(const GE *e, const TTy *L, DType dt, Chunks *c)
+{
+    int V = vwidth(e, tty_numel(L));
+    c->s = dtype_info[dt].bits / 8;
+    if (!gvec(e, L) || dt == DT_BOOL || V * c->s < 4)
+        return false;
+    c->cw = V * c->s < 16 ? V * c->s : 16;
+    c->nc = V * c->s / c->cw;
+    c->epc = c->cw / c->s;
+    c->ut = c->cw == 16 ? "uint4" : c->cw == 8 ? "uint2" : "uint32_t";
+    return true;
+}
+
+/* Word w (of 4 bytes) of chunk c. */
+static char *word(GE *e, const Chunks *c, const char *pre, int j, int dw)
+{
+    int w = (j % c->epc) * c->s / 4 + dw;
+    const char *f = c->cw == 16 ? (const char *[]){ ".x", ".y", ".z", ".w" }[w]
+                  : c->cw == 8  ? (const char *[]){ ".x", ".y" }[w] : "";
+    return S("%s%d%s", pre, j / c->epc, f);
+}
+
+/* Element j of the loaded chunks, in storage type. */
+static char *unpack(GE *e, const Chunks *c, DType dt, int j)
+{
+    const char *st = cx_stype(dt);
+    char *w = word(e, c, "tk_u", j, 0);
+    int sh = (j % c->epc) * c->s % 4 * 8;
+    switch (c->s) {
+    case 1: return S("((%s)(uint8_t)(%s >> %d))", st, w, sh);
+    case 2: return S("((%s)(uint16_t)(%s >> %d))", st, w, sh);
+    case 4: return dt == DT_F32 ? S("__uint_as_float(%s)", w) : S("((%s)%s)", st, w);
+    default: {
+        char *u = S("((uint64_t)%s << 32 | %s)", word(e, c, "tk_u", j, 1), w);
+        return dt == DT_F64 ? S("__longlong_as_double((long long)%s)", u) : S("((%s)%s)", st, u);
+    }
+    }
+}
+
+/* Word w of chunk ch from the storage values tk_s<j>. */
+static char *pack(GE *e, const Chunks *c, DType dt, int ch, int w)
+{
+    int j0 = ch * c->epc + w * 4 / c->s;
+    switch (c->s) {
+    case 1:
+        return S("((uint32_t)(uint8_t)tk_s%d | (uint32_t)(uint8_t)tk_s%d << 8 | "
+                 "(uint32_t)(uint8_t)tk_s%d << 16 | (uint32_t)(uint8_t)tk_s%d << 24)",
+                 j0, j0 + 1, j0 + 2, j0 + 3);
+    case 2:
+        return S("((uint32_t)(uint16_t)tk_s%d | (uint32_t)(uint16_t)tk_s%d << 16)", j0, j0 + 1);
+    case 4:
+        return dt == DT_F32 ? S("__float_as_uint(tk_s%d)", j0) : S("(uint32_t)tk_s%d", j0);
+    default: {
+        int j = ch * c->epc + w / 2;
+        char *u = dt == DT_F64 ? S("(uint64_t)__double_as_longlong(tk_s%d)", j) : S("(uint64_t)tk_s%d", j);
+        return w % 2 ? S("(uint32_t)(%s >> 32)", u) : S("(uint32_t)%s", u);
+    }
+    }
+}
+
+static void set_tokens(GE *e, bool on)
+{
+    e->kx = on ? tok_k : "tk_k";
+    e->jx = on ? tok_j : "tk_j";
+}
+
+/* The vector form of load ld read at ix (token form, ld's index) in a run
+ * of shape L, into dst[slot] (slot: tk_q * V + j when q, else j).  Prints
+ * the fast path and opens its else branch for the caller's element-wise
+ * fallback (closed by vclose); false, printing nothing, when the load has
+ * no vector form. */
+static bool vload_open(GE *e, const Instr *ld, Idx ix, const TTy *L, const char *dst, bool q)
+{
+    DType tdt = e->ki->params[ld->index].dt;
+    int V = vwidth(e, tty_numel(L));
+    Chunks c;
+    int off = ld->args[0], m = ld->args[1];
+    if (!chunks(e, L, tdt, &c) || gkind(e, off, align(&ix, ty(e, off), &ld->ty)) != GK_CONTIG)
+        return false;
+    set_tokens(e, true);
+    char *o = subst(e, operand(e, off, &ld->ty, &ix), L, 0);
+    char *ok = m > 0 ? all_true(e, m, align(&ix, ty(e, m), &ld->ty), L) : NULL;
+    set_tokens(e, false);
+    const char *p = tensor(e, ld);
+    line(e, "{");
+    e->indent++;
+    line(e, "const int64_t tk_o = %s;", o);
+    line(e, "if (%s%s((uint64_t)(%s + tk_o) & %d) == 0) {", ok ? ok : "", ok ? " && " : "", p, c.cw - 1);
+    e->indent++;
+    for (int i = 0; i < c.nc; i++)
+        line(e, "const %s tk_u%d = *(const %s *)(%s + tk_o + %d);", c.ut, i, c.ut, p, i * c.epc);
+    for (int j = 0; j < V; j++) {
+        char *x = cx_conv(e->a, cx_from_storage(e->a, unpack(e, &c, tdt, j), tdt), tdt, ld->ty.dt, "tk_");
+        if (q)
+            line(e, "%s[tk_q * %d + %d] = %s;", dst, V, j, x);
+        else
+            line(e, "%s[%d] = %s;", dst, j, x);
+    }
+    e->indent--;
+    line(e, "} else {");
+    e->indent++;
+    return true;
+}
+
+/* The vector form of store st in a run of shape L, as vload_open. */
+static bool vstore_open(GE *e, const Instr *st, const TTy *L)
+{
+    DType tdt = e->ki->params[st->index].dt, vdt = DT_F32;
+    int V = vwidth(e, tty_numel(L));
+    Chunks c;
+    int off = st->args[0], m = st->args[2];
+    Idx ix = lane_tok(L);
+    if (!chunks(e, L, tdt, &c) || gkind(e, off, align(&ix, ty(e, off), L)) != GK_CONTIG)
+        return false;
+    set_tokens(e, true);
+    char *o = subst(e, operand(e, off, L, &ix), L, 0);
+    char *ok = m > 0 ? all_true(e, m, align(&ix, ty(e, m), L), L) : NULL;
+    char *x = store_value(e, st, L, &ix, &vdt);
+    x = cx_to_storage(e->a, x, vdt, tdt, "tk_");
+    set_tokens(e, false);
+    const char *p = tensor(e, st);
+    line(e, "{");
+    e->indent++;
+    line(e, "const int64_t tk_o = %s;", o);
+    line(e, "if (%s%s((uint64_t)(%s + tk_o) & %d) == 0) {", ok ? ok : "", ok ? " && " : "", p, c.cw - 1);
+    e->indent++;
+    for (int j = 0; j < V; j++)
+        line(e, "const %s tk_s%d = %s;", cx_stype(tdt), j, subst(e, x, L, j));
+    /* Stores through asm stay 16 bytes wide; when the kernel also loads
+     * this tensor they are ordered with the other memory accesses. */
+    bool rd_too = false;
+    for (int v = 1; v < e->n; v++)
+        rd_too |= I(e, v)->op == OP_LOAD && I(e, v)->index == st->index && e->live[v];
+    const char *m_ = rd_too ? "_m" : "";
+    for (int i = 0; i < c.nc; i++) {
+        char *dst = S("(%s + tk_o + %d)", p, i * c.epc);
+        if (c.cw == 16)
+            line(e, "tk_st16%s(%s, %s, %s, %s, %s);", m_, dst, pack(e, &c, tdt, i, 0),
+                 pack(e, &c, tdt, i, 1), pack(e, &c, tdt, i, 2), pack(e, &c, tdt, i, 3));
+        else if (c.cw == 8)
+            line(e, "tk_st8%s(%s, %s, %s);", m_, dst, pack(e, &c, tdt, i, 0), pack(e, &c, tdt, i, 1));
+        else
+            line(e, "*(uint32_t *)%s = %s;", dst, pack(e, &c, tdt, i, 0));
+    }
+    e->indent--;
+    line(e, "} else {");
+    e->indent++;
+    return true;
+}
+
+static void vclose(GE *e)
+{
+    e->indent--;
+    line(e, "}");
+    e->indent--;
+    line(e, "}");
+}
+
+/* Operand a of a run of shape L that reads a reloadable load at another
+ * mapping than its own (a broadcast bias row, say): rather than through
+ * shared memory, each group loads what it needs into tk_r<a>[V] first. */
+static bool pre_ok(GE *e, int a, const TTy *L)
+{
+    if (a <= 0 || ty(e, a)->rank == 0 || e->pre[a])
+        return false;
+    Idx ix = lane_idx(L);
+    ix = align(&ix, ty(e, a), L);
+    int b = walk(e, a, &ix);
+    return ty(e, b)->rank > 0 && e->reload[b] && !ix.ident;
+}
+
+static void emit_pre(GE *e, int a, const TTy *L)
+{
+    Idx ix = lane_idx(L);
+    ix = align(&ix, ty(e, a), L);
+    const Instr *ld = I(e, walk(e, a, &ix));
+    int V = vwidth(e, tty_numel(L));
+    bool vec = false;
+    line(e, "%s tk_r%d[%d];", cx_ctype(ld->ty.dt), a, V);
+    if (gvec(e, L)) {
+        Idx tx = lane_tok(L);
+        tx = align(&tx, ty(e, a), L);
+        walk(e, a, &tx);
+        vec = vload_open(e, ld, tx, L, S("tk_r%d", a), false);
+    }
+    open_elem(e, L);
+    line(e, "tk_r%d[tk_j] = %s;", a, load_at(e, ld, &ix));
+    close_elem(e);
+    if (vec)
+        vclose(e);
+}
+
 static void flush(GE *e)
 {
     if (e->run.n == 0)
@@ -636,10 +1152,45 @@ static void flush(GE *e)
     }
     if (e->run_barrier)
         line(e, "__syncthreads();");
-    open_lane(e, L);
-    for (int i = 0; i < e->run.n; i++)
-        emit_lane(e, I(e, e->run.v[i]), L);
-    close_lane(e, L);
+    open_group(e, L);
+    Vec(int) pre = { 0 };
+    for (int i = 0; i < e->run.n; i++) {
+        const Instr *m = I(e, e->run.v[i]);
+        e->cur = m->id;
+        for (int j = 0; j < m->nargs; j++)
+            if (pre_ok(e, m->args[j], L)) {
+                emit_pre(e, m->args[j], L);
+                e->pre[m->args[j]] = 1;
+                vec_push(e->a, pre, m->args[j]);
+            }
+    }
+    bool open = false;
+    for (int i = 0; i < e->run.n; i++) {
+        const Instr *m = I(e, e->run.v[i]);
+        e->cur = m->id;
+        bool vec = m->op == OP_LOAD ? vload_open(e, m, lane_tok(L), L, S("v%d", m->id), true)
+                 : m->op == OP_STORE ? vstore_open(e, m, L) : false;
+        if (vec) {
+            open_elem(e, L);
+            emit_lane(e, m, L);
+            close_elem(e);
+            vclose(e);
+            continue;
+        }
+        if (!open)
+            open_elem(e, L);
+        open = true;
+        emit_lane(e, m, L);
+        if (i + 1 < e->run.n && (I(e, e->run.v[i + 1])->op == OP_LOAD || I(e, e->run.v[i + 1])->op == OP_STORE)) {
+            close_elem(e);
+            open = false;
+        }
+    }
+    if (open)
+        close_elem(e);
+    close_group(e, L);
+    for (int i = 0; i < pre.n; i++)
+        e->pre[pre.v[i]] = 0;
     for (int i = 0; i < e->run.n; i++)
         write_shared(e, e->run.v[i]);
     e->run.n = 0;
@@ -910,6 +1461,13 @@ static void emit_cumsum(GE *e, const Instr *in)
     close_lane(e, t);
 }
 
+/* mma.c's callbacks (CudaMma) */
+static char *mma_at(void *g, int v, const char *i0, const char *i1, bool own)
+{
+    return rd(g, v, (Idx){ .rank = 2, .d = { i0, i1 }, .ident = own });
+}
+static void mma_put(void *g, const char *text) { line(g, "%s", text); }
+
 /* dot: every thread accumulates its own outputs over k, operands read from
  * shared memory (or recomputed). */
 static void emit_dot(GE *e, const Instr *in)
@@ -998,7 +1556,12 @@ static void emit_other(GE *e, const Instr *in)
         write_shared(e, in->id);
         break;
     case OP_DOT:
-        emit_dot(e, in);
+        if (!cuda_mma_dot(&e->mma, in))
+            emit_dot(e, in);
+        write_shared(e, in->id);
+        break;
+    case OP_VAR_GET: case OP_VAR_SET:     /* of a var in the MMA fragment layout */
+        cuda_mma_var_op(&e->mma, in);
         write_shared(e, in->id);
         break;
     case OP_LOAD: case OP_STORE:
@@ -1010,7 +1573,7 @@ static void emit_other(GE *e, const Instr *in)
         if (in->op == OP_LOAD)
             line(e, "const %s v%d = %s;", cx_ctype(in->ty.dt), in->id, load_expr(e, in, x));
         else
-            line(e, "%s", store_stmt(e, in, x));
+            line(e, "%s", store_stmt(e, in, x, ty(e, in->args[1])->dt));
         break;
     case OP_FOR:
         emit_for(e, in);
@@ -1156,11 +1719,19 @@ bool cuda_emit_device(Buf *out, TirKernel *k, CudaKernel *ck, Diag *d)
     e.live = arena_alloc(e.a, (size_t)n);
     e.recomp = arena_alloc(e.a, (size_t)n);
     e.shared = arena_alloc(e.a, (size_t)n);
+    e.reload = arena_alloc(e.a, (size_t)n);
+    e.pre = arena_alloc(e.a, sizeof(int) * (size_t)n);
+    e.kx = "tk_k";
+    e.jx = "tk_j";
     int p = 0;
     number(&e, k->body, &p);
     live_block(&e, k->body);
     plan_recomp(&e);
+    plan_vectors(&e);
     e.T = pick_threads(&e);
+    e.mma = (CudaMma){ .k = k, .a = e.a, .T = e.T, .V = e.V, .live = e.live, .ge = &e,
+                       .at = mma_at, .put = mma_put };
+    cuda_mma_plan(&e.mma);
     /* pass 1: plan into a scratch buffer */
     Buf scratch = { .a = e.a };
     e.o = &scratch;
@@ -1169,6 +1740,8 @@ bool cuda_emit_device(Buf *out, TirKernel *k, CudaKernel *ck, Diag *d)
     if (!e.ok)
         return false;
     plan_smem(&e);
+    e.mma.off = e.smem;       /* the MMA staging region goes last */
+    e.smem += e.mma.need;
     /* pass 2: print */
     e.o = out;
     e.plan = false;

@@ -421,6 +421,7 @@ static bool device_source(Buf *src, TirKernel **ks, int n, CudaKernel *ck, const
     bool ok = true;
     int64_t limit = cuda_arch_smem(arch_of(o));
     buf_puts(src, cuda_device_prelude);
+    buf_puts(src, cuda_mma_prelude);
     for (int i = 0; i < n; i++) {
         buf_putc(src, '\n');
         if (!cuda_emit_device(src, ks[i], &ck[i], d)) {

@@ -3,6 +3,7 @@
 #
 #   softmax / layernorm / rmsnorm on 8192x4096 f32: GB/s next to memcpy of the same bytes
 #   f32 matmul 2048^3: GFLOP/s next to OpenBLAS cblas_sgemm, for a few BM/BN/BK choices
+#   sdpa f32 B=1 H=8 S=T=1024 (D=64, causal, D=128, other blocks): GFLOP/s next to a plain C attention
 #   tkc compile time per stdlib kernel: median ms of `tkc ... -o /dev/null`
 #
 # Each result is checked against a reference before it is timed; times are
@@ -11,7 +12,7 @@
 # Exit status 1 if any kernel fails to compile, errors or computes a wrong result.
 #
 # Environment: TKC (default build/tkc), CC (gcc), OMP_NUM_THREADS (all cores),
-#   BENCH_ONLY=rows|matmul|compile (one section), ROWS_M ROWS_N MM_N (sizes),
+#   BENCH_ONLY=rows|matmul|attn|compile (one section), ROWS_M ROWS_N MM_N ATTN_S (sizes),
 #   MM_ROUNDS (alternating tkc/OpenBLAS processes per matmul variant, default 3).
 
 set -u
@@ -24,6 +25,7 @@ ROWS_M=${ROWS_M:-8192}
 ROWS_N=${ROWS_N:-4096}
 MM_N=${MM_N:-2048}
 MM_ROUNDS=${MM_ROUNDS:-3}
+ATTN_S=${ATTN_S:-1024}
 ONLY=${BENCH_ONLY:-all}
 
 NCPU=$(getconf _NPROCESSORS_ONLN 2>/dev/null || nproc 2>/dev/null || echo 1)
@@ -147,6 +149,25 @@ matmul_128x64x128       -D BM=128 -D BN=64 -D BK=128
 LIST
 }
 
+# ---------------------------------------------------------------- attention
+attn() {
+    echo
+    echo "# sdpa f32 (stdlib/attention.tk) B=1 H=8 S=T=$ATTN_S: GFLOP/s; rival = a straightforward C attention"
+    while read -r name d causal opts; do
+        case $name in ''|'#'*) continue ;; esac
+        # shellcheck disable=SC2086
+        gen "$name" stdlib/attention.tk sdpa -D D="$d" -D CAUSAL="$causal" $opts || continue
+        build "$name" bench_attn.c -DATT_D="$d" || continue
+        "$B/$name" "$name" 1 8 "$ATTN_S" "$ATTN_S" "$( [ "$causal" = true ] && echo causal)" || failed=1
+    done <<LIST
+# the kernel's default blocks (64 x 64), then the CPU tuner's usual pick
+sdpa_d64                64  false
+sdpa_d64_causal         64  true
+sdpa_d128               128 false
+sdpa_d64_128x128        64  false   -D BLOCK_M=128 -D BLOCK_N=128
+LIST
+}
+
 # ---------------------------------------------------------------- compile time
 compile() {
     echo
@@ -166,11 +187,12 @@ compile() {
 }
 
 case $ONLY in
-    all) rows; matmul; compile ;;
+    all) rows; matmul; attn; compile ;;
     rows) rows ;;
     matmul) matmul ;;
+    attn) attn ;;
     compile) compile ;;
-    *) echo "bench: BENCH_ONLY must be rows, matmul or compile"; exit 2 ;;
+    *) echo "bench: BENCH_ONLY must be rows, matmul, attn or compile"; exit 2 ;;
 esac
 echo
 [ $failed -eq 0 ] && echo "bench: done" || echo "bench: some kernels FAILED"

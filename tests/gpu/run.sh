@@ -70,7 +70,7 @@ emu_lib() {
         echo '    { 0, 0 } };'
         echo "const int tk_emu_nkernels = sizeof tk_emu_kernels / sizeof *tk_emu_kernels - 1;"
     } >"$ed/kernels.cc"
-    g++ -std=c++17 -O1 -w -fPIC -shared -I tests/gpu/emu -I "$ed" -o "$ed/libcuda.so.1" \
+    g++ -std=c++17 -O1 -w -fno-strict-aliasing -fPIC -shared -I tests/gpu/emu -I "$ed" -o "$ed/libcuda.so.1" \
         tests/gpu/emu/driver.cc "$ed/kernels.cc" -lpthread >"$ed/cc.log" 2>&1
 }
 

@@ -70,14 +70,14 @@ static void kset(TB *t, int var, int val) { int id = ins(t, OP_VAR_SET, T0(DT_BO
 
 /* A tensor param with run-time dims (dims[] index KernelInfo.dims) or, where
  * dims[i] < 0, the size csize[i]. */
-static void kparam_tensor(KernelInfo *ki, SymTab *st, const char *name, DType dt, int rank,
+static void kparam_tensor(Arena *a, KernelInfo *ki, SymTab *st, const char *name, DType dt, int rank,
                           const int *dims, const int64_t *csize, bool stored, bool strided)
 {
     ParamInfo *p = &ki->params[ki->nparams++];
     memset(p, 0, sizeof *p);
     p->name = name, p->is_tensor = true, p->dt = dt, p->rank = rank, p->stored = stored;
     p->strided = strided;
-    p->dims = calloc((size_t)rank, sizeof *p->dims);
+    p->dims = arena_alloc(a, sizeof *p->dims * (size_t)rank);
     for (int i = 0; i < rank; i++) {
         p->dims[i].dim = dims[i];
         if (dims[i] < 0)

@@ -49,6 +49,29 @@ template <typename T> static T __shfl_xor_sync(unsigned, T x, int o)
     return y;
 }
 
+/* vector types and bit casts of the 16-byte accesses */
+struct uint4 { unsigned x, y, z, w; };
+struct uint2 { unsigned x, y; };
+TK_D uint4 make_uint4(unsigned x, unsigned y, unsigned z, unsigned w) { return uint4{ x, y, z, w }; }
+TK_D uint2 make_uint2(unsigned x, unsigned y) { return uint2{ x, y }; }
+TK_D float __uint_as_float(unsigned u) { float f; memcpy(&f, &u, 4); return f; }
+TK_D unsigned __float_as_uint(float f) { unsigned u; memcpy(&u, &f, 4); return u; }
+TK_D double __longlong_as_double(long long u) { double f; memcpy(&f, &u, 8); return f; }
+TK_D long long __double_as_longlong(double f) { long long u; memcpy(&u, &f, 8); return u; }
+
+TK_D void tk_st16(void *p, uint32_t a, uint32_t b, uint32_t c, uint32_t d)
+{
+    uint32_t w[4] = { a, b, c, d };
+    memcpy(p, w, 16);
+}
+TK_D void tk_st8(void *p, uint32_t a, uint32_t b)
+{
+    uint32_t w[2] = { a, b };
+    memcpy(p, w, 8);
+}
+#define tk_st16_m tk_st16
+#define tk_st8_m tk_st8
+
 TK_D float tk_bits_f32(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
 TK_D uint32_t tk_f32_bits(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
 TK_D float tk_f16_to_f32(uint16_t h) { _Float16 x; memcpy(&x, &h, 2); return (float)x; }
@@ -104,4 +127,5 @@ template <typename... A> static void tk_emu_call(void (*f)(A...), void **args)
 struct tk_emu_kernel { const char *name; void (*run)(void **args); };
 extern const tk_emu_kernel tk_emu_kernels[];   /* the test's kernels, generated */
 extern const int tk_emu_nkernels;
+#include "mma.h"   /* tkc's tensor-core helpers */
 #endif

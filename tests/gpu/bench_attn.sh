@@ -1,0 +1,75 @@
+#!/bin/sh
+# tests/gpu/bench_attn.sh — stdlib/attention.tk on the GPU next to PyTorch.
+#
+#   sh tests/gpu/bench_attn.sh                 # uses build/tkc as it is
+#   ATTN_BLOCKS="128x64 64x64" sh tests/gpu/bench_attn.sh    # BLOCK_MxBLOCK_N choices
+#   ATTN_ONLY=sdpa|relpos  ATTN_COMPILE=1 (also time torch.compile of SDPA + bias)
+#
+# sdpa_bf16, B=4 H=16 S=T=4096, D=64 and D=128, causal and not: TFLOP/s of
+# tkc (each block choice) next to torch SDPA with the FLASH and CUDNN
+# backends (torch.nn.attention.sdpa_kernel), measured in the same process on
+# the same tensors; ratios against the best torch backend.
+# sdpa_relpos_bf16 at SAM ViT-B global attention (B=8, H=12, 64x64 tokens,
+# D=64): time and extra peak memory of tkc next to (a) SDPA with the
+# decomposed bias materialized as attn_mask, (b) SAM's eager formulation,
+# (c) plain SDPA without bias (the floor), and with ATTN_COMPILE=1
+# torch.compile(mode="max-autotune-no-cudagraphs") of (a).
+# Every result is checked against a float32 reference (and tkc against
+# torch) before it is timed.  Each tkc configuration is built into a small
+# shared library (tests/gpu/bench_attn.c) that bench_attn.py calls through
+# ctypes with torch's device pointers and stream.  Without python3 + torch +
+# a GPU it prints a SKIP line and exits 0.
+set -u
+cd "$(dirname "$0")/../.." || exit 2
+TKC=${TKC:-build/tkc}
+case $TKC in /*) ;; *) TKC=$PWD/$TKC ;; esac
+B=$(dirname "$TKC")/gpu-bench-attn
+CC=${CC:-gcc}
+BLOCKS=${ATTN_BLOCKS:-128x64 64x64 64x32}
+ONLY=${ATTN_ONLY:-all}
+
+[ -x "$TKC" ] || { echo "bench_attn: no $TKC (build tkc first, or carry build/)"; exit 2; }
+echo "tkc attention benchmarks ($(date -u +%Y-%m-%dT%H:%MZ))"
+command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+if ! python3 -c "import torch; assert torch.cuda.is_available()" 2>/dev/null; then
+    echo "SKIP bench_attn: no python3 with torch and a CUDA device (the bench needs torch for its tensors and references)"
+    exit 0
+fi
+mkdir -p "$B" || exit 2
+: >"$B/configs"
+
+# lib NAME KIND(sdpa|relpos) D CAUSAL BM BN: build $B/NAME/lib.so, add a line to configs.
+lib() {
+    name=$1 kind=$2 d=$3 causal=$4 bm=$5 bn=$6
+    dir=$B/$name; mkdir -p "$dir"
+    kern=sdpa_bf16; def=""; cflag=" -D CAUSAL=$causal"
+    [ "$kind" = relpos ] && { kern=sdpa_relpos_bf16; def=-DKIND_RELPOS; cflag=""; }
+    # shellcheck disable=SC2086
+    if ! "$TKC" stdlib/attention.tk --target=cuda --kernel=$kern -D D=$d$cflag \
+            -D BLOCK_M=$bm -D BLOCK_N=$bn -o "$dir/attn.h" >"$dir/tkc.log" 2>&1; then
+        echo "FAIL $name: tkc failed"; sed -n '1,10s/^/    /p' "$dir/tkc.log"; return 1
+    fi
+    # shellcheck disable=SC2086
+    if ! $CC -std=c11 -O2 -Wall -Wextra -fPIC -shared $def -DTK_HEADER='"attn.h"' -I "$dir" \
+            -o "$dir/lib.so" tests/gpu/bench_attn.c -ldl >"$dir/cc.log" 2>&1; then
+        echo "FAIL $name: the launcher library does not build"; sed -n '1,10s/^/    /p' "$dir/cc.log"; return 1
+    fi
+    echo "$name $kind $d $causal $bm $bn $dir/lib.so" >>"$B/configs"
+}
+
+failed=0
+for blk in $BLOCKS; do
+    bm=${blk%x*} bn=${blk#*x}
+    if [ "$ONLY" != relpos ]; then
+        for d in 64 128; do
+            lib "sdpa_d${d}_${blk}" sdpa $d false "$bm" "$bn" || failed=1
+            lib "sdpa_d${d}_causal_${blk}" sdpa $d true "$bm" "$bn" || failed=1
+        done
+    fi
+    if [ "$ONLY" != sdpa ]; then
+        lib "relpos_d64_${blk}" relpos 64 false "$bm" "$bn" || failed=1
+    fi
+done
+python3 tests/gpu/bench_attn.py "$B/configs" || failed=1
+[ $failed -eq 0 ] && echo "bench_attn: done" || echo "bench_attn: some parts FAILED"
+exit $failed

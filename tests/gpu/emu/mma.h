@@ -1,0 +1,85 @@
+/*
+ * tests/gpu/emu/mma.h — the tensor-core helpers of targets/cuda/mma.c on the
+ * CPU stand-in: ldmatrix and mma.sync m16n8k16 as exchanges between the
+ * threads of a warp through memory between two barriers (like the shuffles
+ * in emu.h), with PTX's fragment layouts, so the emulator checks the layout
+ * logic of tkc's tensor-core path.  Shared addresses are offsets in tk_smem.
+ */
+#ifndef TKC_EMU_MMA_H
+#define TKC_EMU_MMA_H
+#define TK_EMU_MMA 1
+
+inline uint32_t tk_emu_mma_x[1024][6];   /* per thread: an address, or A (4) and B (2) registers */
+
+TK_D uint32_t tk_smem_u32(const void *p) { return (uint32_t)((const unsigned char *)p - tk_smem); }
+
+/* ldmatrix .x4 (.trans): lanes 8i..8i+7 give the rows of matrix i; thread l
+ * gets row l/4, columns 2(l%4), +1 of each (transposed: rows 2(l%4), +1 of
+ * column l/4). */
+TK_D void tk_emu_ldsm(uint32_t *r, uint32_t p, bool tr)
+{
+    unsigned t = threadIdx.x, w = t & ~31u, l = t & 31;
+    tk_emu_mma_x[t][0] = p;
+    tk_emu_sync();
+    for (unsigned i = 0; i < 4; i++) {
+        uint16_t h[2];
+        for (unsigned e = 0; e < 2; e++) {
+            unsigned row = tr ? 2 * (l & 3) + e : l >> 2, col = tr ? l >> 2 : 2 * (l & 3) + e;
+            memcpy(&h[e], tk_smem + tk_emu_mma_x[w + 8 * i + row][0] + 2 * col, 2);
+        }
+        r[i] = h[0] | (uint32_t)h[1] << 16;
+    }
+    tk_emu_sync();
+}
+TK_D void tk_ldsm4(uint32_t &a, uint32_t &b, uint32_t &c, uint32_t &d, uint32_t p)
+{
+    uint32_t r[4];
+    tk_emu_ldsm(r, p, false);
+    a = r[0], b = r[1], c = r[2], d = r[3];
+}
+TK_D void tk_ldsm4t(uint32_t &a, uint32_t &b, uint32_t &c, uint32_t &d, uint32_t p)
+{
+    uint32_t r[4];
+    tk_emu_ldsm(r, p, true);
+    a = r[0], b = r[1], c = r[2], d = r[3];
+}
+
+TK_D uint32_t tk_pack_bf16x2(float lo, float hi) { return tk_f32_to_bf16(lo) | (uint32_t)tk_f32_to_bf16(hi) << 16; }
+TK_D uint32_t tk_pack_f16x2(float lo, float hi) { return tk_f32_to_f16(lo) | (uint32_t)tk_f32_to_f16(hi) << 16; }
+
+/* D = A B + C for the warp: A(r, k) is in lane (r%8)*4 + (k%8)/2, register
+ * r/8 + 2(k/8), half k%2; B(k, n) in lane n*4 + (k%8)/2, register k/8; thread
+ * l holds D(l/4 + 8(c/2), 2(l%4) + c%2) in d_c. */
+TK_D void tk_emu_mma(float *d, const uint32_t *a, uint32_t b0, uint32_t b1, bool bf)
+{
+    unsigned t = threadIdx.x, w = t & ~31u, l = t & 31;
+    for (int i = 0; i < 4; i++)
+        tk_emu_mma_x[t][i] = a[i];
+    tk_emu_mma_x[t][4] = b0;
+    tk_emu_mma_x[t][5] = b1;
+    tk_emu_sync();
+    for (unsigned c = 0; c < 4; c++) {
+        unsigned r = (l >> 2) + 8 * (c >> 1), n = 2 * (l & 3) + (c & 1);
+        float s = d[c];
+        for (unsigned k = 0; k < 16; k++) {
+            uint32_t wa = tk_emu_mma_x[w + (r & 7) * 4 + (k & 7) / 2][(r >> 3) + 2 * (k >> 3)];
+            uint32_t wb = tk_emu_mma_x[w + n * 4 + (k & 7) / 2][4 + (k >> 3)];
+            uint16_t ha = (uint16_t)(k & 1 ? wa >> 16 : wa), hb = (uint16_t)(k & 1 ? wb >> 16 : wb);
+            s += bf ? tk_bf16_to_f32(ha) * tk_bf16_to_f32(hb) : tk_f16_to_f32(ha) * tk_f16_to_f32(hb);
+        }
+        d[c] = s;
+    }
+    tk_emu_sync();
+}
+#define TK_EMU_DEF_MMA(N, BF) \
+    TK_D void tk_mma_##N(float &d0, float &d1, float &d2, float &d3, uint32_t a0, uint32_t a1, \
+                         uint32_t a2, uint32_t a3, uint32_t b0, uint32_t b1) \
+    { \
+        float d[4] = { d0, d1, d2, d3 }; \
+        uint32_t a[4] = { a0, a1, a2, a3 }; \
+        tk_emu_mma(d, a, b0, b1, BF); \
+        d0 = d[0], d1 = d[1], d2 = d[2], d3 = d[3]; \
+    }
+TK_EMU_DEF_MMA(bf16, true)
+TK_EMU_DEF_MMA(f16, false)
+#endif

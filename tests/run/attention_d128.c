@@ -1,0 +1,12 @@
+/* Run test: stdlib/attention.tk with D = 128 (see attention_d128.tk). */
+#include "attention_d128.h"
+#include "tkt.h"
+#define ATT_D 128
+#define ATT_CAUSAL 0
+#define ATT_RELPOS 1
+#include "attention_check.h"
+
+int main(void)
+{
+    return att_main("attention_d128");
+}
