@@ -1718,6 +1718,13 @@ static void param_list(CE *e, Buf *b, bool decl, bool program)
         buf_puts(b, "void");
 }
 
+static void mark_var(TirKernel *k, Instr *in, void *ctx)
+{
+    (void)k;
+    if (in->op == OP_VAR_GET || in->op == OP_VAR_SET)
+        ((bool *)ctx)[in->index] = true;
+}
+
 static void emit_program(CE *e)
 {
     Buf b = { .a = e->a };
@@ -1735,8 +1742,12 @@ static void emit_program(CE *e)
         for (int j = 0; e->sname[i] && j < ki->params[i].rank; j++)
             line(e, "(void)%s;", e->sname[i][j]);
     line(e, "(void)tk_pid0; (void)tk_pid1; (void)tk_pid2;");
+    bool *used = arena_alloc(e->a, (size_t)e->k->vars.n + 1);
+    tir_walk(e->k, e->k->body, mark_var, used);
     for (int i = 0; i < e->k->vars.n; i++) {
         const TTy *t = &e->k->vars.v[i].ty;
+        if (!used[i])   /* only in a branch folded away */
+            continue;
         if (t->rank == 0)
             line(e, "%s var%d = %s;", ct(t->dt), i, lit_zero(e, t->dt));
         else
