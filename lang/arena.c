@@ -72,8 +72,11 @@ char *arena_vprintf(Arena *a, const char *fmt, va_list ap)
 {
     va_list ap2;
     va_copy(ap2, ap);
-    int n = vsnprintf(NULL, 0, fmt, ap2);
+    char probe[1];   /* measure first (not NULL: gcc's -Wformat-truncation dislikes it) */
+    int n = vsnprintf(probe, sizeof probe, fmt, ap2);
     va_end(ap2);
+    if (n < 0)
+        n = 0;
     char *p = arena_alloc(a, (size_t)n + 1);
     vsnprintf(p, (size_t)n + 1, fmt, ap);
     return p;
@@ -116,8 +119,11 @@ void buf_vprintf(Buf *b, const char *fmt, va_list ap)
 {
     va_list ap2;
     va_copy(ap2, ap);
-    int n = vsnprintf(NULL, 0, fmt, ap2);
+    char probe[1];
+    int n = vsnprintf(probe, sizeof probe, fmt, ap2);
     va_end(ap2);
+    if (n < 0)
+        n = 0;
     buf_reserve(b, (size_t)n);
     vsnprintf(b->s + b->n, (size_t)n + 1, fmt, ap);
     b->n += (size_t)n;
