@@ -85,7 +85,7 @@ bench-gpu: $(B)/tkc
 	@sh tests/gpu/bench.sh
 
 asan:
-	$(MAKE) B=build/asan CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer" \
+	$(MAKE) B=build/asan CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -Wno-format-truncation" \
 	  LDLIBS="-lm -ldl -fsanitize=address,undefined" build/asan/tkc
 	TKC=build/asan/tkc sh tests/run.sh
 

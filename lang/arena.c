@@ -72,8 +72,7 @@ char *arena_vprintf(Arena *a, const char *fmt, va_list ap)
 {
     va_list ap2;
     va_copy(ap2, ap);
-    char probe[1];   /* measure first (not NULL: gcc's -Wformat-truncation dislikes it) */
-    int n = vsnprintf(probe, sizeof probe, fmt, ap2);
+    int n = vsnprintf(NULL, 0, fmt, ap2);
     va_end(ap2);
     if (n < 0)
         n = 0;
@@ -119,8 +118,7 @@ void buf_vprintf(Buf *b, const char *fmt, va_list ap)
 {
     va_list ap2;
     va_copy(ap2, ap);
-    char probe[1];
-    int n = vsnprintf(probe, sizeof probe, fmt, ap2);
+    int n = vsnprintf(NULL, 0, fmt, ap2);
     va_end(ap2);
     if (n < 0)
         n = 0;
