@@ -60,19 +60,25 @@ static int usage_error(const char *fmt, const char *arg)
 }
 
 /* The options as the header's banner records them: all but the input,
- * -o FILE, -I DIR and -d (which do not change what is written), each made
- * safe inside a C comment. */
+ * -o FILE, -I DIR, -d and, without --max-autotune, the tuning options (none
+ * of which change what is written), each made safe inside a C comment. */
 static const char *banner_options(Arena *a, int argc, char **argv)
 {
+    bool tuning = false;
+    for (int i = 1; i < argc; i++)
+        tuning |= !strcmp(argv[i], "--max-autotune");
     Buf b = {.a = a};
     buf_puts(&b, "");
     for (int i = 1; i < argc; i++) {
         const char *s = argv[i];
-        if (!strcmp(s, "-o") || !strcmp(s, "-I")) {
+        bool tune = !strncmp(s, "--tune", 6) || !strcmp(s, "--no-cache");
+        if (!strcmp(s, "-o") || !strcmp(s, "-I") ||
+            (!tuning && (!strcmp(s, "--tune") || !strcmp(s, "--tune-table")))) {
             i++;
             continue;
         }
-        if (s[0] != '-' || !s[1] || !strncmp(s, "-o", 2) || !strncmp(s, "-I", 2) || !strncmp(s, "-d", 2))
+        if (s[0] != '-' || !s[1] || !strncmp(s, "-o", 2) || !strncmp(s, "-I", 2) ||
+            !strncmp(s, "-d", 2) || (tune && !tuning))
             continue;
         if (b.n)
             buf_putc(&b, ' ');

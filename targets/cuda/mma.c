@@ -299,21 +299,31 @@ static void stage(CudaMma *m, int v, int64_t off)
 }
 
 /* The fragments in array src (grid g) to emit.c's block layout in a new
- * float v<dst>[...], through the staging region. */
-static void to_block(CudaMma *m, const char *src, int dst, const Grid *g)
+ * float v<dst>[...], through the staging region: in slabs of rows whose
+ * f32 copy takes at most `cap` bytes (so a conversion needs no more shared
+ * memory than the operands' staging, or 32 KB). */
+static void to_block(CudaMma *m, const char *src, int dst, const Grid *g, int64_t cap)
 {
-    int64_t n = g->M * g->N, SO = g->N + OPAD;
-    need(m, g->M * SO * 4);
+    int64_t n = g->M * g->N, SO = g->N + OPAD, rows = g->M;
+    if (cap < 32768)
+        cap = 32768;
+    while (rows > 1 && (rows * SO * 4 > cap || g->M % rows))
+        rows--;
+    need(m, rows * SO * 4);
+    const char *in = rows < g->M ? S("tk_i0 >= tk_s && tk_i0 < tk_s + %lld", (long long)rows) : NULL;
     put(m, "float v%d[%lld];", dst, (long long)(groups(m, n) * vwidth(m, n)));
+    put(m, "for (int tk_s = 0; tk_s < %lld; tk_s += %lld) {", (long long)g->M, (long long)rows);
+    m->depth++;
     put(m, "__syncthreads();");
     open_frag(m, g);
-    put(m, "((float *)(tk_smem + %lld))[tk_i0 * %lld + tk_i1] = %s[tk_k];", (long long)m->off, (long long)SO, src);
+    put(m, "%s((float *)(tk_smem + %lld))[(tk_i0 - tk_s) * %lld + tk_i1] = %s[tk_k];", in ? S("if (%s) ", in) : "",
+        (long long)m->off, (long long)SO, src);
     close_n(m, 4);
     put(m, "__syncthreads();");
     int d = open_block(m, g->M, g->N, true);
-    put(m, "v%d[tk_k] = ((const float *)(tk_smem + %lld))[tk_i0 * %lld + tk_i1];", dst, (long long)m->off,
-        (long long)SO);
-    close_n(m, d);
+    put(m, "%sv%d[tk_k] = ((const float *)(tk_smem + %lld))[(tk_i0 - tk_s) * %lld + tk_i1];", in ? S("if (%s) ", in) : "",
+        dst, (long long)m->off, (long long)SO);
+    close_n(m, d + 1);
 }
 
 /* Fill fragment array dst (grid g) with tile v read at each slot's index. */
@@ -374,7 +384,7 @@ bool cuda_mma_dot(CudaMma *m, const Instr *in)
     put(m, "    }");
     close_n(m, 2);
     if (!m->fused[in->id])
-        to_block(m, acc, in->id, &g);
+        to_block(m, acc, in->id, &g, M * SA * 2 + K * SB * 2);
     return true;
 }
 
@@ -387,5 +397,5 @@ void cuda_mma_var_op(CudaMma *m, const Instr *in)
     if (in->op == OP_VAR_SET)
         from_tile(m, S("var%d", in->index), in->args[0], &g);
     else
-        to_block(m, S("var%d", in->index), in->id, &g);
+        to_block(m, S("var%d", in->index), in->id, &g, 0);
 }

@@ -55,7 +55,8 @@ test_launch() {
     if ! limit 60 "$TKC" "$f" --target=c -o "$L/$n.h" $(flags_of "$f") >"$L/$n.log" 2>&1; then
         echo "FAIL $name"; echo "    tkc failed"; show "$L/$n.log"; return
     fi
-    if ! "$L/gen_driver" "$f" "$n.h" >"$L/$n.c" 2>"$L/$n.log"; then
+    # shellcheck disable=SC2046
+    if ! "$L/gen_driver" "$f" "$n.h" $(flags_of "$f") >"$L/$n.c" 2>"$L/$n.log"; then
         echo "FAIL $name"; echo "    gen_driver failed"; show "$L/$n.log"; return
     fi
     if ! grep -q 'tl_kernel(' "$L/$n.c"; then

@@ -1,0 +1,156 @@
+/*
+ * tests/gpu/bench_mm.c — time tkc's bf16 matmul (stdlib matmul_bf16, the
+ * header built by tests/gpu/bench_mm.sh) on the shapes given as arguments:
+ *
+ *   bench_mm LABEL M N K [M N K ...]
+ *
+ * Per shape: random bf16 inputs in [-1, 1], one run checked against a
+ * float64 reference at 512 sampled elements (corners included), then the
+ * median of 7 rounds.  Prints "tkc LABEL MxNxK ms TFLOP/s maxerr".  With
+ * BENCH_DUMP=DIR set, writes a, b and c as raw bf16 to DIR/MxNxK.{a,b,c}
+ * for bench_mm.py's check against torch.
+ */
+#define _POSIX_C_SOURCE 199309L
+#include "bench.h"
+#include <math.h>
+#include <time.h>
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+static int cmp(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static uint64_t rng = 88172645463325252ull;
+static uint64_t next(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return rng;
+}
+
+static uint16_t to_bf16(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    u += 0x7fffu + ((u >> 16) & 1u);
+    return (uint16_t)(u >> 16);
+}
+
+static double from_bf16(uint16_t h)
+{
+    uint32_t u = (uint32_t)h << 16;
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+static tk_CUdeviceptr upload(const void *h, size_t bytes)
+{
+    tk_CUdeviceptr p = 0;
+    if (tk_cu.MemAlloc(&p, bytes) != 0 || (h && tk_cu.MemcpyHtoD(p, h, bytes) != 0)) {
+        printf("bench_mm: out of device memory\n");
+        exit(1);
+    }
+    return p;
+}
+
+static void dump(const char *dir, const char *name, int64_t M, int64_t N, int64_t K, const void *p, size_t bytes)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%lldx%lldx%lld.%s", dir, (long long)M, (long long)N, (long long)K, name);
+    FILE *f = fopen(path, "wb");
+    if (!f || fwrite(p, 1, bytes, f) != bytes)
+        printf("bench_mm: cannot write %s\n", path);
+    if (f)
+        fclose(f);
+}
+
+static int shape(const char *label, int64_t M, int64_t N, int64_t K)
+{
+    uint16_t *a = malloc((size_t)(M * K) * 2), *b = malloc((size_t)(K * N) * 2), *c = malloc((size_t)(M * N) * 2);
+    if (!a || !b || !c) {
+        printf("bench_mm: out of memory\n");
+        exit(1);
+    }
+    for (int64_t i = 0; i < M * K; i++)
+        a[i] = to_bf16((float)((double)(next() >> 11) / 9007199254740992.0 * 2 - 1));
+    for (int64_t i = 0; i < K * N; i++)
+        b[i] = to_bf16((float)((double)(next() >> 11) / 9007199254740992.0 * 2 - 1));
+    tk_CUdeviceptr da = upload(a, (size_t)(M * K) * 2), db = upload(b, (size_t)(K * N) * 2);
+    tk_CUdeviceptr dc = upload(NULL, (size_t)(M * N) * 2);
+#define CALL() matmul_bf16_cuda((const tk_bf16 *)(uintptr_t)da, (const tk_bf16 *)(uintptr_t)db, \
+                                (tk_bf16 *)(uintptr_t)dc, M, K, N, NULL)
+    if (CALL() != TK_OK || tk_cu.CtxSynchronize() != 0) {
+        printf("bench_mm: %s\n", tk_last_error());
+        return 1;
+    }
+    tk_cu.MemcpyDtoH(c, dc, (size_t)(M * N) * 2);
+    double maxerr = 0;
+    int bad = 0;
+    for (int s = 0; s < 512; s++) {
+        int64_t i = s == 0 ? 0 : s == 1 ? M - 1 : (int64_t)(next() % (uint64_t)M);
+        int64_t j = s == 0 ? 0 : s == 1 ? N - 1 : (int64_t)(next() % (uint64_t)N);
+        double r = 0;
+        for (int64_t k = 0; k < K; k++)
+            r += from_bf16(a[i * K + k]) * from_bf16(b[k * N + j]);
+        double err = fabs(from_bf16(c[i * N + j]) - r);
+        if (err > maxerr)
+            maxerr = err;
+        bad += err > 1e-2 * fabs(r) + 1e-2;
+    }
+    const char *dir = getenv("BENCH_DUMP");
+    if (dir) {
+        dump(dir, "a", M, N, K, a, (size_t)(M * K) * 2);
+        dump(dir, "b", M, N, K, b, (size_t)(K * N) * 2);
+        dump(dir, "c", M, N, K, c, (size_t)(M * N) * 2);
+    }
+    double t0 = now();
+    CALL();
+    tk_cu.CtxSynchronize();
+    double one = now() - t0;
+    int reps = one > 0.02 ? 1 : (int)(0.02 / (one + 1e-6)) + 1;
+    double t[7];
+    for (int r_ = 0; r_ < 7; r_++) {
+        t0 = now();
+        for (int i = 0; i < reps; i++)
+            CALL();
+        if (tk_cu.CtxSynchronize() != 0) {
+            printf("bench_mm: the kernel failed\n");
+            return 1;
+        }
+        t[r_] = (now() - t0) / reps;
+    }
+    qsort(t, 7, sizeof *t, cmp);
+    printf("tkc   %-8s %lldx%lldx%lld %10.3f ms %8.1f TFLOP/s  maxerr %.3g%s\n", label, (long long)M,
+           (long long)N, (long long)K, t[3] * 1e3, 2.0 * M * N * K / t[3] / 1e12, maxerr,
+           bad ? "  CHECK FAILED" : "  check ok");
+    tk_cu.MemFree(da);
+    tk_cu.MemFree(db);
+    tk_cu.MemFree(dc);
+    free(a);
+    free(b);
+    free(c);
+    return bad != 0;
+}
+
+int main(int argc, char **argv)
+{
+    void *fn;
+    if (tk_cuda_function(&BENCH_MODULE, 0, &fn) != TK_OK) {
+        printf("bench_mm: %s\n", tk_last_error());
+        return 3;
+    }
+    int rc = 0;
+    for (int i = 2; i + 2 < argc; i += 3)
+        rc |= shape(argc > 1 ? argv[1] : "", atoll(argv[i]), atoll(argv[i + 1]), atoll(argv[i + 2]));
+    return rc;
+}

@@ -1,0 +1,63 @@
+#!/bin/sh
+# tests/gpu/bench_mm.sh — bf16 matmul on tensor cores: tkc (stdlib
+# matmul_bf16, mma.sync) next to torch.matmul (cuBLAS) and a Triton matmul,
+# same run.  Shapes: 4096^3, 8192^3, 4095^3 and a skinny M=16, N=K=8192.
+# Each tkc result is checked at sampled elements against float64, and in
+# full against torch's float32 product of the same inputs; the FMA path
+# (TKC_MMA=0) is timed at 4096^3 for comparison.  Uses build/tkc as it is.
+#
+#   sh tests/gpu/bench_mm.sh            # BM/BN/BK: -D flags in TILE / SKINNY below
+set -u
+cd "$(dirname "$0")/../.." || exit 2
+TKC=${TKC:-build/tkc}
+case $TKC in /*) ;; *) TKC=$PWD/$TKC ;; esac
+B=$(dirname "$TKC")/gpu-bench-mm
+CC=${CC:-gcc}
+TILE=${TILE:-"-D BM=64 -D BN=64 -D BK=64"}
+SKINNY=${SKINNY:-"-D BM=16 -D BN=128 -D BK=64"}
+mkdir -p "$B/dump"
+
+build() {   # NAME FLAGS...
+    n=$1; shift
+    d=$B/$n; mkdir -p "$d"
+    # shellcheck disable=SC2068
+    if ! TKC_LOGS=nvrtc "$TKC" stdlib/matmul.tk --target=cuda --kernel=matmul_bf16 $@ -o "$d/bench.h" 2>"$d/tkc.log"; then
+        echo "bench_mm: tkc failed for $n"; sed 's/^/    /' "$d/tkc.log"; return 1
+    fi
+    echo "nvrtc $n: $(sed -n 's/^\[nvrtc\] //p' "$d/tkc.log")"
+    $CC -std=c11 -O2 -Wall -Wextra -DBENCH_MODULE=tk_cuda_mod_TKC_MATMUL_TK -I "$d" \
+        -o "$d/bench" tests/gpu/bench_mm.c -lm -ldl || return 1
+    # shellcheck disable=SC2068
+    "$TKC" stdlib/matmul.tk --target=cuda --kernel=matmul_bf16 $@ --emit=ptx -o "$d/k.ptx" 2>/dev/null
+}
+
+echo "tkc bf16 matmul benchmark ($(date -u +%Y-%m-%dT%H:%MZ))"
+command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+# shellcheck disable=SC2086
+build tile $TILE && BENCH_DUMP=$B/dump "$B/tile/bench" mma 4096 4096 4096 8192 8192 8192 4095 4095 4095 | tee "$B/tkc.txt"
+# shellcheck disable=SC2086
+build skinny $SKINNY && BENCH_DUMP=$B/dump "$B/skinny/bench" mma 16 8192 8192 | tee -a "$B/tkc.txt"
+# shellcheck disable=SC2086
+TKC_MMA=0 build fma $TILE && "$B/fma/bench" fma 4096 4096 4096 | tee -a "$B/tkc.txt"
+# SASS: HMMA in the tile kernel's cubin
+PTXAS=""
+for p in "${CUDA_HOME:-/usr/local/cuda}/bin/ptxas" ptxas; do command -v "$p" >/dev/null 2>&1 && { PTXAS=$p; break; }; done
+DIS=""
+for p in "${CUDA_HOME:-/usr/local/cuda}/bin/cuobjdump" cuobjdump; do command -v "$p" >/dev/null 2>&1 && { DIS=$p; break; }; done
+if [ -n "$PTXAS" ] && [ -n "$DIS" ]; then
+    "$PTXAS" -arch=sm_90a -v -o "$B/tile/k.cubin" "$B/tile/k.ptx" 2>&1 | grep -i "registers" | sed 's/^/ptxas: /'
+    "$DIS" -sass "$B/tile/k.cubin" >"$B/tile/k.sass"
+    echo "sass: $(grep -c HMMA "$B/tile/k.sass") HMMA, $(grep -c LDSM "$B/tile/k.sass") LDSM; e.g. $(grep -m1 -o 'HMMA[^;]*' "$B/tile/k.sass")"
+else
+    echo "sass: no ptxas/cuobjdump"
+fi
+if python3 -c "import torch; assert torch.cuda.is_available()" 2>/dev/null; then
+    python3 tests/gpu/bench_mm.py "$B/dump" | tee "$B/ref.txt"
+    echo "ratios (tkc TFLOP/s / reference TFLOP/s):"
+    awk '
+        FNR == NR { if ($1 == "tkc" && $2 == "mma") t[$3] = $6; next }
+        ($1 == "torch" || $1 == "trit") && ($3 in t) { printf "  %-16s vs %-5s %5.2f\n", $3, $1, t[$3] / $6 }
+    ' "$B/tkc.txt" "$B/ref.txt"
+else
+    echo "no python3 with torch and CUDA: references skipped"
+fi
