@@ -32,7 +32,7 @@ deps:
 deps-extra:
 	@sh tests/deps.sh extra
 
-$(B)/parser.tab.c $(B)/parser.tab.h: parser/parser.y | check-deps
+$(B)/parser.tab.c $(B)/parser.tab.h &: parser/parser.y | check-deps
 	@mkdir -p $(B)
 	$(BISON) -Wall -Werror=conflicts-sr -Werror=conflicts-rr -d -o $(B)/parser.tab.c $<
 
