@@ -128,7 +128,7 @@ static Range loop_range(Masks *m, Instr *f)
 static int cdiv_of(const TirKernel *k, int v, int64_t *c)
 {
     Instr *div = tir_source(k, v), *sub, *add;
-    int64_t one, c1, c2;
+    int64_t one, c2;
     if (!div || div->op != OP_DIV || !tir_splat_const(k, div->args[1], c, NULL) || *c <= 0)
         return 0;
     sub = tir_source(k, div->args[0]);
@@ -137,7 +137,6 @@ static int cdiv_of(const TirKernel *k, int v, int64_t *c)
     add = tir_source(k, sub->args[0]);
     if (!add || add->op != OP_ADD || !tir_splat_const(k, add->args[1], &c2, NULL) || c2 != *c)
         return 0;
-    (void)c1;
     return tir_source(k, add->args[0])->id;
 }
 

@@ -188,7 +188,7 @@ static Block *clone_block(Arena *a, const Block *b)
 static void check_block(Ctx *c, Block *b);
 
 /* The declared type of a let/var annotation applied to an initializer. */
-static Type *annotate(Ctx *c, TypeExpr *te, Type *t, Span at)
+static Type *annotate(Ctx *c, TypeExpr *te, Type *t)
 {
     if (!te || ty_is_err(t))
         return t;
@@ -196,9 +196,7 @@ static Type *annotate(Ctx *c, TypeExpr *te, Type *t, Span at)
         diag_error(c->d, te->span, "a let/var annotation is an element type such as f32");
         return ty_error(c);
     }
-    Type *r = ty_new(c, TY_TILE, te->dt, t->rank, t->shape);
-    (void)at;
-    return r;
+    return ty_new(c, TY_TILE, te->dt, t->rank, t->shape);
 }
 
 static void check_let(Ctx *c, Stmt *s)
@@ -208,7 +206,7 @@ static void check_let(Ctx *c, Stmt *s)
         diag_error(c->d, s->u.let.init->span, "cannot bind %s to '%s'", type_str(c->a, t), s->u.let.name);
         t = ty_error(c);
     }
-    t = annotate(c, s->u.let.ty, t, s->span);
+    t = annotate(c, s->u.let.ty, t);
     if (!ty_is_err(t) && t->weak) {
         t = ty_new(c, TY_TILE, t->dt, t->rank, t->shape);   /* a named value is typed */
         if (s->kind == ST_LET && s->u.let.init->cval)
