@@ -473,6 +473,9 @@ static bool cuda_emit(Buf *out, TirKernel **ks, int n, const TargetOptions *o, D
             if (!ok)
                 break;
             emit_launcher(&h, ks[i], i, &ck[i], &hn);
+            /* NAME_cuda_dl(const DLTensor *..., void *stream): device kDLCUDA (2) */
+            const char *cname = arena_printf(ks[i]->arena, "%s_cuda", ks[i]->name);
+            ok = target_emit_dlpack(out, ks[i], hn.pname, cname, cname, 2, ", void *stream", ", stream", d);
             buf_puts(out, "#ifdef TKC_CUDA_HOST_COPY\n");
             emit_host_copy(&h, ks[i], i, &hn);
             buf_puts(out, "#endif\n\n");

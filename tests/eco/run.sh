@@ -26,7 +26,7 @@ TKC=${TKC:-$ROOT/build/tkc}
 BDIR=${BDIR:-$(dirname "$TKC")}
 T=${T:-$BDIR/tests}
 E=$T/eco
-NAMES="install make cmake depfile dlpack dlpack_headers help editors bench_report"
+NAMES="install make cmake depfile dlpack dlpack_cuda dlpack_headers help editors bench_report"
 
 pass() { echo "PASS eco/$1"; }
 fail() { echo "FAIL eco/$1"; shift; for l in "$@"; do echo "    $l"; done; }
@@ -183,6 +183,21 @@ t_dlpack() {
     done
     [ -n "$ran" ] || { skip dlpack "no gcc or clang"; return; }
     echo "PASS eco/dlpack ($ran )"
+}
+
+# NAME_cuda_dl: device checks before the launcher (no GPU needed)
+t_dlpack_cuda() {
+    d=$E/dlpack_cuda
+    rm -rf "$d" && mkdir -p "$d"
+    if ! "$TKC" tests/run/vadd.tk --target=c,cuda -o "$d/vadd_cuda.h" 2>"$d/tkc.err"; then
+        if grep -q "needs NVRTC" "$d/tkc.err"; then skip dlpack_cuda "no NVRTC"; return; fi
+        fail dlpack_cuda "tkc failed:"; show "$d/tkc.err"; return
+    fi
+    if ! gcc -std=c11 -Wall -Wextra -Werror -fopenmp -I "$d" -I tests/eco tests/eco/dlpack_cuda.c \
+        -o "$d/t" -lm -ldl >"$d/cc.log" 2>&1; then
+        fail dlpack_cuda "does not build:"; show "$d/cc.log"; return
+    fi
+    "$d/t" >"$d/out" 2>&1 && pass dlpack_cuda || { fail dlpack_cuda "wrong results:"; show "$d/out"; }
 }
 
 t_dlpack_headers() {
