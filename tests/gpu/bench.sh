@@ -41,6 +41,25 @@ if python3 -c "import torch; assert torch.cuda.is_available()" 2>/dev/null; then
         $1 == "torch" || $1 == "trit" { n = $0; sub(/^[a-z]+ +/, "", n); sub(/ +[0-9.]+ ms.*/, "", n)
             if (n in t) printf "  %-24s vs %-5s %5.2f   (%.0f%% of copy bandwidth)\n", n, $1, t[n] / $(NF - 1), copy ? 100 * t[n] / copy : 0 }
     ' "$B/tkc.txt" "$B/ref.txt"
+    # the same as bench-report lines: build/gpu-bench/report.md and report.png
+    {
+        head -n 2 "$B/ref.txt" | sed -n '1p'
+        echo "# GPU memory-bound kernels, 8192 x 4096: tkc vs the device copy and vs the rivals (GB/s)"
+        awk '
+            FNR == NR { if ($1 == "tkc") { n = $0; sub(/^tkc +/, "", n); sub(/ +[0-9.]+ ms.*/, "", n); t[n] = $(NF - 1) } next }
+            $1 == "copy" { copy = $(NF - 1) }
+            $1 == "torch" || $1 == "trit" { n = $0; sub(/^[a-z]+ +/, "", n); sub(/ +[0-9.]+ ms.*/, "", n)
+                if (!(n in t)) next
+                k = n; gsub(/[^A-Za-z0-9]+/, "_", k)
+                if (!(k in seen) && copy) {
+                    r = t[n] / copy; seen[k] = 1
+                    printf "%s_vs_copy[GB/s] tkc=%.1f rival=%.1f ratio=%.2f goal=>=0.9 [%s]\n", k, t[n], copy, r, (r >= 0.9 ? "met" : "MISSED")
+                }
+                r = t[n] / $(NF - 1)
+                printf "%s_vs_%s[GB/s] tkc=%.1f rival=%.1f ratio=%.2f goal=>=1.0 [%s]\n", k, $1, t[n], $(NF - 1), r, (r >= 1 ? "met" : "MISSED") }
+        ' "$B/tkc.txt" "$B/ref.txt"
+    } >"$B/report.log"
+    sh tests/bench/report.sh "$B/report.log" "$B" >/dev/null 2>&1 && echo "report: $B/report.md"
 else
     echo "no python3 with torch and CUDA: references skipped"
 fi
