@@ -83,6 +83,11 @@ extern const char cuda_mma_prelude[];
 
 /* Host C names of the kernel's parameters, dims and strides (the C
  * target's calling convention): pname[nparams], dname[ndims], sname[p][rank]. */
+/* The block layout every tile uses (emit.c): a thread owns groups of
+ * cuda_vwidth(V, n) consecutive elements, cuda_groups(T, V, n) of them. */
+int cuda_vwidth(int V, int64_t n);
+int64_t cuda_groups(int T, int V, int64_t n);
+
 typedef struct HostNames {
     const char **pname, **dname, ***sname;
 } HostNames;

@@ -88,18 +88,22 @@ static bool is_view(Op op)
 }
 /* Elements per thread group of a tile of n elements: the kernel's vector
  * width V, halved until it divides n. */
-static int vwidth(const GE *e, int64_t n)
+int cuda_vwidth(int V, int64_t n)
 {
-    int v = e->V;
-    while (v > 1 && n % v != 0)
-        v >>= 1;
-    return v;
+    while (V > 1 && n % V != 0)
+        V >>= 1;
+    return V;
 }
-static int64_t groups(const GE *e, int64_t n)
+
+/* Groups per thread of a tile of n elements in a block of T threads. */
+int64_t cuda_groups(int T, int V, int64_t n)
 {
-    int64_t w = (int64_t)e->T * vwidth(e, n);
+    int64_t w = (int64_t)T * cuda_vwidth(V, n);
     return n > 0 ? (n + w - 1) / w : 1;
 }
+
+static int vwidth(const GE *e, int64_t n) { return cuda_vwidth(e->V, n); }
+static int64_t groups(const GE *e, int64_t n) { return cuda_groups(e->T, e->V, n); }
 static int64_t kcount(const GE *e, int64_t n) { return groups(e, n) * vwidth(e, n); }
 /* Do a group's elements lie in one row (consecutive along the last dim)? */
 static bool gvec(const GE *e, const TTy *t)

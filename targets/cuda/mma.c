@@ -112,18 +112,8 @@ static bool grid_of(const CudaMma *m, int64_t M, int64_t N, Grid *g)
 }
 
 /* emit.c's block layout of a tile of n elements: group width and count. */
-static int vwidth(const CudaMma *m, int64_t n)
-{
-    int v = m->V;
-    while (v > 1 && n % v != 0)
-        v >>= 1;
-    return v;
-}
-static int64_t groups(const CudaMma *m, int64_t n)
-{
-    int64_t w = (int64_t)m->T * vwidth(m, n);
-    return n > 0 ? (n + w - 1) / w : 1;
-}
+static int vwidth(const CudaMma *m, int64_t n) { return cuda_vwidth(m->V, n); }
+static int64_t groups(const CudaMma *m, int64_t n) { return cuda_groups(m->T, m->V, n); }
 
 static bool half_dt(DType dt) { return dt == DT_F16 || dt == DT_BF16; }
 
