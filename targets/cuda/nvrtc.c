@@ -225,8 +225,9 @@ bool cuda_compile(Arena *a, const char *src, const char *arch, bool want_cubin,
         diag_error(d, (Span){0}, "--target=cuda needs NVRTC (libnvrtc.so.13 not found; set CUDA_HOME)");
         return false;
     }
-    const char *opts[8];
+    const char *opts[12];
     int no = 0;
+    const char *extra = getenv("TKC_NVRTC_OPTS");   /* one extra option, for experiments */
     opts[no++] = arena_printf(a, "--gpu-architecture=compute_%s", arch + 3);
     opts[no++] = "--std=c++17";
     opts[no++] = "-default-device";
@@ -234,6 +235,8 @@ bool cuda_compile(Arena *a, const char *src, const char *arch, bool want_cubin,
     const char *inc = find_include(a);
     if (inc)
         opts[no++] = arena_printf(a, "-I%s", inc);
+    if (extra && *extra)
+        opts[no++] = extra;
     void *prog = NULL;
     double t0 = now_ms();
     int r = nv.create(&prog, src, "tkc.cu", 0, NULL, NULL);
