@@ -10,8 +10,9 @@
  *
  * taking device pointers.  A shared runtime block (guarded, so several
  * headers can meet in one translation unit) declares the few driver API
- * functions it needs — no cuda.h — and loads libcuda.so.1 with dlopen, or
- * binds the linked functions when TKC_CUDA_LINKED is defined.  The module
+ * functions it needs — no cuda.h — and loads libcuda.so.1 (TKC_CUDA_LIBNAME)
+ * with dlopen, or binds the linked functions when TKC_CUDA_LINKED is
+ * defined.  A stream must belong to the current context.  The module
  * is loaded once per context under a spin lock (C11 atomics, no pthreads);
  * with no current context the primary context of device 0 is made current.
  * No launcher ever exits: errors come back as tk_status with a message.
@@ -35,6 +36,9 @@ static const char runtime[] =
     "#ifndef TKC_CUDA_LINKED\n"
     "#include <dlfcn.h>\n"
     "#endif\n"
+    "#ifndef TKC_CUDA_LIBNAME\n"
+    "#define TKC_CUDA_LIBNAME \"libcuda.so.1\"   /* the driver library dlopen'ed */\n"
+    "#endif\n"
     "typedef int tk_CUresult;\n"
     "typedef unsigned long long tk_CUdeviceptr;\n"
     "typedef struct tk_cuda_api {\n"
@@ -57,6 +61,7 @@ static const char runtime[] =
     "    tk_CUresult (*MemcpyDtoH)(void *, tk_CUdeviceptr, size_t);\n"
     "    tk_CUresult (*MemsetD8)(tk_CUdeviceptr, unsigned char, size_t);\n"
     "    tk_CUresult (*CtxSynchronize)(void);\n"
+    "    tk_CUresult (*StreamGetCtx)(void *, void **);\n"
     "} tk_cuda_api;\n"
     "#define TK_CUDA_MAXCTX 8\n"
     "/* One header's module: loaded once per context, functions cached. */\n"
@@ -92,6 +97,7 @@ static const char runtime[] =
     "tk_CUresult cuMemcpyDtoH_v2(void *, tk_CUdeviceptr, size_t);\n"
     "tk_CUresult cuMemsetD8_v2(tk_CUdeviceptr, unsigned char, size_t);\n"
     "tk_CUresult cuCtxSynchronize(void);\n"
+    "tk_CUresult cuStreamGetCtx(void *, void **);\n"
     "#endif\n"
     "#define TK_CU_SYM(f, s) do { void (*tk_p_)(void) = (void (*)(void))s; \\\n"
     "                             memcpy(&tk_cu.f, &tk_p_, sizeof tk_p_); } while (0)\n"
@@ -102,7 +108,7 @@ static const char runtime[] =
     "static TK_UNUSED int tk_cuda_bind(void)\n"
     "{\n"
     "#ifndef TKC_CUDA_LINKED\n"
-    "    void *tk_h = dlopen(\"libcuda.so.1\", RTLD_NOW | RTLD_LOCAL);\n"
+    "    void *tk_h = dlopen(TKC_CUDA_LIBNAME, RTLD_NOW | RTLD_LOCAL);\n"
     "    if (!tk_h)\n"
     "        return -1;\n"
     "#endif\n"
@@ -123,6 +129,7 @@ static const char runtime[] =
     "    TK_CU_SYM(MemcpyDtoH, cuMemcpyDtoH_v2);\n"
     "    TK_CU_SYM(MemsetD8, cuMemsetD8_v2);\n"
     "    TK_CU_SYM(CtxSynchronize, cuCtxSynchronize);\n"
+    "    TK_CU_SYM(StreamGetCtx, cuStreamGetCtx);\n"
     "    return 1;\n"
     "}\n"
     "static TK_UNUSED tk_status tk_cuda_error(const char *kernel, const char *call, tk_CUresult r)\n"
@@ -143,7 +150,7 @@ static const char runtime[] =
     "            tk_cu.state = -2;\n"
     "    }\n"
     "    if (tk_cu.state == -1)\n"
-    "        return tk_fail(TK_ERR_NO_DEVICE, \"%s: no CUDA driver (libcuda.so.1 not found)\", kernel);\n"
+    "        return tk_fail(TK_ERR_NO_DEVICE, \"%s: no CUDA driver (\" TKC_CUDA_LIBNAME \" not found)\", kernel);\n"
     "    if (tk_cu.state != 1)\n"
     "        return tk_fail(TK_ERR_NO_DEVICE, \"%s: no CUDA device\", kernel);\n"
     "    if ((r = tk_cu.CtxGetCurrent(ctx)) != 0)\n"
@@ -203,6 +210,22 @@ static const char runtime[] =
     "    }\n"
     "    atomic_flag_clear_explicit(&tk_cu_lock, memory_order_release);\n"
     "    return st;\n"
+    "}\n"
+    "/* A stream must belong to the current context, where the module and the\n"
+    " * tensors are (0, 1 and 2 are the default, legacy and per-thread streams). */\n"
+    "static TK_UNUSED tk_status tk_cuda_stream(const char *kernel, void *stream)\n"
+    "{\n"
+    "    void *ctx = NULL, *sctx = NULL;\n"
+    "    tk_CUresult r;\n"
+    "    if ((uintptr_t)stream <= 2)\n"
+    "        return TK_OK;\n"
+    "    if ((r = tk_cu.CtxGetCurrent(&ctx)) != 0)\n"
+    "        return tk_cuda_error(kernel, \"cuCtxGetCurrent\", r);\n"
+    "    if ((r = tk_cu.StreamGetCtx(stream, &sctx)) != 0)\n"
+    "        return tk_cuda_error(kernel, \"cuStreamGetCtx (is the stream valid?)\", r);\n"
+    "    if (sctx != ctx)\n"
+    "        return tk_fail(TK_ERR_DEVICE, \"%s: the stream belongs to another CUDA context than the current one\", kernel);\n"
+    "    return TK_OK;\n"
     "}\n"
     "#ifdef TKC_CUDA_HOST_COPY\n"
     "#ifndef TKC_CUDA_HOST_GUARD\n"
@@ -326,8 +349,9 @@ static void emit_launcher(HE *h, TirKernel *k, int index, const CudaKernel *ck, 
     buf_printf(o, "    int64_t tk_g0 = tk_grid[0], tk_g1 = tk_grid[1], tk_np = tk_grid[0] * tk_grid[1] * tk_grid[2];\n");
     buf_printf(o, "    if (tk_np == 0)\n        return TK_OK;\n");
     buf_printf(o, "    void *tk_fn = NULL;\n");
-    buf_printf(o, "    if ((tk_st = tk_cuda_function(&%s, %d, &tk_fn)) != TK_OK)\n        return tk_st;\n",
-               h->mod, index);
+    buf_printf(o, "    if ((tk_st = tk_cuda_function(&%s, %d, &tk_fn)) != TK_OK\n"
+                  "        || (tk_st = tk_cuda_stream(\"%s\", tk_stream)) != TK_OK)\n        return tk_st;\n",
+               h->mod, index, k->name);
     buf_puts(o, "    void *tk_args[] = { ");
     for (const char *p = args; *p;) {
         size_t n = strcspn(p, ",");

@@ -1,9 +1,11 @@
 #!/bin/sh
 # tests/gpu/run.sh — every run test of the C target, on the GPU (`make test-gpu`).
 #
-#   sh tests/gpu/run.sh [NAME ...]          # default: every tests/run/NAME.tk with NAME.c
+#   sh tests/gpu/run.sh [NAME ...]          # default: every tests/run/NAME.tk with NAME.c,
+#                                           # then `launch` (tests/gpu/launch.c)
 #   TKC_GPU_EMU=1 sh tests/gpu/run.sh       # no GPU: a CPU stand-in for libcuda (tests/gpu/emu)
 #   SANITIZE=0 sh tests/gpu/run.sh          # skip the compute-sanitizer pass
+#   RACECHECK=1 sh tests/gpu/run.sh         # also racecheck + synccheck each test
 #
 # Uses build/tkc as it is (no rebuild) and compiles only C with gcc.  Each
 # test's driver (tests/run/NAME.c) is compiled unchanged against a header
@@ -107,10 +109,54 @@ test_one() {
         if [ $rc -ne 0 ]; then
             echo "FAIL gpu/$name.memcheck"; echo "    exit $rc"; show "$d/out.san" 40; return
         fi
+        if [ "${RACECHECK:-0}" = 1 ]; then
+            for tool in racecheck synccheck; do
+                limit 1200 "$SAN" --tool $tool --error-exitcode 99 --print-limit 20 "$d/$name.san" >"$d/out.$tool" 2>&1
+                rc=$?
+                if [ $rc -ne 0 ]; then
+                    echo "FAIL gpu/$name.$tool"; echo "    exit $rc"; show "$d/out.$tool" 40; return
+                fi
+            done
+            echo "PASS gpu/$name (+memcheck +racecheck +synccheck)"
+            return
+        fi
         echo "PASS gpu/$name (+memcheck)"
         return
     fi
     echo "PASS gpu/$name"
+}
+
+# The launcher's error paths (tests/gpu/launch.c): bad arguments, a failed
+# require, a stream of another context; and, built with a driver library
+# name that does not exist, no driver.
+test_launch() {
+    d=$G/launch
+    mkdir -p "$d"
+    if ! "$TKC" tests/gpu/launch.tk --target=cuda -o "$d/launch.h" >"$d/tkc.log" 2>&1; then
+        echo "FAIL gpu/launch"; echo "    tkc failed"; show "$d/tkc.log"; return
+    fi
+    for v in launch nodriver; do
+        def=""; [ $v = nodriver ] && def="-DNO_DRIVER -DTKC_CUDA_LIBNAME=\"libcuda-none-tkc.so.1\""
+        # shellcheck disable=SC2086
+        if ! $CC $CFLAGS $def -I "$d" -o "$d/$v" tests/gpu/launch.c -lm -ldl >"$d/cc.$v.log" 2>&1; then
+            echo "FAIL gpu/$v"; echo "    does not compile"; show "$d/cc.$v.log"; return
+        fi
+    done
+    envs=""
+    if [ "$EMU" = 1 ]; then
+        if ! emu_lib launch tests/gpu/launch.tk "$d/emu"; then
+            echo "FAIL gpu/launch"; echo "    emulator build failed"; show "$d/emu/cc.log"; return
+        fi
+        envs="LD_LIBRARY_PATH=$d/emu"
+    fi
+    for v in launch nodriver; do
+        # shellcheck disable=SC2086
+        if env $envs ${TO:+timeout 120} "$d/$v" >"$d/out.$v" 2>&1; then
+            echo "PASS gpu/$v"
+        else
+            echo "FAIL gpu/$v"; show "$d/out.$v"
+        fi
+    done
 }
 
 # Is there a GPU?  vadd through the real launcher says.
@@ -144,7 +190,10 @@ fi
 if [ $# -gt 0 ]; then names=$*; else
     names=$(for c in tests/run/*.c; do n=$(basename "$c" .c); [ -f "tests/run/$n.tk" ] && echo "$n"; done)
 fi
-for n in $names; do test_one "$n"; done >"$G/results" 2>&1
+[ $# -gt 0 ] || names="$names launch"
+for n in $names; do
+    if [ "$n" = launch ]; then test_launch; else test_one "$n"; fi
+done >"$G/results" 2>&1
 cat "$G/results"
 npass=$(grep -c '^PASS ' "$G/results")
 nfail=$(grep -c '^FAIL ' "$G/results")

@@ -25,6 +25,7 @@ static std::map<std::string, int> max_smem;
 static std::map<uintptr_t, size_t> allocs;
 static thread_local void *current;
 static int primary;
+struct emu_stream { void *ctx; };   /* the context current when it was made */
 
 void tk_emu_sync(void) { pthread_barrier_wait(&barrier); }
 
@@ -71,13 +72,16 @@ int cuFuncSetAttribute(void *f, int attr, int v)
 int cuGetErrorName(int r, const char **s)
 {
     *s = r == 500 ? "CUDA_ERROR_NOT_FOUND" : r == 701 ? "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES"
-       : r == 1 ? "CUDA_ERROR_INVALID_VALUE" : "CUDA_ERROR_UNKNOWN";
+       : r == 1 ? "CUDA_ERROR_INVALID_VALUE" : r == 201 ? "CUDA_ERROR_INVALID_CONTEXT"
+       : r == 400 ? "CUDA_ERROR_INVALID_HANDLE" : "CUDA_ERROR_UNKNOWN";
     return 0;
 }
 int cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
-                   unsigned bz, unsigned smem, void *, void **args, void **extra)
+                   unsigned bz, unsigned smem, void *stream, void **args, void **extra)
 {
     const tk_emu_kernel *k = (const tk_emu_kernel *)f;
+    if ((uintptr_t)stream > 2 && ((emu_stream *)stream)->ctx != current)
+        return 400;   /* CUDA_ERROR_INVALID_HANDLE */
     int lim = max_smem.count(k->name) ? max_smem[k->name] : 48 * 1024;
     if (gx == 0 || gy != 1 || gz != 1 || by != 1 || bz != 1 || bx == 0 || bx > 1024 || bx % 32
         || extra || (int)smem > lim)
@@ -136,4 +140,39 @@ int cuMemsetD8_v2(uint64_t d, unsigned char v, size_t n)
     return 0;
 }
 int cuCtxSynchronize(void) { return 0; }
+/* contexts besides the primary one, and streams (emu_stream) */
+int cuCtxCreate_v2(void **c, unsigned, int dev)
+{
+    if (dev != 0)
+        return 101;   /* CUDA_ERROR_INVALID_DEVICE */
+    *c = current = new int(0);
+    return 0;
+}
+int cuCtxDestroy_v2(void *c)
+{
+    if (!c || c == &primary)
+        return 1;
+    if (current == c)
+        current = nullptr;
+    delete (int *)c;
+    return 0;
+}
+int cuStreamCreate(void **s, unsigned)
+{
+    if (!current)
+        return 201;   /* CUDA_ERROR_INVALID_CONTEXT */
+    *s = new emu_stream{current};
+    return 0;
+}
+int cuStreamDestroy_v2(void *s)
+{
+    delete (emu_stream *)s;
+    return 0;
+}
+int cuStreamSynchronize(void *) { return 0; }
+int cuStreamGetCtx(void *s, void **c)
+{
+    *c = (uintptr_t)s <= 2 ? current : ((emu_stream *)s)->ctx;
+    return 0;
+}
 }
