@@ -167,6 +167,14 @@ PirExpr *pir_bin(PirFunc *f, PirBinOp op, PirExpr *a, PirExpr *b)
     return e;
 }
 
+PirExpr *pir_nsw(PirFunc *f, PirBinOp op, PirExpr *a, PirExpr *b)
+{
+    PirExpr *e = pir_bin(f, op, a, b);
+    if (e != a && e != b)
+        e->nsw = true;
+    return e;
+}
+
 PirExpr *pir_select(PirFunc *f, PirExpr *c, PirExpr *a, PirExpr *b)
 {
     PirExpr *e = node(f, PE_SELECT, a->ty);
@@ -415,7 +423,7 @@ static void pexpr(FILE *o, const PirFunc *f, const PirExpr *e)
                   : e->kind == PE_SELECT ? "select" : e->kind == PE_CONV ? "conv"
                   : e->kind == PE_BITCAST ? "bitcast" : e->kind == PE_MATH ? pir_math_name[e->op]
                   : e->kind == PE_PTRADD ? "ptradd" : e->kind == PE_PTRINT ? "ptrint" : "saddr";
-    fprintf(o, "(%s.%s", n, t);
+    fprintf(o, "(%s%s.%s", n, e->nsw ? ".nsw" : "", t);
     for (const PirExpr *const *x = (const PirExpr *const[]){ e->a, e->b, e->c, NULL }; *x; x++) {
         fprintf(o, " ");
         pexpr(o, f, *x);

@@ -21,7 +21,7 @@
  * changes only ADD (new enum members at the end, new fields); additions are
  * listed at the end of this comment.
  *
- * Additions: (none yet)
+ * Additions: PirExpr.nsw and pir_nsw (index arithmetic that cannot overflow).
  */
 #ifndef TKC_PIR_H
 #define TKC_PIR_H
@@ -131,7 +131,7 @@ typedef enum {
     PE_BITCAST,    /* a's bits as ty, same width (F32 <-> U32, F64 <-> U64, F16 <-> U16) */
     PE_MATH,       /* fn (PM_*) of a [, b [, c]], all of ty F32 or F64 */
     PE_SHFL_XOR,   /* a of the lane (laneid ^ lane) of this warp; every lane of the warp executes it */
-    PE_LOAD,       /* mem; if mask (BOOL, or NULL) is false: other, and memory is not touched */
+    PE_LOAD,       /* mem; if mask a (BOOL, or NULL) is false: b (NULL: zero), memory untouched */
     PE_PTRADD,     /* a (PTR) + b (I64) elements of a's element type; elem */
     PE_PTRINT,     /* a (PTR) as U64 */
     PE_SADDR,      /* U32 shared-window address (cvta.to.shared) of dynamic shared byte a (I32) */
@@ -224,6 +224,8 @@ typedef struct PirExpr {
     PirLocal *local;       /* PE_LOCAL, PE_ELEM */
     struct PirExpr *a, *b, *c;   /* operands; PE_LOAD: a = mask, b = other */
     int lane;              /* PE_SHFL_XOR: 1..16 */
+    bool nsw;              /* PE_BIN ADD SUB MUL of signed ints: never overflows (LLVM nsw;
+                            * CUDA prints plain signed C arithmetic) */
     PirMem mem;            /* PE_LOAD */
 } PirExpr;
 
@@ -326,6 +328,7 @@ PirExpr *pir_param(PirFunc *f, int index);
 PirExpr *pir_special(PirFunc *f, PirSpecial s);
 PirExpr *pir_un(PirFunc *f, PirUnOp op, PirExpr *a);
 PirExpr *pir_bin(PirFunc *f, PirBinOp op, PirExpr *a, PirExpr *b);
+PirExpr *pir_nsw(PirFunc *f, PirBinOp op, PirExpr *a, PirExpr *b);    /* pir_bin, nsw */
 PirExpr *pir_select(PirFunc *f, PirExpr *c, PirExpr *a, PirExpr *b);
 PirExpr *pir_conv(PirFunc *f, PirTy to, PirExpr *a);   /* a itself when it has type to */
 PirExpr *pir_bitcast(PirFunc *f, PirTy to, PirExpr *a);
