@@ -1822,9 +1822,9 @@ static void build(GL *e)
                          pir_conv(F, PT_I64, pir_special(F, PSR_NCTAID)), false);
     gpu_push(e, s->body);
     PirExpr *P = pir_ref(F, p), *G0 = pir_param(F, g0), *G1 = pir_param(F, g1);
-    e->pid[0] = gpu_let(e, "pid", pir_bin(F, PB_REM, P, G0));
-    e->pid[1] = gpu_let(e, "pid", pir_bin(F, PB_REM, pir_bin(F, PB_DIV, P, G0), G1));
-    e->pid[2] = gpu_let(e, "pid", pir_bin(F, PB_DIV, pir_bin(F, PB_DIV, P, G0), G1));
+    e->pid[0] = gpu_let(e, "pid", pir_nsw(F, PB_REM, P, G0));      /* grid sizes are positive */
+    e->pid[1] = gpu_let(e, "pid", pir_nsw(F, PB_REM, pir_nsw(F, PB_DIV, P, G0), G1));
+    e->pid[2] = gpu_let(e, "pid", pir_nsw(F, PB_DIV, pir_nsw(F, PB_DIV, P, G0), G1));
     e->var = arena_alloc(e->a, sizeof(PirLocal *) * (size_t)(e->k->vars.n + 1));
     for (int i = 0; i < e->k->vars.n; i++) {
         const TTy *t = &e->k->vars.v[i].ty;

@@ -216,7 +216,7 @@ static char *bin(PE *p, const PirExpr *e)
     const char *T = ctype(t), *U = utype(t);
     char *a = ex(p, e->a), *b = ex(p, e->b);
     bool fl = pir_ty_float(t), d = t == PT_F64;
-    bool pos = e->b->kind == PE_CONST && !fl && e->b->ival > 0;
+    bool pos = e->nsw || (e->b->kind == PE_CONST && !fl && e->b->ival > 0);
     switch ((PirBinOp)e->op) {
     case PB_ADD: case PB_SUB: case PB_MUL:
         if (fl || e->nsw)
