@@ -90,7 +90,7 @@ const char cuda_device_prelude[] =
 /* tensor cores: the PA_* asm of lower/pir.h (the emulator defines these too) */
 const char cuda_mma_prelude[] =
     "#ifndef TK_EMU_MMA\n"
-    "/* tensor cores (targets/cuda/mma.c) */\n"
+    "/* tensor cores: the PA_* asm of lower/pir.h (lower/gpu_mma.c) */\n"
     "TK_D uint32_t tk_smem_u32(const void *p)\n"
     "{ uint32_t a; asm(\"{ .reg .u64 t; cvta.to.shared.u64 t, %1; cvt.u32.u64 %0, t; }\" : \"=r\"(a) : \"l\"((uint64_t)p)); return a; }\n"
     "TK_D void tk_ldsm4(uint32_t &a, uint32_t &b, uint32_t &c, uint32_t &d, uint32_t p)\n"
