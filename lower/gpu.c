@@ -89,6 +89,7 @@ struct GL {
     PirLocal *tid, *pid[3];
     Lane ln;                 /* the innermost lane loops */
     PirExpr *kx, *jx;        /* the register slot of the lane's own element, its place in the group */
+    PirExpr *kx0, *jx0;      /* what the tokens replace meanwhile (set_tokens) */
     PirLocal *tok_i, *tok_k, *tok_j;
     PirExpr *ti, *tk, *tj;   /* references to the tokens (compared by pointer) */
     GpuMma mma;              /* dot on tensor cores (gpu_mma.c) */
@@ -1138,11 +1139,10 @@ static PirExpr *pack(GL *e, const Chunks *c, PirLocal **sv, int ch, int w)
 
 static void set_tokens(GL *e, bool on)
 {
-    static PirExpr *kx, *jx;      /* what the tokens replace meanwhile */
     if (on)
-        kx = e->kx, jx = e->jx;
-    e->kx = on ? e->tk : kx;
-    e->jx = on ? e->tj : jx;
+        e->kx0 = e->kx, e->jx0 = e->jx;
+    e->kx = on ? e->tk : e->kx0;
+    e->jx = on ? e->tj : e->jx0;
 }
 
 /* The run-time check of the fast path: all unmasked and aligned. */
