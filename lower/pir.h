@@ -94,7 +94,7 @@ typedef struct PirParam {
 
 typedef struct PirLocal {
     int id;                /* index in PirFunc.locals */
-    const char *hint;      /* name stem: printers print hint and id ("v12_7") */
+    const char *hint;      /* name stem: printers add the id (CUDA: "v_12") */
     PirTy ty;              /* PT_PTR not allowed */
     int64_t n;             /* 0: a scalar; else a register array of n elements */
 } PirLocal;

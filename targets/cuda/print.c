@@ -412,7 +412,10 @@ static void stmt(PE *p, const PirStmt *s)
         break;
     }
     case PS_WHILE:
-        line(p, s->cond ? "while (%s) {" : "for (;;) {%s", s->cond ? ex(p, s->cond) : "");
+        if (s->cond)
+            line(p, "while (%s) {", ex(p, s->cond));
+        else
+            line(p, "for (;;) {");
         body(p, s->body);
         line(p, "}");
         break;
