@@ -37,7 +37,7 @@ static const char usage[] =
     "  -o FILE               write the header to FILE (default: stdout)\n"
     "  -D NAME=VALUE         set a const parameter or specialize a run-time dim\n"
     "  --kernel=NAME[,NAME]  emit these kernels (default: every kernel of FILE)\n"
-    "  --emit=KIND           tokens | ast | tir | c | cuda | ptx (default: the header)\n"
+    "  --emit=KIND           tokens | ast | tir | c | pir | cuda | ptx (default: the header)\n"
     "  -I DIR                search DIR for imports\n"
     "  -dPASSES              print the tile IR after passes (lower,fold,cse,dce,masks | all)\n"
     "  -MD, -MF FILE         also write a make depfile (OUT.d, or FILE) listing the imports\n"
@@ -132,8 +132,9 @@ static int parse_options(Arena *a, int argc, char **argv, Options *o)
         } else if (!strncmp(s, "--emit=", 7)) {
             o->emit = s + 7;
             if (strcmp(o->emit, "tokens") && strcmp(o->emit, "ast") && strcmp(o->emit, "tir") &&
-                strcmp(o->emit, "c") && strcmp(o->emit, "cuda") && strcmp(o->emit, "ptx"))
-                return usage_error("unknown --emit kind '%s' (tokens, ast, tir, c, cuda, ptx)", o->emit);
+                strcmp(o->emit, "c") && strcmp(o->emit, "pir") && strcmp(o->emit, "cuda") &&
+                strcmp(o->emit, "ptx"))
+                return usage_error("unknown --emit kind '%s' (tokens, ast, tir, c, pir, cuda, ptx)", o->emit);
         } else if (!strncmp(s, "--arch=", 7)) {
             o->arch = s + 7;
             if (strcmp(o->arch, "sm_80") && strcmp(o->arch, "sm_86") && strcmp(o->arch, "sm_89") &&
@@ -373,6 +374,8 @@ static int compile(Arena *a, Options *o)
             tir_print(stdout, ks.v[i]);
         return 0;
     }
+    if (o->emit && !strcmp(o->emit, "pir"))
+        return cuda_emit_pir(stdout, ks.v, ks.n, &d) ? 0 : 1;
     if (o->emit && (!strcmp(o->emit, "cuda") || !strcmp(o->emit, "ptx"))) {
         TargetOptions to = {.source = o->input, .guard = guard_name(a, o), .arch = o->arch};
         return cuda_emit_text(stdout, !strcmp(o->emit, "ptx"), ks.v, ks.n, &to, &d) ? 0 : 1;

@@ -61,5 +61,7 @@ extern const Target target_cuda;
 /* targets/cuda: --emit=cuda prints the device code, --emit=ptx its PTX. */
 bool cuda_emit_text(FILE *out, bool ptx, TirKernel **kernels, int n, const TargetOptions *o,
                     Diag *d);
+/* --emit=pir: the per-thread IR of each kernel (lower/pir.h). */
+bool cuda_emit_pir(FILE *out, TirKernel **kernels, int n, Diag *d);
 
 #endif
