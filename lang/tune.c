@@ -213,7 +213,7 @@ static bool sealed(char *text, size_t len)
 
 /* Compiled code (the CUDA target's PTX and cubin) in the same folder as
  * the tuning results: `KIND-<hash of the key>.tkc`, the magic line and the
- * kind, the bytes, the checksum line. */
+ * kind, the bytes and a newline, the checksum line. */
 #define CODE_MAGIC "tkc code cache 1"
 
 static char *code_path(Arena *a, const char *kind, const char *key)
@@ -229,11 +229,11 @@ static char *code_get(Arena *a, const char *kind, const char *key, size_t *len)
     char *text = read_file(a, path, &n);
     if (!text)
         return NULL;
-    if (!sealed(text, n) || n < hn + 26 || memcmp(text, head, hn)) {
+    if (!sealed(text, n) || n < hn + 27 || memcmp(text, head, hn)) {
         tir_log("autotune", "cache entry %s is corrupted: rebuilding", path);
         return NULL;
     }
-    *len = n - hn - 26;
+    *len = n - hn - 27;
     return text + hn;
 }
 
@@ -243,6 +243,7 @@ static void code_put(Arena *a, const char *kind, const char *key, const char *da
     buf_printf(&b, "%s\n%s\n", CODE_MAGIC, kind);
     for (size_t i = 0; i < len; i++)
         buf_putc(&b, data[i]);
+    buf_putc(&b, '\n');
     make_dirs(a, cache_dir(a));
     Buf e = seal(a, b.s, b.n);
     char *path = code_path(a, kind, key);
