@@ -843,11 +843,16 @@ static bool prepare(Tuner *T)
 
 int tune_reps(double first_ns, double best_ns)
 {
-    if (best_ns > 0 && first_ns > 4 * best_ns)
+    /* TKC_TUNE_EXHAUSTIVE=1: time every variant fully, for about 0.3 s (to
+     * check the normal run's choice against) */
+    const char *ex = getenv("TKC_TUNE_EXHAUSTIVE");
+    bool all = ex && *ex && strcmp(ex, "0");
+    if (best_ns > 0 && first_ns > 4 * best_ns && !all)
         return 0;
-    double budget = 0.1e9;                         /* about 0.1 s of timed runs */
-    double n = first_ns > 0 ? budget / first_ns : 100;
-    return n < 5 ? 5 : n > 100 ? 100 : (int)n;
+    double budget = all ? 0.3e9 : 0.1e9;           /* about 0.1 s of timed runs */
+    int most = all ? 300 : 100;
+    double n = first_ns > 0 ? budget / first_ns : most;
+    return n < 5 ? 5 : n > most ? most : (int)n;
 }
 
 static void free_outputs(const KernelInfo *k, TuneMeasure *m)
