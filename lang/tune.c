@@ -1294,6 +1294,33 @@ char *tune_harness(Arena *a, const TuneVariant *v, const char *entry, const char
     return b.s;
 }
 
+int tune_build(const TuneVariant *v, const Target *t, const TargetOptions *to, const char *harness,
+               char **argv, void (*more)(const TuneVariant *, const TargetOptions *, Diag *))
+{
+    Arena *a = arena_new();
+    int fd = open(arena_printf(a, "%s/build.log", v->dir), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd < 0)
+        return 3;
+    dup2(fd, 1);
+    dup2(fd, 2);
+    Diag d;
+    diag_init(&d, stderr);
+    FILE *h = fopen(arena_printf(a, "%s/k.h", v->dir), "w");
+    TirKernel *k = v->tir;
+    bool ok = h && target_emit_header(h, &t, 1, &k, 1, to, &d);
+    ok &= h && fclose(h) == 0;
+    if (ok && more)
+        more(v, to, &d);
+    ok &= tune_write_atomic(a, arena_printf(a, "%s/h.c", v->dir), harness, strlen(harness));
+    if (!ok) {
+        fprintf(stderr, "error: cannot write the variant's sources\n");
+        return 3;
+    }
+    execvp(argv[0], argv);
+    fprintf(stderr, "error: cannot run %s: %s\n", argv[0], strerror(errno));
+    return 127;
+}
+
 /* ------------------------------------------------------------ the C backend */
 
 static const char *cc_name(void)
@@ -1389,29 +1416,10 @@ static const char c_harness_run[] =
 static int c_build(const TuneVariant *v, const Target *t, const TargetOptions *to)
 {
     Arena *a = arena_new();
-    char *log = arena_printf(a, "%s/build.log", v->dir);
-    int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (fd < 0)
-        return 3;
-    dup2(fd, 1);
-    dup2(fd, 2);
-    Diag d;
-    diag_init(&d, stderr);
-    FILE *h = fopen(arena_printf(a, "%s/k.h", v->dir), "w");
-    TirKernel *k = v->tir;
-    bool ok = h && target_emit_header(h, &t, 1, &k, 1, to, &d);
-    ok &= h && fclose(h) == 0;
     char *hc = arena_printf(a, "%s%s", tune_harness(a, v, v->tir->name, ""), c_harness_run);
-    ok &= tune_write_atomic(a, arena_printf(a, "%s/h.c", v->dir), hc, strlen(hc));
-    if (!ok) {
-        fprintf(stderr, "error: cannot write the variant's sources\n");
-        return 3;
-    }
     char *argv[] = { (char *)cc_name(), C_FLAGS, "-o", arena_printf(a, "%s/h.so", v->dir),
                      arena_printf(a, "%s/h.c", v->dir), "-lm", NULL };
-    execvp(argv[0], argv);
-    fprintf(stderr, "error: cannot run %s: %s\n", argv[0], strerror(errno));
-    return 127;
+    return tune_build(v, t, to, hc, argv, NULL);
 }
 
 typedef int (*SetupFn)(const int64_t *, const double *);

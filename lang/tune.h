@@ -113,6 +113,13 @@ int tune_reps(double first_ns, double best_ns);
  * extra (e.g. ", NULL") or "" follows the arguments. */
 char *tune_harness(Arena *a, const TuneVariant *v, const char *entry, const char *extra);
 
+/* A backend's build, in the child: stdout and stderr to v->dir/build.log,
+ * the variant's header k.h (then more(), if any), the harness h.c, then
+ * exec argv (the compiler, writing h.so).  Returns only on failure: the
+ * exit status. */
+int tune_build(const TuneVariant *v, const Target *t, const TargetOptions *to, const char *harness,
+               char **argv, void (*more)(const TuneVariant *, const TargetOptions *, Diag *));
+
 /* Write through a temporary name and rename: readers see all or nothing. */
 bool tune_write_atomic(Arena *a, const char *path, const char *data, size_t n);
 

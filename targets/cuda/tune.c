@@ -23,11 +23,8 @@
  * memory for the block) is pruned with the driver's reason.
  */
 #include <dlfcn.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cuda.h"
 #include "../../lang/tune.h"
@@ -155,39 +152,28 @@ static const char *cc_name(void)
     return cc && *cc ? cc : "cc";
 }
 
+/* The device code beside the header, for inspection (and tests/gpu/emu/cc.sh). */
+static void device_code(const TuneVariant *v, const TargetOptions *to, Diag *d)
+{
+    Arena *a = arena_new();
+    FILE *f = fopen(arena_printf(a, "%s/k.cu", v->dir), "w");
+    TirKernel *k = v->tir;
+    if (f) {
+        cuda_emit_text(f, false, &k, 1, to, d);
+        fclose(f);
+    }
+    arena_free(a);
+}
+
 /* In a child: the header (NVRTC, ptxas), k.cu, the harness; exec $CC. */
 static int cuda_build(const TuneVariant *v, const Target *t, const TargetOptions *to)
 {
     Arena *a = arena_new();
-    int fd = open(arena_printf(a, "%s/build.log", v->dir), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (fd < 0)
-        return 3;
-    dup2(fd, 1);
-    dup2(fd, 2);
-    Diag d;
-    diag_init(&d, stderr);
-    TirKernel *k = v->tir;
-    FILE *h = fopen(arena_printf(a, "%s/k.h", v->dir), "w");
-    bool ok = h && target_emit_header(h, &t, 1, &k, 1, to, &d);
-    ok &= h && fclose(h) == 0;
-    if (!ok)
-        return 3;
-    FILE *cu_src = fopen(arena_printf(a, "%s/k.cu", v->dir), "w");
-    if (cu_src) {
-        cuda_emit_text(cu_src, false, &k, 1, to, &d);
-        fclose(cu_src);
-    }
-    char *hc = arena_printf(a, "%s%s", tune_harness(a, v, arena_printf(a, "%s_cuda", k->name), ", NULL"),
+    char *hc = arena_printf(a, "%s%s", tune_harness(a, v, arena_printf(a, "%s_cuda", v->tir->name), ", NULL"),
                             harness_cuda);
-    if (!tune_write_atomic(a, arena_printf(a, "%s/h.c", v->dir), hc, strlen(hc))) {
-        fprintf(stderr, "error: cannot write the variant's harness\n");
-        return 3;
-    }
     char *argv[] = { (char *)cc_name(), "-O1", "-shared", "-fPIC", "-o", arena_printf(a, "%s/h.so", v->dir),
                      arena_printf(a, "%s/h.c", v->dir), "-ldl", "-lm", NULL };
-    execvp(argv[0], argv);
-    fprintf(stderr, "error: cannot run %s: %s\n", argv[0], strerror(errno));
-    return 127;
+    return tune_build(v, t, to, hc, argv, device_code);
 }
 
 /* ------------------------------------------------------------ measuring */

@@ -43,21 +43,25 @@ tkc() { n=$1; shift; TKC_LOGS=autotune "$TKC" "$@" 2>"$T/$n.log"; }
 build() { mkdir -p "$T/inc" && cp "$2" "$T/inc/$(basename "$3" _check.c).h" &&
           $TEST_CC $CFLAGS -I"$T/inc" -o "$T/$1" "$S/$3" -lm 2>"$T/$1.cc.log"; }
 
+# cold FN NAME ROWS NOTE ARGS...: a cold tuning through FN (tkc, or tkcu
+# below) whose log has 8 variant rows matching ROWS, the default, a choice
+# and NOTE.
+cold() {
+    fn=$1 n=$2 rows=$3 note=$4; shift 4
+    t0=$(now)
+    if ! $fn "$n" "$@"; then fail "$n" "tkc failed"; show "$T/$n.log"; return; fi
+    nv=$(grep -c "^\[autotune\]   $rows" "$T/$n.log")
+    if [ "$nv" -eq 8 ] && grep -q 'ok (default)' "$T/$n.log" && grep -q ' <- chosen' "$T/$n.log" &&
+       grep -q "$note" "$T/$n.log"; then
+        pass "$n ($nv variants, $(secs "$t0" "$(now)") s)"
+    else
+        fail "$n" "expected a table of 8 variants with the default, a choice and '$note'"; show "$T/$n.log" 20
+    fi
+}
+
 # ---------------------------------------------------------- cold tuning
 MM="$S/mm.tk --target=c --max-autotune --tune M=96,N=80,K=64"
-t0=$(now)
-if tkc cold $MM -o "$T/mm.h"; then
-    t1=$(now)
-    nv=$(grep -c '^\[autotune\]   BM=' "$T/cold.log")
-    if [ "$nv" -eq 8 ] && grep -q 'ok (default)' "$T/cold.log" && grep -q ' <- chosen' "$T/cold.log" &&
-       grep -q 'warps/stages do not change' "$T/cold.log"; then
-        pass "cold ($nv variants, $(secs "$t0" "$t1") s)"
-    else
-        fail cold "expected a table of 8 variants with the default and a choice"; show "$T/cold.log" 20
-    fi
-else
-    fail cold "tkc failed"; show "$T/cold.log"
-fi
+cold tkc cold 'BM=' 'warps/stages do not change' $MM -o "$T/mm.h"
 ls "$TKC_CACHE_DIR"/tune-*.tkc >/dev/null 2>&1 && pass cache_written || fail cache_written "no entry in $TKC_CACHE_DIR"
 
 if build mm_check "$T/mm.h" mm_check.c && "$T/mm_check" 96,80,64 1,1,1 100,33,70 64,64,64 >"$T/mm_check.out" 2>&1; then
@@ -194,19 +198,7 @@ elif ! mkdir -p "$E" || ! g++ -std=c++17 -O1 -w -fno-strict-aliasing -fPIC -shar
     fail cuda_emulator "the stand-in libcuda does not build"; show "$T/emu.log"
 else
     MC="$S/mm.tk --max-autotune --tune M=96,N=80,K=64 -D BK=16"
-    t0=$(now)
-    if tkcu cuda_cold $MC -o "$T/mmc.h"; then
-        t1=$(now)
-        nv=$(grep -c '^\[autotune\]   BM=.* warps=[48] ' "$T/cuda_cold.log")
-        if [ "$nv" -eq 8 ] && grep -q 'ok (default)' "$T/cuda_cold.log" && grep -q ' <- chosen' "$T/cuda_cold.log" &&
-           grep -q 'variants on cuda (tkc CPU emulator' "$T/cuda_cold.log"; then
-            pass "cuda_cold ($nv variants, $(secs "$t0" "$t1") s)"
-        else
-            fail cuda_cold "expected a table of 8 variants (BM, BN, warps) timed on the emulator"; show "$T/cuda_cold.log" 20
-        fi
-    else
-        fail cuda_cold "tkc failed"; show "$T/cuda_cold.log"
-    fi
+    cold tkcu cuda_cold 'BM=.* warps=[48] ' 'variants on cuda (tkc CPU emulator' $MC -o "$T/mmc.h"
     if cuda_run cuda_runs "$T/mmc.h" $MC; then pass cuda_tuned_header_runs; else
         fail cuda_tuned_header_runs "the tuned header's kernel computes wrong results on the emulator"
         show "$T/cuda_runs/cc.log"; show "$T/cuda_runs/out"; fi
