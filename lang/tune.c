@@ -1131,8 +1131,12 @@ static bool choose(Tuner *T, int i, const char *table, bool *tuned)
                 T->vs.v[T->choice[i]].label);
         return true;
     }
+    static bool said;                /* once per run, not per kernel */
     if (!T->device && !T->no_device && !(T->device = T->be->device(T->a))) {
-        fprintf(stderr, "tkc: --max-autotune: no %s device here; using the default values\n", T->be->target);
+        if (!said)
+            fprintf(stderr, "tkc: --max-autotune: no %s device here; using the tuning table or the default "
+                    "values\n", T->be->target);
+        said = true;
         T->no_device = true;
     }
     T->choice[i] = 0;

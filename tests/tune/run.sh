@@ -259,12 +259,16 @@ else
     rc=$?
     "$TKC" --target=cuda "$S/mm.tk" -D BK=16 -o "$T/mmc8.h"
     sed 2d "$T/mmc7.h" >"$T/mmc7.body"; sed 2d "$T/mmc8.h" >"$T/mmc8.body"   # line 2: the options
-    if [ $rc = 0 ] && grep -q 'no cuda device here; using the default values' "$T/cuda_nodev.log" &&
-       [ "$(grep -c 'no cuda device' "$T/cuda_nodev.log")" = 1 ] && cmp -s "$T/mmc7.body" "$T/mmc8.body"; then
+    # stdlib/matmul.tk: four kernels with a space, one message
+    TKC_LOGS=autotune LD_LIBRARY_PATH=$T/nodev "$TKC" --target=cuda "$ROOT/stdlib/matmul.tk" --max-autotune \
+        --tune M=64,N=64,K=64 --no-cache -o "$T/mmc9.h" 2>"$T/cuda_nodev2.log"
+    if [ $rc = 0 ] && grep -q 'no cuda device here; using the tuning table or the default values' "$T/cuda_nodev.log" &&
+       [ "$(grep -c 'no cuda device' "$T/cuda_nodev.log")" = 1 ] && cmp -s "$T/mmc7.body" "$T/mmc8.body" &&
+       [ "$(grep -c 'no cuda device' "$T/cuda_nodev2.log")" = 1 ] && [ -s "$T/mmc9.h" ]; then
         pass cuda_no_device
     else
         fail cuda_no_device "without a driver: one 'no cuda device' line, then the default header (exit $rc)"
-        show "$T/cuda_nodev.log"
+        show "$T/cuda_nodev.log"; show "$T/cuda_nodev2.log"
     fi
 fi
 
