@@ -19,7 +19,10 @@
  * Building and measuring belong to the target: a TuneBackend each.  The C
  * target's is at the end of this file: the variant's header plus a harness
  * that fills the tensors and times the entry point, compiled with the
- * system compiler into a shared object that tkc dlopens.
+ * system compiler into a shared object that tkc dlopens.  The CUDA
+ * target's (targets/cuda/tune.c) builds the same way from the same harness
+ * generator and times on the GPU.  The cache folder also keeps the CUDA
+ * target's compiled code for the headers tuning writes (tune_code_cache).
  *
  * The header then holds the winners: when one variant serves every shape
  * it is the entry point itself; otherwise each distinct winner is NAME__vN
