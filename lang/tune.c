@@ -822,7 +822,10 @@ static bool prepare(Tuner *T)
                     TuneVariant *v = &T->vs.v[j];
                     char *log = read_file(T->a, arena_printf(T->a, "%s/build.log", v->dir), NULL);
                     const char *e = log ? strstr(log, "error") : NULL;
-                    v->pruned = arena_printf(T->a, "compile failed: %s", first_line(T->a, e ? e : log));
+                    if (WIFEXITED(st) && WEXITSTATUS(st) == TUNE_UNFIT && e && !strncmp(e, "error: ", 7))
+                        v->pruned = first_line(T->a, e + 7);
+                    else
+                        v->pruned = arena_printf(T->a, "compile failed: %s", first_line(T->a, e ? e : log));
                     v->tir = NULL;
                 }
         }
@@ -1316,6 +1319,8 @@ int tune_build(const TuneVariant *v, const Target *t, const TargetOptions *to, c
     TirKernel *k = v->tir;
     bool ok = h && target_emit_header(h, &t, 1, &k, 1, to, &d);
     ok &= h && fclose(h) == 0;
+    if (d.nerrors)
+        return TUNE_UNFIT;
     if (ok && more)
         more(v, to, &d);
     ok &= tune_write_atomic(a, arena_printf(a, "%s/h.c", v->dir), harness, strlen(harness));

@@ -116,7 +116,9 @@ char *tune_harness(Arena *a, const TuneVariant *v, const char *entry, const char
 /* A backend's build, in the child: stdout and stderr to v->dir/build.log,
  * the variant's header k.h (then more(), if any), the harness h.c, then
  * exec argv (the compiler, writing h.so).  Returns only on failure: the
- * exit status. */
+ * exit status, TUNE_UNFIT when the target rejected the variant (its error,
+ * e.g. too much shared memory, is the reason it is pruned). */
+#define TUNE_UNFIT 4
 int tune_build(const TuneVariant *v, const Target *t, const TargetOptions *to, const char *harness,
                char **argv, void (*more)(const TuneVariant *, const TargetOptions *, Diag *));
 

@@ -11,8 +11,8 @@
 # dispatching header that is right at tuned and untuned shapes; usage errors
 # exit 2.  Then --target=cuda on the CPU stand-in for libcuda (tests/gpu/emu;
 # needs NVRTC and g++, else SKIP lines): variants built and timed, the
-# tuned header right, a wrong variant excluded, a variant that cannot launch
-# pruned, cache hits for the choice and for the PTX, a tuning table that
+# tuned header right, a wrong variant excluded, variants that cannot launch
+# or need too much shared memory pruned, cache hits for the choice and for the PTX, a tuning table that
 # reproduces the header without a GPU, the no-device fallback.
 # Prints PASS/FAIL/SKIP per check and `N passed, N failed`; exits 1 if
 # anything failed.
@@ -252,6 +252,14 @@ else
         pass cuda_launch_pruned
     else
         fail cuda_launch_pruned "warps=8 (256 threads) must be pruned with the driver's reason"; show "$T/cuda_launch.log"
+    fi
+
+    if tkcu cuda_smem "$S/smem.tk" --max-autotune --no-cache --tune M=32,N=32,K=64 -o "$T/smem.h" &&
+       grep -q 'S=256 .*pruned: kernel smem needs [0-9]* bytes of shared memory; sm_90a has' "$T/cuda_smem.log" &&
+       grep -q 'S=16 .*<- chosen' "$T/cuda_smem.log"; then
+        pass cuda_smem_pruned
+    else
+        fail cuda_smem_pruned "S=256 needs too much shared memory: pruned, with the reason"; show "$T/cuda_smem.log"
     fi
 
     mkdir -p "$T/nodev"
