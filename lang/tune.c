@@ -1335,7 +1335,7 @@ int tune_build(const TuneVariant *v, const Target *t, const TargetOptions *to, c
 
 /* ------------------------------------------------------------ the C backend */
 
-static const char *cc_name(void)
+const char *tune_cc(void)
 {
     const char *cc = getenv("CC");
     return cc && *cc ? cc : "cc";
@@ -1347,7 +1347,7 @@ static char *c_device(Arena *a)
 {
     Buf b = { .a = a };
     char line[256] = "";
-    FILE *p = popen(arena_printf(a, "%s --version 2>/dev/null", cc_name()), "r");
+    FILE *p = popen(arena_printf(a, "%s --version 2>/dev/null", tune_cc()), "r");
     if (p) {
         if (!fgets(line, sizeof line, p))
             line[0] = 0;
@@ -1355,7 +1355,7 @@ static char *c_device(Arena *a)
             ;
         pclose(p);
     }
-    buf_printf(&b, "%s (%s)", first_line(a, line), cc_name());
+    buf_printf(&b, "%s (%s)", first_line(a, line), tune_cc());
     char *cpu = read_file(a, "/proc/cpuinfo", NULL);
     const char *m = cpu ? strstr(cpu, "model name") : NULL;
     m = m ? strchr(m, ':') : NULL;
@@ -1429,7 +1429,7 @@ static int c_build(const TuneVariant *v, const Target *t, const TargetOptions *t
 {
     Arena *a = arena_new();
     char *hc = arena_printf(a, "%s%s", tune_harness(a, v, v->tir->name, ""), c_harness_run);
-    char *argv[] = { (char *)cc_name(), C_FLAGS, "-o", arena_printf(a, "%s/h.so", v->dir),
+    char *argv[] = { (char *)tune_cc(), C_FLAGS, "-o", arena_printf(a, "%s/h.so", v->dir),
                      arena_printf(a, "%s/h.c", v->dir), "-lm", NULL };
     return tune_build(v, t, to, hc, argv, NULL);
 }

@@ -122,6 +122,9 @@ char *tune_harness(Arena *a, const TuneVariant *v, const char *entry, const char
 int tune_build(const TuneVariant *v, const Target *t, const TargetOptions *to, const char *harness,
                char **argv, void (*more)(const TuneVariant *, const TargetOptions *, Diag *));
 
+/* The compiler for harnesses: $CC, else cc. */
+const char *tune_cc(void);
+
 /* Write through a temporary name and rename: readers see all or nothing. */
 bool tune_write_atomic(Arena *a, const char *path, const char *data, size_t n);
 

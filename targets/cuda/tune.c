@@ -146,12 +146,6 @@ static const char harness_cuda[] =
     "    return tk_cuda_function(&tk_cuda_mod_TKC_TUNE_VARIANT_H, 0, &f) == TK_OK ? f : NULL;\n"
     "}\n";
 
-static const char *cc_name(void)
-{
-    const char *cc = getenv("CC");
-    return cc && *cc ? cc : "cc";
-}
-
 /* The device code beside the header, for inspection (and tests/gpu/emu/cc.sh). */
 static void device_code(const TuneVariant *v, const TargetOptions *to, Diag *d)
 {
@@ -171,7 +165,7 @@ static int cuda_build(const TuneVariant *v, const Target *t, const TargetOptions
     Arena *a = arena_new();
     char *hc = arena_printf(a, "%s%s", tune_harness(a, v, arena_printf(a, "%s_cuda", v->tir->name), ", NULL"),
                             harness_cuda);
-    char *argv[] = { (char *)cc_name(), "-O1", "-shared", "-fPIC", "-o", arena_printf(a, "%s/h.so", v->dir),
+    char *argv[] = { (char *)tune_cc(), "-O1", "-shared", "-fPIC", "-o", arena_printf(a, "%s/h.so", v->dir),
                      arena_printf(a, "%s/h.c", v->dir), "-ldl", "-lm", NULL };
     return tune_build(v, t, to, hc, argv, device_code);
 }
