@@ -18,7 +18,7 @@ SRCS := $(wildcard lang/*.c) $(wildcard parser/*.c) $(wildcard sema/*.c) \
 GEN  := $(B)/lexer.c $(B)/parser.tab.c
 OBJS := $(patsubst %.c,$(B)/obj/%.o,$(SRCS)) $(B)/obj/lexer.o $(B)/obj/parser.tab.o
 
-.PHONY: all deps deps-extra test test-unit test-gpu bench bench-gpu demo asan fuzz install uninstall clean check-deps
+.PHONY: all deps deps-extra test test-unit test-gpu bench bench-gpu tune-gpu demo asan fuzz install uninstall clean check-deps
 
 all: $(B)/tkc
 
@@ -83,6 +83,10 @@ test-gpu: $(B)/tkc
 
 bench-gpu: $(B)/tkc
 	@sh tests/gpu/bench.sh
+	@sh tests/gpu/tune.sh
+
+tune-gpu: $(B)/tkc
+	@sh tests/gpu/tune.sh
 
 asan:
 	$(MAKE) B=build/asan CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -Wno-format-truncation" \

@@ -237,7 +237,8 @@ static int write_output(Arena *a, const Options *o, const Target **ts, int nt, T
                         const TargetDispatch *ds, int nds, Diag *d)
 {
     TargetOptions to = {.source = o->input, .guard = guard_name(a, o), .arch = o->arch,
-                        .dispatch = ds, .ndispatch = nds, .options = o->banner};
+                        .dispatch = ds, .ndispatch = nds, .options = o->banner,
+                        .cache = tune_code_cache(&o->tune)};
     if (!o->output || !strcmp(o->output, "-"))
         return target_emit_header(stdout, ts, nt, ks, nk, &to, d) ? 0 : 1;
     char *tmp = arena_printf(a, "%s.tmp%ld", o->output, (long)getpid());
@@ -350,6 +351,7 @@ static int compile(Arena *a, Options *o)
     o->tune.program = p;
     o->tune.defs = o->defs.v, o->tune.ndefs = o->defs.n;
     o->tune.dump = o->dump;
+    o->tune.arch = o->arch;
     for (int i = 0; i < s->nkernels; i++) {
         if (!selected(o, s->kernels[i]))
             continue;
@@ -377,7 +379,8 @@ static int compile(Arena *a, Options *o)
     if (o->emit && !strcmp(o->emit, "pir"))
         return cuda_emit_pir(stdout, ks.v, ks.n, &d) ? 0 : 1;
     if (o->emit && (!strcmp(o->emit, "cuda") || !strcmp(o->emit, "ptx"))) {
-        TargetOptions to = {.source = o->input, .guard = guard_name(a, o), .arch = o->arch};
+        TargetOptions to = {.source = o->input, .guard = guard_name(a, o), .arch = o->arch,
+                            .cache = tune_code_cache(&o->tune)};
         return cuda_emit_text(stdout, !strcmp(o->emit, "ptx"), ks.v, ks.n, &to, &d) ? 0 : 1;
     }
     r = write_output(a, o, ts, nt, ks.v, ks.n, ds.v, ds.n, &d);

@@ -19,7 +19,10 @@
  * Building and measuring belong to the target: a TuneBackend each.  The C
  * target's is at the end of this file: the variant's header plus a harness
  * that fills the tensors and times the entry point, compiled with the
- * system compiler into a shared object that tkc dlopens.
+ * system compiler into a shared object that tkc dlopens.  The CUDA
+ * target's (targets/cuda/tune.c) builds the same way from the same harness
+ * generator and times on the GPU.  The cache folder also keeps the CUDA
+ * target's compiled code for the headers tuning writes (tune_code_cache).
  *
  * The header then holds the winners: when one variant serves every shape
  * it is the entry point itself; otherwise each distinct winner is NAME__vN
@@ -46,7 +49,7 @@
 #define CACHE_MAGIC "tkc tune cache 1"
 
 static const TuneBackend backend_c;
-static const TuneBackend *const backends[] = { &backend_c };
+static const TuneBackend *const backends[] = { &backend_c, &cuda_tune_backend };
 
 static const TuneBackend *backend_find(const char *target)
 {
@@ -109,15 +112,13 @@ static char *read_file(Arena *a, const char *path, size_t *len)
     return b.s;
 }
 
-/* Write through a temporary name and rename: readers see all or nothing. */
-static bool write_atomic(Arena *a, const char *path, const char *text)
+bool tune_write_atomic(Arena *a, const char *path, const char *data, size_t n)
 {
     char *tmp = arena_printf(a, "%s.tmp%ld", path, (long)getpid());
     FILE *f = fopen(tmp, "w");
     if (!f)
         return false;
-    size_t n = strlen(text);
-    bool ok = fwrite(text, 1, n, f) == n;
+    bool ok = fwrite(data, 1, n, f) == n;
     ok &= fclose(f) == 0;
     if (ok && rename(tmp, path) == 0)
         return true;
@@ -190,11 +191,14 @@ static void cache_walk(bool clear)
     arena_free(a);
 }
 
-/* The checksum line covers every byte before it. */
-static char *seal(Arena *a, const char *body)
+/* The checksum line covers every byte before it (binary too). */
+static Buf seal(Arena *a, const char *body, size_t n)
 {
-    return arena_printf(a, "%schecksum %016llx\n", body,
-                        (unsigned long long)fnv(FNV0, body, strlen(body)));
+    Buf b = { .a = a };
+    for (size_t i = 0; i < n; i++)
+        buf_putc(&b, body[i]);
+    buf_printf(&b, "checksum %016llx\n", (unsigned long long)fnv(FNV0, body, n));
+    return b;
 }
 
 static bool sealed(char *text, size_t len)
@@ -206,6 +210,54 @@ static bool sealed(char *text, size_t len)
         return false;
     unsigned long long want = strtoull(c + 9, NULL, 16);
     return fnv(FNV0, text, (size_t)(c - text)) == want;
+}
+
+/* ------------------------------------------------------------ code cache */
+
+/* Compiled code (the CUDA target's PTX and cubin) in the same folder as
+ * the tuning results: `KIND-<hash of the key>.tkc`, the magic line and the
+ * kind, the bytes and a newline, the checksum line. */
+#define CODE_MAGIC "tkc code cache 1"
+
+static char *code_path(Arena *a, const char *kind, const char *key)
+{
+    uint64_t h = fnv_str(fnv_str(FNV0, kind), key);
+    return arena_printf(a, "%s/%s-%016llx.tkc", cache_dir(a), kind, (unsigned long long)h);
+}
+
+static char *code_get(Arena *a, const char *kind, const char *key, size_t *len)
+{
+    char *path = code_path(a, kind, key), *head = arena_printf(a, "%s\n%s\n", CODE_MAGIC, kind);
+    size_t n, hn = strlen(head);
+    char *text = read_file(a, path, &n);
+    if (!text)
+        return NULL;
+    if (!sealed(text, n) || n < hn + 27 || memcmp(text, head, hn)) {
+        tir_log("autotune", "cache entry %s is corrupted: rebuilding", path);
+        return NULL;
+    }
+    *len = n - hn - 27;
+    return text + hn;
+}
+
+static void code_put(Arena *a, const char *kind, const char *key, const char *data, size_t len)
+{
+    Buf b = { .a = a };
+    buf_printf(&b, "%s\n%s\n", CODE_MAGIC, kind);
+    for (size_t i = 0; i < len; i++)
+        buf_putc(&b, data[i]);
+    buf_putc(&b, '\n');
+    make_dirs(a, cache_dir(a));
+    Buf e = seal(a, b.s, b.n);
+    char *path = code_path(a, kind, key);
+    if (!tune_write_atomic(a, path, e.s, e.n))
+        tir_log("autotune", "cannot write the cache entry %s: %s", path, strerror(errno));
+}
+
+const TargetCache *tune_code_cache(const TuneOptions *o)
+{
+    static const TargetCache cache = { code_get, code_put };
+    return o->on && !o->no_cache ? &cache : NULL;
 }
 
 /* ------------------------------------------------------------ options */
@@ -271,6 +323,14 @@ static bool pinned(const Tuner *T, const char *name)
 
 static bool is_launch(const TuneAxis *ax) { return ax->konst < 0; }
 
+/* warps or stages where they do not change this target's code. */
+static bool ignored(const TuneBackend *be, const char *name, size_t n)
+{
+    if (n == 5 && !strncmp(name, "warps", 5))
+        return !be->warps;
+    return n == 6 && !strncmp(name, "stages", 6) && !be->stages;
+}
+
 static char *label(Tuner *T, const int64_t *cv, int64_t warps, int64_t stages)
 {
     Buf b = { .a = T->a };
@@ -305,10 +365,11 @@ static bool enumerate(Tuner *T)
     bool said = false;
     for (int i = 0; i < k->ntune; i++) {
         const TuneAxis *ax = &k->tune[i];
-        if (is_launch(ax) && !T->be->launch_axes) {
+        if (is_launch(ax) && ignored(T->be, ax->name, strlen(ax->name))) {
+            const char *what = !T->be->warps && !T->be->stages ? "warps/stages" : ax->name;
             if (!said)
-                tir_log("autotune", "%s: warps/stages do not change %s-target code: ignored",
-                        k->name, T->be->target);
+                tir_log("autotune", "%s: %s do%s not change %s-target code%s: ignored", k->name, what,
+                        strchr(what, '/') ? "" : "es", T->be->target, T->be->warps ? " (yet)" : "");
             said = true;
         } else if (!is_launch(ax) && pinned(T, ax->name)) {
             tir_log("autotune", "%s: %s is set by -D: not tuned", k->name, ax->name);
@@ -319,9 +380,10 @@ static bool enumerate(Tuner *T)
     int64_t *cv = arena_alloc(T->a, sizeof(int64_t) * (size_t)(k->nconsts + 1));
     for (int i = 0; i < k->nconsts; i++)
         cv[i] = k->consts[i].ival;
-    int64_t lw[2] = { 0, 0 };        /* warps, stages: the first listed is the default */
+    /* warps, stages: @launch's, else the first listed is the default */
+    int64_t lw[2] = { k->warps, k->stages };
     for (int i = 0; i < T->axes.n; i++)
-        if (is_launch(T->axes.v[i]))
+        if (is_launch(T->axes.v[i]) && !lw[T->axes.v[i]->name[0] != 'w'])
             lw[T->axes.v[i]->name[0] != 'w'] = T->axes.v[i]->values[0];
     add_variant(T, cv, lw[0], lw[1]);
     int *at = arena_alloc(T->a, sizeof(int) * (size_t)(T->axes.n + 1));
@@ -367,8 +429,7 @@ static int find_choice(Tuner *T, const char *text)
         int j = 0;
         while (j < T->axes.n && (strlen(T->axes.v[j]->name) != n || strncmp(T->axes.v[j]->name, p, n)))
             j++;
-        bool launch = (n == 5 && !strncmp(p, "warps", 5)) || (n == 6 && !strncmp(p, "stages", 6));
-        if (j == T->axes.n && !(launch && !T->be->launch_axes))
+        if (j == T->axes.n && !ignored(T->be, p, n))
             return -1;
         if (j < T->axes.n && is_launch(T->axes.v[j]))
             *(p[0] == 'w' ? &w : &s) = v;
@@ -545,7 +606,7 @@ static void table_write(Tuner *T, const char *old)
         buf_printf(&b, "%s\n", lines.v[i]);
     if (old && !strcmp(old, b.s))
         return;
-    if (!write_atomic(T->a, T->o->table, b.s))
+    if (!tune_write_atomic(T->a, T->o->table, b.s, b.n))
         fprintf(stderr, "tkc: warning: cannot write the tuning table '%s': %s\n", T->o->table,
                 strerror(errno));
 }
@@ -561,6 +622,8 @@ static char *cache_path(Tuner *T, const TuneShape *s)
         h = fnv(h, src->text, src->len);
     }
     h = fnv_str(fnv_str(h, T->k->name), T->be->target);
+    if (strcmp(T->be->target, "c"))
+        h = fnv_str(h, o->arch ? o->arch : "default arch");
     for (int i = 0; i < o->ndefs; i++)
         h = fnv_str(fnv_str(h, o->defs[i].name), o->defs[i].value);
     h = fnv_str(fnv_str(h, s->text), T->device);
@@ -598,9 +661,9 @@ static void cache_write(Tuner *T, int si, const char *path, const char *rows)
     buf_printf(&b, "%s\nkernel %s\ntarget %s\nshape %s\ndevice %s\nchoice %s\nbest_ns %.1f\n%s",
                CACHE_MAGIC, T->k->name, T->be->target, T->shapes.v[si].text, T->device,
                T->vs.v[T->choice[si]].label, T->best_ns[si], rows);
-    char *dir = cache_dir(T->a);
-    make_dirs(T->a, dir);
-    if (!write_atomic(T->a, path, seal(T->a, b.s)))
+    make_dirs(T->a, cache_dir(T->a));
+    Buf e = seal(T->a, b.s, b.n);
+    if (!tune_write_atomic(T->a, path, e.s, e.n))
         tir_log("autotune", "cannot write the cache entry %s: %s", path, strerror(errno));
 }
 
@@ -627,8 +690,9 @@ static int64_t tile_bytes(const TirKernel *t)
 }
 
 /* Lower v with diagnostics to a string: the first error is why it is pruned. */
-static TirKernel *lower_quiet(Tuner *T, const int64_t *cv, const char **why)
+static TirKernel *lower_quiet(Tuner *T, const TuneVariant *v, const char **why)
 {
+    const int64_t *cv = v->cvals;
     const KernelInfo *k = T->k;
     double *fv = arena_alloc(T->a, sizeof(double) * (size_t)(k->nconsts + 1));
     for (int i = 0; i < k->nconsts; i++)
@@ -647,6 +711,8 @@ static TirKernel *lower_quiet(Tuner *T, const int64_t *cv, const char **why)
         t = NULL;
     } else {
         tir_optimize(t, NULL, stderr);
+        t->warps = (int)v->warps;
+        t->stages = (int)v->stages;
     }
     free(msg);
     return t;
@@ -722,7 +788,7 @@ static bool prepare(Tuner *T)
         return false;
     for (int i = 0; i < T->vs.n; i++) {
         TuneVariant *v = &T->vs.v[i];
-        v->tir = lower_quiet(T, v->cvals, &v->pruned);
+        v->tir = lower_quiet(T, v, &v->pruned);
         if (v->tir && strcmp(T->be->target, "c") == 0 && tile_bytes(v->tir) > TILE_BUDGET) {
             v->pruned = arena_printf(T->a, "tiles need %lld KiB per program (budget %d KiB)",
                                      (long long)(tile_bytes(v->tir) >> 10), TILE_BUDGET >> 10);
@@ -734,8 +800,10 @@ static bool prepare(Tuner *T)
             v->tir = NULL;
         }
     }
-    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-    int jobs = ncpu < 2 ? 2 : ncpu > 4 ? 4 : (int)ncpu, running = 0, done = 0, total = 0;
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN), most = T->be->jobs ? T->be->jobs : 4;
+    int jobs = ncpu < 2 ? 2 : ncpu > most ? (int)most : (int)ncpu, running = 0, done = 0, total = 0;
+    /* no code cache: it keeps the chosen variants' code, not every variant's */
+    TargetOptions to = { .source = "autotune variant", .guard = "TKC_TUNE_VARIANT_H", .arch = T->o->arch };
     pid_t *pid = arena_alloc(T->a, sizeof(pid_t) * (size_t)(T->vs.n + 1));
     for (int i = 0; i < T->vs.n; i++)
         total += T->vs.v[i].tir != NULL;
@@ -754,7 +822,10 @@ static bool prepare(Tuner *T)
                     TuneVariant *v = &T->vs.v[j];
                     char *log = read_file(T->a, arena_printf(T->a, "%s/build.log", v->dir), NULL);
                     const char *e = log ? strstr(log, "error") : NULL;
-                    v->pruned = arena_printf(T->a, "compile failed: %s", first_line(T->a, e ? e : log));
+                    if (WIFEXITED(st) && WEXITSTATUS(st) == TUNE_UNFIT && e && !strncmp(e, "error: ", 7))
+                        v->pruned = first_line(T->a, e + 7);
+                    else
+                        v->pruned = arena_printf(T->a, "compile failed: %s", first_line(T->a, e ? e : log));
                     v->tir = NULL;
                 }
         }
@@ -762,7 +833,7 @@ static bool prepare(Tuner *T)
             continue;
         pid[i] = fork();
         if (pid[i] == 0)
-            _exit(T->be->build(&T->vs.v[i], T->target));
+            _exit(T->be->build(&T->vs.v[i], T->target, &to));
         if (pid[i] < 0) {
             T->vs.v[i].pruned = "cannot fork the compiler";
             T->vs.v[i].tir = NULL;
@@ -778,11 +849,16 @@ static bool prepare(Tuner *T)
 
 int tune_reps(double first_ns, double best_ns)
 {
-    if (best_ns > 0 && first_ns > 4 * best_ns)
+    /* TKC_TUNE_EXHAUSTIVE=1: time every variant fully, for about 0.3 s (to
+     * check the normal run's choice against) */
+    const char *ex = getenv("TKC_TUNE_EXHAUSTIVE");
+    bool all = ex && *ex && strcmp(ex, "0");
+    if (best_ns > 0 && first_ns > 4 * best_ns && !all)
         return 0;
-    double budget = 0.1e9;                         /* about 0.1 s of timed runs */
-    double n = first_ns > 0 ? budget / first_ns : 100;
-    return n < 5 ? 5 : n > 100 ? 100 : (int)n;
+    double budget = all ? 0.3e9 : 0.1e9;           /* about 0.1 s of timed runs */
+    int most = all ? 300 : 100;
+    double n = first_ns > 0 ? budget / first_ns : most;
+    return n < 5 ? 5 : n > most ? most : (int)n;
 }
 
 static void free_outputs(const KernelInfo *k, TuneMeasure *m)
@@ -793,61 +869,52 @@ static void free_outputs(const KernelInfo *k, TuneMeasure *m)
     m->outputs = NULL;
 }
 
+/* Element i of a float tensor of type dt. */
+static double elem(DType dt, const void *p, size_t i)
+{
+    if (dt == DT_F32)
+        return ((const float *)p)[i];
+    if (dt == DT_F64)
+        return ((const double *)p)[i];
+    uint16_t h = ((const uint16_t *)p)[i];
+    uint32_t u = (uint32_t)h << 16;
+    float f;
+    if (dt == DT_F16) {   /* exact f16 -> f32 */
+        uint32_t s = (uint32_t)(h & 0x8000u) << 16, e = (h >> 10) & 0x1fu, m = h & 0x3ffu;
+        if (e == 0) {
+            f = (float)m * 5.9604644775390625e-8f;
+            return s ? -f : f;
+        }
+        u = e == 0x1f ? s | 0x7f800000u | (m << 13) : s | ((e + 112u) << 23) | (m << 13);
+    }
+    memcpy(&f, &u, 4);
+    return f;
+}
+
 /* Same outputs?  Integers exactly; floats within a relative 1e-3 (or two
  * ulps of a 16-bit type) of the reference, where elements much smaller than
- * the tensor's root mean square compare against that. */
-static bool same_float(const double *x, const double *r, size_t n, double tol)
+ * the tensor's root mean square compare against that.  Streams: tensors of
+ * 10^8 elements need no copies. */
+static bool same_float(DType dt, const void *x, const void *r, size_t n, double tol)
 {
     double ss = 0;
-    for (size_t i = 0; i < n; i++)
-        ss += isfinite(r[i]) ? r[i] * r[i] : 0;
+    for (size_t i = 0; i < n; i++) {
+        double v = elem(dt, r, i);
+        ss += isfinite(v) ? v * v : 0;
+    }
     double rms = n ? sqrt(ss / (double)n) : 0;
     for (size_t i = 0; i < n; i++) {
-        if (isnan(r[i]) || isnan(x[i]) || isinf(r[i]) || isinf(x[i])) {
-            if (!(isnan(r[i]) && isnan(x[i])) && x[i] != r[i])
+        double a = elem(dt, x, i), b = elem(dt, r, i);
+        if (isnan(b) || isnan(a) || isinf(b) || isinf(a)) {
+            if (!(isnan(b) && isnan(a)) && a != b)
                 return false;
             continue;
         }
-        double scale = fabs(r[i]) > rms ? fabs(r[i]) : rms;
-        if (fabs(x[i] - r[i]) > tol * scale)
+        double scale = fabs(b) > rms ? fabs(b) : rms;
+        if (fabs(a - b) > tol * scale)
             return false;
     }
     return true;
-}
-
-static double *as_doubles(DType dt, const void *p, size_t n)
-{
-    double *d = malloc(sizeof(double) * (n ? n : 1));
-    if (!d)
-        return NULL;
-    for (size_t i = 0; i < n; i++) {
-        if (dt == DT_F32) {
-            d[i] = ((const float *)p)[i];
-        } else if (dt == DT_F64) {
-            d[i] = ((const double *)p)[i];
-        } else {
-            uint16_t h = ((const uint16_t *)p)[i];
-            uint32_t u = dt == DT_BF16 ? (uint32_t)h << 16 : 0;
-            float f;
-            if (dt == DT_F16) {   /* exact f16 -> f32 */
-                uint32_t s = (uint32_t)(h & 0x8000u) << 16, e = (h >> 10) & 0x1fu, m = h & 0x3ffu;
-                if (e == 0x1f)
-                    u = s | 0x7f800000u | (m << 13);
-                else if (e == 0)
-                    u = 0;
-                else
-                    u = s | ((e + 112u) << 23) | (m << 13);
-                if (e == 0) {
-                    f = (float)m * 5.9604644775390625e-8f;
-                    d[i] = s ? -f : f;
-                    continue;
-                }
-            }
-            memcpy(&f, &u, 4);
-            d[i] = f;
-        }
-    }
-    return d;
 }
 
 static bool same_outputs(const KernelInfo *k, const TuneMeasure *x, const TuneMeasure *r)
@@ -864,12 +931,8 @@ static bool same_outputs(const KernelInfo *k, const TuneMeasure *x, const TuneMe
             continue;
         }
         size_t n = r->bytes[i] / (size_t)(dtype_info[dt].bits / 8);
-        double *a = as_doubles(dt, x->outputs[i], n), *b = as_doubles(dt, r->outputs[i], n);
         double tol = dt == DT_F16 ? 2e-3 : dt == DT_BF16 ? 1.6e-2 : 1e-3;
-        bool ok = a && b && same_float(a, b, n, tol);
-        free(a);
-        free(b);
-        if (!ok)
+        if (!same_float(dt, x->outputs[i], r->outputs[i], n, tol))
             return false;
     }
     return true;
@@ -997,6 +1060,8 @@ static TirKernel *instantiate(Tuner *T, int v, const char *name)
         return NULL;
     tir_optimize(t, T->o->dump, stderr);
     t->name = name;
+    t->warps = (int)T->vs.v[v].warps;
+    t->stages = (int)T->vs.v[v].stages;
     return t;
 }
 
@@ -1019,7 +1084,7 @@ static bool result(Tuner *T, TuneResult *out)
     for (int d = 0; d < k->ndims; d++)
         rt += !k->dims[d].specialized;
     const char *why;
-    bool fallback = k->decl->nrequires > 0 && lower_quiet(T, T->vs.v[0].cvals, &why);
+    bool fallback = k->decl->nrequires > 0 && lower_quiet(T, &T->vs.v[0], &why);
     bool dispatch = rt > 0 && (used.n > 1 || (used.v[0] != 0 && fallback));
     if (!dispatch) {
         TirKernel *t = instantiate(T, used.v[0], k->name);
@@ -1072,8 +1137,12 @@ static bool choose(Tuner *T, int i, const char *table, bool *tuned)
                 T->vs.v[T->choice[i]].label);
         return true;
     }
+    static bool said;                /* once per run, not per kernel */
     if (!T->device && !T->no_device && !(T->device = T->be->device(T->a))) {
-        fprintf(stderr, "tkc: --max-autotune: no %s device here; using the default values\n", T->be->target);
+        if (!said)
+            fprintf(stderr, "tkc: --max-autotune: no %s device here; using the tuning table or the default "
+                    "values\n", T->be->target);
+        said = true;
         T->no_device = true;
     }
     T->choice[i] = 0;
@@ -1092,7 +1161,7 @@ static bool choose(Tuner *T, int i, const char *table, bool *tuned)
 int tune_kernel(Arena *a, const KernelInfo *k, const Target *t, const TuneOptions *o,
                 TuneResult *out, Diag *d)
 {
-    static const TuneBackend none = { "none", false, NULL, NULL, NULL };
+    static const TuneBackend none = { .target = "none" };
     Tuner T = { .a = a, .k = k, .target = t, .o = o, .d = d, .be = backend_find(t->name) };
     if (!T.be) {
         fprintf(stderr, "tkc: --max-autotune: the %s target cannot tune yet; using the default values\n",
@@ -1126,38 +1195,10 @@ int tune_kernel(Arena *a, const KernelInfo *k, const Target *t, const TuneOption
     return ok && result(&T, out) ? 0 : 1;
 }
 
-/* ------------------------------------------------------------ the C backend */
-
-static const char *cc_name(void)
-{
-    const char *cc = getenv("CC");
-    return cc && *cc ? cc : "cc";
-}
-
-#define C_FLAGS "-O3", "-march=native", "-ffp-contract=fast", "-fopenmp", "-shared", "-fPIC"
-
-static char *c_device(Arena *a)
-{
-    Buf b = { .a = a };
-    char line[256] = "";
-    FILE *p = popen(arena_printf(a, "%s --version 2>/dev/null", cc_name()), "r");
-    if (p) {
-        if (!fgets(line, sizeof line, p))
-            line[0] = 0;
-        while (fgetc(p) != EOF)
-            ;
-        pclose(p);
-    }
-    buf_printf(&b, "%s (%s)", first_line(a, line), cc_name());
-    char *cpu = read_file(a, "/proc/cpuinfo", NULL);
-    const char *m = cpu ? strstr(cpu, "model name") : NULL;
-    m = m ? strchr(m, ':') : NULL;
-    buf_printf(&b, ", %s, %ld cores", m ? first_line(a, m + 1) : "cpu", sysconf(_SC_NPROCESSORS_ONLN));
-    return b.s;
-}
+/* ------------------------------------------------------------ the harness */
 
 /* An expression for dim j of tensor param p in the harness. */
-static char *c_dim(Arena *a, const TuneVariant *v, const ParamInfo *p, int j)
+static char *harness_dim(Arena *a, const TuneVariant *v, const ParamInfo *p, int j)
 {
     int64_t n = 0;
     if (p->dims[j].dim >= 0)
@@ -1167,7 +1208,7 @@ static char *c_dim(Arena *a, const TuneVariant *v, const ParamInfo *p, int j)
     return "INT64_C(0)";
 }
 
-static const char *c_fill(DType dt)
+static const char *harness_fill(DType dt)
 {
     switch (dt) {
     case DT_F16: return "tk_f32_to_f16((float)(2 * tk_rand() - 1))";
@@ -1180,11 +1221,8 @@ static const char *c_fill(DType dt)
 }
 
 static const char harness_top[] =
-    "#define _GNU_SOURCE 1\n"
-    "#include \"k.h\"\n"
     "#include <time.h>\n"
     "static void *tk_t[TK_NP + 1];\n"
-    "static size_t tk_b[TK_NP + 1];\n"
     "static int64_t tk_d[TK_ND + 1];\n"
     "static double tk_s[TK_NP + 1];\n"
     "static uint64_t tk_rs;\n"
@@ -1192,7 +1230,141 @@ static const char harness_top[] =
     "{\n"
     "    tk_rs ^= tk_rs << 13, tk_rs ^= tk_rs >> 7, tk_rs ^= tk_rs << 17;\n"
     "    return (double)(tk_rs >> 11) / 9007199254740992.0;\n"
-    "}\n"
+    "}\n";
+
+/* The arguments of the entry point: tensors from tk_t, scalars from tk_s,
+ * the run-time dims, contiguous strides for strided tensors. */
+static char *harness_args(Arena *a, const TuneVariant *v)
+{
+    const KernelInfo *k = v->tir->info;
+    Buf call = { .a = a };
+    buf_puts(&call, "");
+    for (int i = 0; i < k->nparams; i++) {
+        const ParamInfo *p = &k->params[i];
+        const char *st = dtype_info[p->dt].c_storage;
+        buf_printf(&call, "%s", i ? ", " : "");
+        if (p->is_tensor)
+            buf_printf(&call, "(%s *)tk_t[%d]", st, i);
+        else if (p->dt == DT_F16 || p->dt == DT_BF16)
+            buf_printf(&call, "tk_f32_to_%s((float)tk_s[%d])", p->dt == DT_F16 ? "f16" : "bf16", i);
+        else if (p->dt == DT_BOOL)
+            buf_printf(&call, "tk_s[%d] != 0", i);
+        else
+            buf_printf(&call, "(%s)tk_s[%d]", st, i);
+    }
+    for (int d = 0; d < k->ndims; d++)
+        if (!k->dims[d].specialized)
+            buf_printf(&call, "%stk_d[%d]", call.n ? ", " : "", d);
+    for (int i = 0; i < k->nparams; i++) {
+        const ParamInfo *p = &k->params[i];
+        if (!p->is_tensor || !p->strided)
+            continue;
+        for (int j = 0; j < p->rank; j++) {
+            buf_printf(&call, "%sINT64_C(1)", call.n ? ", " : "");
+            for (int m = j + 1; m < p->rank; m++)
+                buf_printf(&call, " * %s", harness_dim(a, v, p, m));
+        }
+    }
+    return call.s;
+}
+
+char *tune_harness(Arena *a, const TuneVariant *v, const char *entry, const char *extra)
+{
+    const KernelInfo *k = v->tir->info;
+    Buf b = { .a = a };
+    buf_printf(&b, "#define _GNU_SOURCE 1\n#define TK_NP %d\n#define TK_ND %d\n#include \"k.h\"\n%s",
+               k->nparams, k->ndims, harness_top);
+    buf_puts(&b, "static const size_t tk_es[TK_NP + 1] = {");
+    for (int i = 0; i < k->nparams; i++)
+        buf_printf(&b, " %s,", k->params[i].is_tensor
+                                   ? arena_printf(a, "sizeof(%s)", dtype_info[k->params[i].dt].c_storage) : "0");
+    buf_puts(&b, " 0 };\nstatic size_t tk_numel(int i)\n{\n    switch (i) {\n");
+    for (int i = 0; i < k->nparams; i++) {
+        const ParamInfo *p = &k->params[i];
+        if (!p->is_tensor)
+            continue;
+        buf_printf(&b, "    case %d:\n        return (size_t)1", i);
+        for (int j = 0; j < p->rank; j++)
+            buf_printf(&b, " * (size_t)%s", harness_dim(a, v, p, j));
+        buf_puts(&b, ";\n");
+    }
+    buf_puts(&b, "    }\n    return 0;\n}\n");
+    buf_puts(&b, "/* The same data for param i in every variant. */\n"
+                 "static void tk_fill(int i, void *p, size_t n)\n{\n"
+                 "    tk_rs = UINT64_C(0x9E3779B97F4A7C15) * (uint64_t)(i + 1) + 1;\n    switch (i) {\n");
+    for (int i = 0; i < k->nparams; i++) {
+        const ParamInfo *p = &k->params[i];
+        const char *st = dtype_info[p->dt].c_storage;
+        if (p->is_tensor)
+            buf_printf(&b, "    case %d:\n        for (size_t j = 0; j < n; j++)\n"
+                           "            ((%s *)p)[j] = (%s)(%s);\n        break;\n", i, st, st, harness_fill(p->dt));
+    }
+    buf_puts(&b, "    }\n    (void)p, (void)n;\n}\n");
+    buf_printf(&b, "static int tk_call(void) { return %s(%s%s); }\n", entry, harness_args(a, v), extra);
+    return b.s;
+}
+
+int tune_build(const TuneVariant *v, const Target *t, const TargetOptions *to, const char *harness,
+               char **argv, void (*more)(const TuneVariant *, const TargetOptions *, Diag *))
+{
+    Arena *a = arena_new();
+    int fd = open(arena_printf(a, "%s/build.log", v->dir), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd < 0)
+        return 3;
+    dup2(fd, 1);
+    dup2(fd, 2);
+    Diag d;
+    diag_init(&d, stderr);
+    FILE *h = fopen(arena_printf(a, "%s/k.h", v->dir), "w");
+    TirKernel *k = v->tir;
+    bool ok = h && target_emit_header(h, &t, 1, &k, 1, to, &d);
+    ok &= h && fclose(h) == 0;
+    if (d.nerrors)
+        return TUNE_UNFIT;
+    if (ok && more)
+        more(v, to, &d);
+    ok &= tune_write_atomic(a, arena_printf(a, "%s/h.c", v->dir), harness, strlen(harness));
+    if (!ok) {
+        fprintf(stderr, "error: cannot write the variant's sources\n");
+        return 3;
+    }
+    execvp(argv[0], argv);
+    fprintf(stderr, "error: cannot run %s: %s\n", argv[0], strerror(errno));
+    return 127;
+}
+
+/* ------------------------------------------------------------ the C backend */
+
+const char *tune_cc(void)
+{
+    const char *cc = getenv("CC");
+    return cc && *cc ? cc : "cc";
+}
+
+#define C_FLAGS "-O3", "-march=native", "-ffp-contract=fast", "-fopenmp", "-shared", "-fPIC"
+
+static char *c_device(Arena *a)
+{
+    Buf b = { .a = a };
+    char line[256] = "";
+    FILE *p = popen(arena_printf(a, "%s --version 2>/dev/null", tune_cc()), "r");
+    if (p) {
+        if (!fgets(line, sizeof line, p))
+            line[0] = 0;
+        while (fgetc(p) != EOF)
+            ;
+        pclose(p);
+    }
+    buf_printf(&b, "%s (%s)", first_line(a, line), tune_cc());
+    char *cpu = read_file(a, "/proc/cpuinfo", NULL);
+    const char *m = cpu ? strstr(cpu, "model name") : NULL;
+    m = m ? strchr(m, ':') : NULL;
+    buf_printf(&b, ", %s, %ld cores", m ? first_line(a, m + 1) : "cpu", sysconf(_SC_NPROCESSORS_ONLN));
+    return b.s;
+}
+
+static const char c_harness_run[] =
+    "static size_t tk_b[TK_NP + 1];\n"
     "static double tk_now(void)\n"
     "{\n"
     "    struct timespec t;\n"
@@ -1211,7 +1383,25 @@ static const char harness_top[] =
     "}\n"
     "const void *tkc_tune_output(int i, size_t *bytes) { *bytes = tk_b[i]; return tk_t[i]; }\n"
     "const char *tkc_tune_error(void) { return tk_last_error(); }\n"
-    "static int tk_call(void);\n"
+    "/* Allocate and fill every tensor (the same data in every variant). */\n"
+    "int tkc_tune_setup(const int64_t *dims, const double *scalars)\n"
+    "{\n"
+    "    tkc_tune_free();\n"
+    "    for (int i = 0; i < TK_ND; i++)\n"
+    "        tk_d[i] = dims[i];\n"
+    "    for (int i = 0; i < TK_NP; i++)\n"
+    "        tk_s[i] = scalars[i];\n"
+    "    for (int i = 0; i < TK_NP; i++) {\n"
+    "        if (!tk_es[i])\n"
+    "            continue;\n"
+    "        size_t n = tk_numel(i);\n"
+    "        tk_b[i] = n * tk_es[i];\n"
+    "        if (!(tk_t[i] = malloc(tk_b[i] ? tk_b[i] : 1)))\n"
+    "            return TK_ERR_NOMEM;\n"
+    "        tk_fill(i, tk_t[i], n);\n"
+    "    }\n"
+    "    return 0;\n"
+    "}\n"
     "int tkc_tune_run(int reps, double *median_ns)\n"
     "{\n"
     "    if (reps <= 0)\n"
@@ -1234,88 +1424,14 @@ static const char harness_top[] =
     "    return 0;\n"
     "}\n";
 
-/* The harness: allocate and fill every tensor (same seed per param in every
- * variant), call the entry point with contiguous strides. */
-static char *c_harness(Arena *a, const TuneVariant *v)
-{
-    const KernelInfo *k = v->tir->info;
-    Buf b = { .a = a }, call = { .a = a };
-    buf_printf(&b, "#define TK_NP %d\n#define TK_ND %d\n%s", k->nparams, k->ndims, harness_top);
-    buf_puts(&b, "int tkc_tune_setup(const int64_t *dims, const double *scalars)\n{\n");
-    buf_puts(&b, "    tkc_tune_free();\n");
-    buf_printf(&b, "    for (int i = 0; i < TK_ND; i++)\n        tk_d[i] = dims[i];\n");
-    buf_printf(&b, "    for (int i = 0; i < TK_NP; i++)\n        tk_s[i] = scalars[i];\n");
-    buf_puts(&call, "");
-    for (int i = 0; i < k->nparams; i++) {
-        const ParamInfo *p = &k->params[i];
-        const char *st = dtype_info[p->dt].c_storage;
-        if (!p->is_tensor) {
-            buf_printf(&call, "%s", i ? ", " : "");
-            if (p->dt == DT_F16 || p->dt == DT_BF16)
-                buf_printf(&call, "tk_f32_to_%s((float)tk_s[%d])", p->dt == DT_F16 ? "f16" : "bf16", i);
-            else if (p->dt == DT_BOOL)
-                buf_printf(&call, "tk_s[%d] != 0", i);
-            else
-                buf_printf(&call, "(%s)tk_s[%d]", st, i);
-            continue;
-        }
-        buf_printf(&call, "%s(%s *)tk_t[%d]", i ? ", " : "", st, i);
-        buf_puts(&b, "    {\n        size_t n = 1");
-        for (int j = 0; j < p->rank; j++)
-            buf_printf(&b, " * (size_t)%s", c_dim(a, v, p, j));
-        buf_printf(&b, ";\n        tk_b[%d] = n * sizeof(%s);\n", i, st);
-        buf_printf(&b, "        tk_t[%d] = malloc(tk_b[%d] ? tk_b[%d] : 1);\n", i, i, i);
-        buf_printf(&b, "        if (!tk_t[%d])\n            return TK_ERR_NOMEM;\n", i);
-        buf_printf(&b, "        tk_rs = UINT64_C(0x9E3779B97F4A7C15) * %d + 1;\n", i + 1);
-        buf_printf(&b, "        for (size_t j = 0; j < n; j++)\n            ((%s *)tk_t[%d])[j] = (%s)(%s);\n",
-                   st, i, st, c_fill(p->dt));
-        buf_puts(&b, "    }\n");
-    }
-    buf_puts(&b, "    return 0;\n}\n");
-    for (int d = 0; d < k->ndims; d++)
-        if (!k->dims[d].specialized)
-            buf_printf(&call, "%stk_d[%d]", call.n ? ", " : "", d);
-    for (int i = 0; i < k->nparams; i++) {
-        const ParamInfo *p = &k->params[i];
-        if (!p->is_tensor || !p->strided)
-            continue;
-        for (int j = 0; j < p->rank; j++) {
-            buf_printf(&call, "%sINT64_C(1)", call.n ? ", " : "");
-            for (int m = j + 1; m < p->rank; m++)
-                buf_printf(&call, " * %s", c_dim(a, v, p, m));
-        }
-    }
-    buf_printf(&b, "static int tk_call(void) { return %s(%s); }\n", v->tir->name, call.s);
-    return b.s;
-}
-
 /* In a child: write the header and the harness, exec the compiler. */
-static int c_build(const TuneVariant *v, const Target *t)
+static int c_build(const TuneVariant *v, const Target *t, const TargetOptions *to)
 {
     Arena *a = arena_new();
-    char *log = arena_printf(a, "%s/build.log", v->dir);
-    int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (fd < 0)
-        return 3;
-    dup2(fd, 1);
-    dup2(fd, 2);
-    Diag d;
-    diag_init(&d, stderr);
-    FILE *h = fopen(arena_printf(a, "%s/k.h", v->dir), "w");
-    TirKernel *k = v->tir;
-    TargetOptions to = { .source = "autotune variant", .guard = "TKC_TUNE_VARIANT_H" };
-    bool ok = h && target_emit_header(h, &t, 1, &k, 1, &to, &d);
-    ok &= h && fclose(h) == 0;
-    ok &= write_atomic(a, arena_printf(a, "%s/h.c", v->dir), c_harness(a, v));
-    if (!ok) {
-        fprintf(stderr, "error: cannot write the variant's sources\n");
-        return 3;
-    }
-    char *argv[] = { (char *)cc_name(), C_FLAGS, "-o", arena_printf(a, "%s/h.so", v->dir),
+    char *hc = arena_printf(a, "%s%s", tune_harness(a, v, v->tir->name, ""), c_harness_run);
+    char *argv[] = { (char *)tune_cc(), C_FLAGS, "-o", arena_printf(a, "%s/h.so", v->dir),
                      arena_printf(a, "%s/h.c", v->dir), "-lm", NULL };
-    execvp(argv[0], argv);
-    fprintf(stderr, "error: cannot run %s: %s\n", argv[0], strerror(errno));
-    return 127;
+    return tune_build(v, t, to, hc, argv, NULL);
 }
 
 typedef int (*SetupFn)(const int64_t *, const double *);
@@ -1376,4 +1492,5 @@ static bool c_measure(Arena *a, const TuneVariant *v, const TuneShape *s, double
     return true;
 }
 
-static const TuneBackend backend_c = { "c", false, c_device, c_build, c_measure };
+static const TuneBackend backend_c = { .target = "c", .device = c_device, .build = c_build,
+                                       .measure = c_measure };

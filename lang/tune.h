@@ -6,7 +6,8 @@
  * behind a dispatching entry point).  Everything else — the space, pruning,
  * the persistent cache, the tuning table, checking and choosing — lives in
  * lang/tune.c; building and timing a variant is the target's business, one
- * TuneBackend per target (the C target's is in lang/tune.c).
+ * TuneBackend per target (the C target's is in lang/tune.c, the CUDA
+ * target's in targets/cuda/tune.c).
  */
 #ifndef TKC_TUNE_H
 #define TKC_TUNE_H
@@ -25,6 +26,7 @@ typedef struct TuneOptions {
     const Program *program;           /* sources, for the cache key */
     const Define *defs; int ndefs;    /* -D options: pinned, and in the key */
     const char *dump;                 /* -dPASSES for the final instantiations */
+    const char *arch;                 /* --arch (cuda), in the key */
 } TuneOptions;
 
 /* The options' lines for tkc --help. */
@@ -39,6 +41,10 @@ typedef struct TuneOptions {
  * or 2 after reporting a usage error; -1 when it is not one.  --cache-info
  * and --cache-clear act at once and exit. */
 int tune_option(Arena *a, TuneOptions *o, int argc, char **argv, int *i);
+
+/* The persistent cache for compiled code (TargetOptions.cache), or NULL
+ * when tuning is off or --no-cache. */
+const TargetCache *tune_code_cache(const TuneOptions *o);
 
 /* What tuning one kernel adds to the header. */
 typedef struct TuneResult {
@@ -78,12 +84,14 @@ typedef struct TuneMeasure {
 
 typedef struct TuneBackend {
     const char *target;
-    bool launch_axes;                 /* warps and stages change the code */
+    bool warps, stages;               /* these launch options change the code */
+    int jobs;                         /* the most builds at once (0: 4) */
     /* The device and toolchain, for the cache key; NULL: no device here. */
     char *(*device)(Arena *a);
-    /* Make v runnable, writing under v->dir.  Runs in a child process, a few
-     * at once; returns its exit status (0: built) or does not return. */
-    int (*build)(const TuneVariant *v, const Target *t);
+    /* Make v runnable, writing under v->dir (header options: to).  Runs in
+     * a child process, a few at once; returns its exit status (0: built) or
+     * does not return. */
+    int (*build)(const TuneVariant *v, const Target *t, const TargetOptions *to);
     /* On random data of shape s (the same for every variant): run v once and
      * copy its outputs, warm up, then time tune_reps() runs and give the
      * median.  In the parent, one variant at a time; false if v could not be
@@ -95,5 +103,31 @@ typedef struct TuneBackend {
 /* How many timed runs after a warm-up run of first_ns; 0 when the variant
  * is already far slower than the best so far (its warm-up time stands). */
 int tune_reps(double first_ns, double best_ns);
+
+/* The harness every backend starts from (C, for $CC): after TK_NP/TK_ND
+ * and `#include "k.h"`, the arrays tk_t (tensors), tk_d (dims), tk_s
+ * (scalars), tk_es (element sizes, 0 for scalars), and
+ *   size_t tk_numel(int i)            tensor param i's elements at tk_d
+ *   void tk_fill(int i, void *p, size_t n)   the deterministic random data
+ *   int tk_call(void)                 ENTRY(params, dims, contiguous strides EXTRA)
+ * extra (e.g. ", NULL") or "" follows the arguments. */
+char *tune_harness(Arena *a, const TuneVariant *v, const char *entry, const char *extra);
+
+/* A backend's build, in the child: stdout and stderr to v->dir/build.log,
+ * the variant's header k.h (then more(), if any), the harness h.c, then
+ * exec argv (the compiler, writing h.so).  Returns only on failure: the
+ * exit status, TUNE_UNFIT when the target rejected the variant (its error,
+ * e.g. too much shared memory, is the reason it is pruned). */
+#define TUNE_UNFIT 4
+int tune_build(const TuneVariant *v, const Target *t, const TargetOptions *to, const char *harness,
+               char **argv, void (*more)(const TuneVariant *, const TargetOptions *, Diag *));
+
+/* The compiler for harnesses: $CC, else cc. */
+const char *tune_cc(void);
+
+/* Write through a temporary name and rename: readers see all or nothing. */
+bool tune_write_atomic(Arena *a, const char *path, const char *data, size_t n);
+
+extern const TuneBackend cuda_tune_backend;   /* targets/cuda/tune.c */
 
 #endif

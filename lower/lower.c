@@ -714,6 +714,8 @@ TirKernel *tir_lower(const KernelInfo *info, const int64_t *cvals, const double 
     k->arena = a;
     k->info = info;
     k->name = info->name;
+    k->warps = info->warps;
+    k->stages = info->stages;
     k->cvals = arena_alloc(a, sizeof(int64_t) * (size_t)(info->nconsts + 1));
     memcpy(k->cvals, cvals, sizeof(int64_t) * (size_t)info->nconsts);
     k->body = tir_block(k, NULL);

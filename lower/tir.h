@@ -75,6 +75,10 @@ typedef struct TirKernel {
     int ngrid;
     Vec(TRequire) requires;
     Vec(TVar) vars;
+    /* Launch options (GPU targets; 0: the target chooses): warps per
+     * program, and software-pipelining stages (reserved: no pass uses them
+     * yet).  From @launch, or from the --max-autotune variant. */
+    int warps, stages;
     /* dims/tensors specialized by -D are constants: see info */
 } TirKernel;
 

@@ -666,50 +666,106 @@ static void declare_params(Ctx *c, KernelDecl *kd, Define *defs, int ndefs)
     k->ndims = dims.n;
 }
 
-static void check_autotune(Ctx *c, KernelDecl *kd)
+/* A launch option's value: warps a power of two up to 32 (a block of at
+ * most 1024 threads), stages 1..8.  Reports and returns false otherwise. */
+static bool launch_value_ok(Ctx *c, const char *attr, const char *name, Expr *v)
+{
+    bool warps = !strcmp(name, "warps");
+    if (v->kind != EX_INT) {
+        diag_error(c->d, v->span, "%s values are integer literals", attr);
+        return false;
+    }
+    int64_t x = v->u.ival;
+    if (warps && (x < 1 || x > 32 || (x & (x - 1)))) {
+        diag_error(c->d, v->span, "warps must be a power of two from 1 to 32, got %lld", (long long)x);
+        return false;
+    }
+    if (!warps && (x < 1 || x > 8)) {
+        diag_error(c->d, v->span, "stages must be from 1 to 8, got %lld", (long long)x);
+        return false;
+    }
+    return true;
+}
+
+static bool is_launch_option(const char *name) { return !strcmp(name, "warps") || !strcmp(name, "stages"); }
+
+/* @launch(warps = 8, stages = 3): fixed launch options. */
+static void check_launch(Ctx *c, Attr *at)
 {
     KernelInfo *k = c->k;
-    Vec(TuneAxis) axes = {0};
-    for (int i = 0; i < kd->nattrs; i++) {
-        Attr *at = &kd->attrs[i];
-        if (strcmp(at->name, "autotune") != 0) {
-            diag_error(c->d, at->span, "unknown attribute '@%s' (tkc knows @autotune)", at->name);
+    for (int j = 0; j < at->nargs; j++) {
+        Arg *a = &at->args[j];
+        if (!a->kw || !is_launch_option(a->kw)) {
+            diag_error(c->d, a->kw ? a->kw_span : a->value->span,
+                       "@launch takes warps = N and stages = N%s%s%s", a->kw ? ", not '" : "",
+                       a->kw ? a->kw : "", a->kw ? "'" : "");
             continue;
         }
-        for (int j = 0; j < at->nargs; j++) {
-            Arg *a = &at->args[j];
-            TuneAxis ax = {.name = a->kw, .konst = -1};
-            if (!a->kw) {
-                diag_error(c->d, a->value->span, "@autotune takes NAME = [values, ...]");
-                continue;
-            }
-            Binding *b = scope_find(c, a->kw);
-            if (b && b->kind == BIND_CONST && k->consts[b->index].kind == TE_INT)
-                ax.konst = b->index;
-            else if (strcmp(a->kw, "warps") && strcmp(a->kw, "stages")) {
-                diag_error(c->d, a->kw_span, "unknown kernel option '%s' in @autotune (an int const parameter, "
-                           "warps or stages)", a->kw);
-                continue;
-            }
-            Expr *l = a->value;
-            if (l->kind != EX_LIST || l->u.list.n == 0) {
-                diag_error(c->d, l->span, "@autotune values are a non-empty list of integers");
-                continue;
-            }
-            ax.values = arena_alloc(c->a, sizeof(int64_t) * (size_t)l->u.list.n);
-            for (int m = 0; m < l->u.list.n; m++) {
-                Expr *v = l->u.list.elts[m];
-                if (v->kind != EX_INT) {
-                    diag_error(c->d, v->span, "@autotune values are integer literals");
-                    break;
-                }
-                ax.values[ax.n++] = v->u.ival;
-            }
-            vec_push(c->a, axes, ax);
-        }
+        int *slot = a->kw[0] == 'w' ? &k->warps : &k->stages;
+        if (!launch_value_ok(c, "@launch", a->kw, a->value))
+            continue;
+        if (*slot)
+            diag_error(c->d, a->kw_span, "%s is set twice", a->kw);
+        *slot = (int)a->value->u.ival;
     }
-    k->tune = axes.v;
-    k->ntune = axes.n;
+}
+
+typedef Vec(TuneAxis) TuneAxes;
+
+/* @autotune(NAME = [values, ...], ...): the variant space. */
+static void check_autotune(Ctx *c, Attr *at, TuneAxes *axes)
+{
+    KernelInfo *k = c->k;
+    for (int j = 0; j < at->nargs; j++) {
+        Arg *a = &at->args[j];
+        TuneAxis ax = {.name = a->kw, .konst = -1};
+        if (!a->kw) {
+            diag_error(c->d, a->value->span, "@autotune takes NAME = [values, ...]");
+            continue;
+        }
+        Binding *b = scope_find(c, a->kw);
+        if (b && b->kind == BIND_CONST && k->consts[b->index].kind == TE_INT)
+            ax.konst = b->index;
+        else if (!is_launch_option(a->kw)) {
+            diag_error(c->d, a->kw_span, "unknown kernel option '%s' in @autotune (an int const parameter, "
+                       "warps or stages)", a->kw);
+            continue;
+        }
+        Expr *l = a->value;
+        if (l->kind != EX_LIST || l->u.list.n == 0) {
+            diag_error(c->d, l->span, "@autotune values are a non-empty list of integers");
+            continue;
+        }
+        ax.values = arena_alloc(c->a, sizeof(int64_t) * (size_t)l->u.list.n);
+        bool ok = true;
+        for (int m = 0; ok && m < l->u.list.n; m++) {
+            Expr *v = l->u.list.elts[m];
+            if (ax.konst < 0)
+                ok = launch_value_ok(c, "@autotune", a->kw, v);
+            else if (v->kind != EX_INT)
+                diag_error(c->d, v->span, "@autotune values are integer literals"), ok = false;
+            if (ok)
+                ax.values[ax.n++] = v->u.ival;
+        }
+        if (ok)
+            vec_push(c->a, *axes, ax);
+    }
+}
+
+static void check_attrs(Ctx *c, KernelDecl *kd)
+{
+    TuneAxes axes = {0};
+    for (int i = 0; i < kd->nattrs; i++) {
+        Attr *at = &kd->attrs[i];
+        if (!strcmp(at->name, "autotune"))
+            check_autotune(c, at, &axes);
+        else if (!strcmp(at->name, "launch"))
+            check_launch(c, at);
+        else
+            diag_error(c->d, at->span, "unknown attribute '@%s' (tkc knows @autotune and @launch)", at->name);
+    }
+    c->k->tune = axes.v;
+    c->k->ntune = axes.n;
 }
 
 static void check_header(Ctx *c, KernelDecl *kd)
@@ -743,7 +799,7 @@ static KernelInfo *check_kernel(Ctx *c, KernelDecl *kd, bool in_main, Define *de
     scope_push(c);
     declare_consts(c, kd, defs, ndefs);
     declare_params(c, kd, defs, ndefs);
-    check_autotune(c, kd);
+    check_attrs(c, kd);
     check_header(c, kd);
     check_block(c, kd->body);
     scope_pop(c);

@@ -120,6 +120,7 @@ typedef struct KernelInfo {
     ParamInfo *params; int nparams;
     DimInfo *dims; int ndims;
     TuneAxis *tune; int ntune;
+    int warps, stages;     /* @launch(warps = 8, stages = 3); 0: the target's choice */
     SymTab *syms;
 } KernelInfo;
 

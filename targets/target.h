@@ -24,6 +24,14 @@ typedef struct TargetDispatch {
     int ncases;
 } TargetDispatch;
 
+/* A persistent store for compiled code (tkc --max-autotune's cache): an
+ * entry per kind ("ptx") and key text; get gives NULL when the entry is
+ * missing or corrupt (the caller rebuilds and puts it). */
+typedef struct TargetCache {
+    char *(*get)(Arena *a, const char *kind, const char *key, size_t *len);
+    void (*put)(Arena *a, const char *kind, const char *key, const char *data, size_t len);
+} TargetCache;
+
 typedef struct TargetOptions {
     const char *source;        /* the .tk path, for the header's comment */
     const char *guard;         /* include-guard macro name */
@@ -31,6 +39,7 @@ typedef struct TargetOptions {
     int ndispatch;
     const char *arch;          /* cuda: sm_80 .. sm_90a (NULL: sm_90a) */
     const char *options;       /* the command line's options that shape the output, for the banner */
+    const TargetCache *cache;  /* compiled code to reuse (cuda: PTX, cubin), or NULL */
 } TargetOptions;
 
 typedef struct Target {

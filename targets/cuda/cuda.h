@@ -74,10 +74,13 @@ typedef struct CudaBinary {
     unsigned char *cubin;  /* or NULL */
     size_t ncubin;
     double ms;             /* NVRTC compile time */
+    bool cached;           /* from the code cache: no NVRTC */
 } CudaBinary;
-/* arch: "sm_90a" ...  False after reporting to d. */
+/* arch: "sm_90a" ...; cache: the code cache, or NULL.  False after
+ * reporting to d. */
 bool cuda_compile(Arena *a, const char *src, const char *arch, bool want_cubin,
-                  CudaBinary *out, Diag *d);
+                  const TargetCache *cache, CudaBinary *out, Diag *d);
+bool cuda_nvrtc_version(Arena *a, int *major, int *minor);
 bool cuda_arch_ok(const char *arch);
 int64_t cuda_arch_smem(const char *arch);   /* the most dynamic shared memory per block */
 

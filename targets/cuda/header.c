@@ -471,10 +471,14 @@ static bool compile_all(Arena *a, TirKernel **ks, int n, CudaKernel *ck, const T
     }
     if (!device_source(&src, ks, n, ck, o, d))
         return false;
-    if (!cuda_compile(a, src.s, arch_of(o), cubin, bin, d))
+    if (!cuda_compile(a, src.s, arch_of(o), cubin, o ? o->cache : NULL, bin, d))
         return false;
-    tir_log("nvrtc", "%d kernel(s) in %.1f ms (%s, %zu bytes of PTX%s)", n, bin->ms, arch_of(o),
-            strlen(bin->ptx), bin->cubin ? ", cubin" : "");
+    if (bin->cached)
+        tir_log("nvrtc", "%d kernel(s) from the cache (%s, %zu bytes of PTX%s)", n, arch_of(o),
+                strlen(bin->ptx), bin->cubin ? ", cubin" : "");
+    else
+        tir_log("nvrtc", "%d kernel(s) in %.1f ms (%s, %zu bytes of PTX%s)", n, bin->ms, arch_of(o),
+                strlen(bin->ptx), bin->cubin ? ", cubin" : "");
     return true;
 }
 

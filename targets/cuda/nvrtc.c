@@ -9,6 +9,11 @@
  * code that someday does.  When ptxas is found ($CUDA_HOME/bin, PATH) the
  * PTX is also assembled for the exact --arch; the header then carries both
  * and the launcher prefers the cubin.  TKC_CUBIN=0 skips that step.
+ *
+ * With a code cache (tkc --max-autotune, TargetOptions.cache) the PTX and
+ * cubin are kept keyed by everything they depend on — the CUDA C, the
+ * architecture, the NVRTC version and options, the ptxas binary — so a
+ * tuned header is rebuilt without NVRTC.
  */
 #include <dlfcn.h>
 #include <fcntl.h>
@@ -34,6 +39,7 @@ typedef struct Nvrtc {
     int (*ptx)(void *prog, char *ptx);
     int (*destroy)(void **prog);
     const char *(*error)(int r);
+    int (*version)(int *major, int *minor);
 } Nvrtc;
 
 static const struct { const char *name; int64_t smem; } archs[] = {
@@ -114,6 +120,7 @@ static bool load_nvrtc(Arena *a, Nvrtc *n)
         { "nvrtcGetProgramLogSize", &n->log_size }, { "nvrtcGetProgramLog", &n->log },
         { "nvrtcGetPTXSize", &n->ptx_size }, { "nvrtcGetPTX", &n->ptx },
         { "nvrtcDestroyProgram", &n->destroy }, { "nvrtcGetErrorString", &n->error },
+        { "nvrtcVersion", &n->version },
     };
     for (size_t i = 0; i < sizeof syms / sizeof *syms; i++) {
         void *f = dlsym(lib, syms[i].sym);
@@ -122,6 +129,12 @@ static bool load_nvrtc(Arena *a, Nvrtc *n)
         memcpy(syms[i].dst, &f, sizeof f);   /* object to function pointer, portably */
     }
     return true;
+}
+
+bool cuda_nvrtc_version(Arena *a, int *major, int *minor)
+{
+    Nvrtc nv;
+    return load_nvrtc(a, &nv) && nv.version(major, minor) == 0;
 }
 
 static const char *find_include(Arena *a)
@@ -216,18 +229,67 @@ static bool assemble(Arena *a, const char *ptxas, const char *ptx, const char *a
     return ok;
 }
 
-bool cuda_compile(Arena *a, const char *src, const char *arch, bool want_cubin,
-                  CudaBinary *out, Diag *d)
+/* The code cache's key: what the PTX and cubin depend on, then the source. */
+static char *cache_key(Arena *a, Nvrtc *nv, const char *src, const char *arch, const char *extra,
+                       const char *ptxas)
 {
-    Nvrtc nv;
-    memset(out, 0, sizeof *out);
-    if (!load_nvrtc(a, &nv)) {
-        diag_error(d, (Span){0}, "--target=cuda needs NVRTC (libnvrtc.so.13 not found; set CUDA_HOME)");
-        return false;
+    int major = 0, minor = 0;
+    struct stat st = {0};
+    nv->version(&major, &minor);
+    if (ptxas)
+        stat(ptxas, &st);
+    return arena_printf(a, "tkc %s\nnvrtc %d.%d\narch %s\noption %s\nptxas %s %lld %lld\n\n%s", TKC_VERSION,
+                        major, minor, arch, extra ? extra : "", ptxas ? ptxas : "-", (long long)st.st_size,
+                        (long long)st.st_mtime, src);
+}
+
+/* A cache entry: "ptx N\n" N bytes, "cubin N\n" N bytes. */
+static bool cache_parse(Arena *a, const char *s, size_t len, CudaBinary *out)
+{
+    const char *end = s + len;
+    size_t n[2];
+    const char *at[2];
+    for (int i = 0; i < 2; i++) {
+        const char *tag = i ? "cubin " : "ptx ";
+        char *e;
+        if ((size_t)(end - s) < strlen(tag) || strncmp(s, tag, strlen(tag)))
+            return false;
+        n[i] = strtoull(s + strlen(tag), &e, 10);
+        if (*e != '\n' || n[i] > (size_t)(end - e - 1))
+            return false;
+        at[i] = e + 1;
+        s = at[i] + n[i];
     }
+    if (s != end || n[0] == 0)
+        return false;
+    out->ptx = arena_strndup(a, at[0], n[0]);
+    if (n[1]) {
+        out->cubin = arena_alloc(a, n[1]);
+        memcpy(out->cubin, at[1], n[1]);
+        out->ncubin = n[1];
+    }
+    out->cached = true;
+    return true;
+}
+
+static void cache_store(Arena *a, const TargetCache *cache, const char *key, const CudaBinary *bin)
+{
+    Buf b = { .a = a };
+    buf_printf(&b, "ptx %zu\n%s", strlen(bin->ptx), bin->ptx);
+    buf_printf(&b, "cubin %zu\n", bin->ncubin);
+    for (size_t i = 0; i < bin->ncubin; i++)
+        buf_putc(&b, (char)bin->cubin[i]);
+    cache->put(a, "ptx", key, b.s, b.n);
+}
+
+/* NVRTC: src -> out->ptx. */
+static bool compile_ptx(Arena *a, Nvrtc *nvp, const char *src, const char *arch, const char *extra,
+                        CudaBinary *out, Diag *d)
+{
+    Nvrtc nv = *nvp;
+    memset(out, 0, sizeof *out);
     const char *opts[12];
     int no = 0;
-    const char *extra = getenv("TKC_NVRTC_OPTS");   /* one extra option, for experiments */
     opts[no++] = arena_printf(a, "--gpu-architecture=compute_%s", arch + 3);
     opts[no++] = "--std=c++17";
     opts[no++] = "-default-device";
@@ -266,7 +328,31 @@ bool cuda_compile(Arena *a, const char *src, const char *arch, bool want_cubin,
     out->ptx = arena_alloc(a, n + 1);
     nv.ptx(prog, out->ptx);
     nv.destroy(&prog);
+    return true;
+}
+
+bool cuda_compile(Arena *a, const char *src, const char *arch, bool want_cubin,
+                  const TargetCache *cache, CudaBinary *out, Diag *d)
+{
+    Nvrtc nv;
+    memset(out, 0, sizeof *out);
+    if (!load_nvrtc(a, &nv)) {
+        diag_error(d, (Span){0}, "--target=cuda needs NVRTC (libnvrtc.so.13 not found; set CUDA_HOME)");
+        return false;
+    }
+    const char *extra = getenv("TKC_NVRTC_OPTS");   /* one extra option, for experiments */
     const char *env = getenv("TKC_CUBIN");
     const char *ptxas = want_cubin && !(env && !strcmp(env, "0")) ? find_ptxas(a) : NULL;
-    return ptxas ? assemble(a, ptxas, out->ptx, arch, out, d) : true;
+    char *key = cache ? cache_key(a, &nv, src, arch, extra, ptxas) : NULL;
+    size_t len;
+    const char *hit = key ? cache->get(a, "ptx", key, &len) : NULL;
+    if (hit && cache_parse(a, hit, len, out))
+        return true;
+    if (!compile_ptx(a, &nv, src, arch, extra, out, d))
+        return false;
+    if (ptxas && !assemble(a, ptxas, out->ptx, arch, out, d))
+        return false;
+    if (key)
+        cache_store(a, cache, key, out);
+    return true;
 }

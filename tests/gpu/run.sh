@@ -62,18 +62,10 @@ emu_lib() {
     ef=$2; ed=$3
     mkdir -p "$ed"
     # shellcheck disable=SC2046
-    "$TKC" "$ef" --target=cuda --emit=cuda $(flags_of "$ef") 2>"$ed/tkc.log" \
-        | sed '1,/end of the tkc device prelude/d' >"$ed/kernels.cu" || return 1
-    {
-        echo '#include "emu.h"'
-        echo '#include "kernels.cu"'
-        echo 'const tk_emu_kernel tk_emu_kernels[] = {'
-        sed -n 's/^extern "C" __global__ void __launch_bounds__([0-9]*) \([A-Za-z_][A-Za-z0-9_]*\)(.*/    { "\1", [](void **a) { tk_emu_call(\1, a); } },/p' "$ed/kernels.cu"
-        echo '    { 0, 0 } };'
-        echo "const int tk_emu_nkernels = sizeof tk_emu_kernels / sizeof *tk_emu_kernels - 1;"
-    } >"$ed/kernels.cc"
-    g++ -std=c++17 -O1 -w -fno-strict-aliasing -fPIC -shared -I tests/gpu/emu -I "$ed" -o "$ed/libcuda.so.1" \
-        tests/gpu/emu/driver.cc "$ed/kernels.cc" -lpthread >"$ed/cc.log" 2>&1
+    "$TKC" "$ef" --target=cuda --emit=cuda $(flags_of "$ef") >"$ed/kernels.cu" 2>"$ed/tkc.log" || return 1
+    sh tests/gpu/emu/table.sh tk_emu_kernels "$ed/kernels.cu" >"$ed/kernels.cc"
+    g++ -std=c++17 -O1 -w -fno-strict-aliasing -fPIC -shared -Wl,-soname,libcuda.so.1 -I tests/gpu/emu -o "$ed/libcuda.so.1" \
+        tests/gpu/emu/driver.cc "$ed/kernels.cc" -lpthread -ldl >"$ed/cc.log" 2>&1
 }
 
 test_one() {

@@ -9,7 +9,12 @@
 # rebuilt; a tuning table reproduces the header with an empty cache and no
 # tuning; a variant with wrong outputs is excluded; several shapes give a
 # dispatching header that is right at tuned and untuned shapes; usage errors
-# exit 2.  Prints PASS/FAIL per check and `N passed, N failed`; exits 1 if
+# exit 2.  Then --target=cuda on the CPU stand-in for libcuda (tests/gpu/emu;
+# needs NVRTC and g++, else SKIP lines): variants built and timed, the
+# tuned header right, a wrong variant excluded, variants that cannot launch
+# or need too much shared memory pruned, cache hits for the choice and for the PTX, a tuning table that
+# reproduces the header without a GPU, the no-device fallback.
+# Prints PASS/FAIL/SKIP per check and `N passed, N failed`; exits 1 if
 # anything failed.
 set -u
 cd "$(dirname "$0")/../.." || exit 2
@@ -38,21 +43,25 @@ tkc() { n=$1; shift; TKC_LOGS=autotune "$TKC" "$@" 2>"$T/$n.log"; }
 build() { mkdir -p "$T/inc" && cp "$2" "$T/inc/$(basename "$3" _check.c).h" &&
           $TEST_CC $CFLAGS -I"$T/inc" -o "$T/$1" "$S/$3" -lm 2>"$T/$1.cc.log"; }
 
+# cold FN NAME ROWS NOTE ARGS...: a cold tuning through FN (tkc, or tkcu
+# below) whose log has 8 variant rows matching ROWS, the default, a choice
+# and NOTE.
+cold() {
+    fn=$1 n=$2 rows=$3 note=$4; shift 4
+    t0=$(now)
+    if ! $fn "$n" "$@"; then fail "$n" "tkc failed"; show "$T/$n.log"; return; fi
+    nv=$(grep -c "^\[autotune\]   $rows" "$T/$n.log")
+    if [ "$nv" -eq 8 ] && grep -q 'ok (default)' "$T/$n.log" && grep -q ' <- chosen' "$T/$n.log" &&
+       grep -q "$note" "$T/$n.log"; then
+        pass "$n ($nv variants, $(secs "$t0" "$(now)") s)"
+    else
+        fail "$n" "expected a table of 8 variants with the default, a choice and '$note'"; show "$T/$n.log" 20
+    fi
+}
+
 # ---------------------------------------------------------- cold tuning
 MM="$S/mm.tk --target=c --max-autotune --tune M=96,N=80,K=64"
-t0=$(now)
-if tkc cold $MM -o "$T/mm.h"; then
-    t1=$(now)
-    nv=$(grep -c '^\[autotune\]   BM=' "$T/cold.log")
-    if [ "$nv" -eq 8 ] && grep -q 'ok (default)' "$T/cold.log" && grep -q ' <- chosen' "$T/cold.log" &&
-       grep -q 'warps/stages do not change' "$T/cold.log"; then
-        pass "cold ($nv variants, $(secs "$t0" "$t1") s)"
-    else
-        fail cold "expected a table of 8 variants with the default and a choice"; show "$T/cold.log" 20
-    fi
-else
-    fail cold "tkc failed"; show "$T/cold.log"
-fi
+cold tkc cold 'BM=' 'warps/stages do not change' $MM -o "$T/mm.h"
 ls "$TKC_CACHE_DIR"/tune-*.tkc >/dev/null 2>&1 && pass cache_written || fail cache_written "no entry in $TKC_CACHE_DIR"
 
 if build mm_check "$T/mm.h" mm_check.c && "$T/mm_check" 96,80,64 1,1,1 100,33,70 64,64,64 >"$T/mm_check.out" 2>&1; then
@@ -159,6 +168,117 @@ rc=$?
     { fail cache_info "no entries listed"; show "$T/info.out"; }
 "$TKC" --cache-clear >/dev/null 2>&1 && "$TKC" --cache-info >"$T/info.out" 2>&1 &&
     grep -q "entries: *0" "$T/info.out" && pass cache_clear || { fail cache_clear "entries remain"; show "$T/info.out"; }
+
+# ---------------------------------------------------------- cuda, on the emulator
+EMU=$ROOT/tests/gpu/emu
+E=$T/emu                                   # the stand-in libcuda.so.1, no kernels of its own
+# tkcu NAME ARGS...: tkc --target=cuda tuning on the stand-in (variants' kernels via cc.sh)
+tkcu() { n=$1; shift; TKC_LOGS=autotune,nvrtc LD_LIBRARY_PATH=$E TKC_EMU_LIB=$E CC=$EMU/cc.sh \
+         "$TKC" --target=cuda "$@" 2>"$T/$n.log"; }
+# cuda_run NAME HEADER ARGS...: mm_check against HEADER's mm_cuda_host on the
+# stand-in holding HEADER's kernels (tkc --emit=cuda with the same ARGS).
+cuda_run() {
+    n=$1; h=$2; shift 2; d=$T/$n; mkdir -p "$d"
+    TKC_LOGS= tkcu "$n.emit" "$@" --emit=cuda >"$d/kernels.cu" &&
+    sh "$EMU/table.sh" tk_emu_kernels "$d/kernels.cu" >"$d/kernels.cc" &&
+    g++ -std=c++17 -O1 -w -fno-strict-aliasing -fPIC -shared -Wl,-soname,libcuda.so.1 -I "$EMU" \
+        -o "$d/libcuda.so.1" "$EMU/driver.cc" "$d/kernels.cc" -lpthread -ldl >"$d/cc.log" 2>&1 &&
+    cp "$h" "$d/mm.real.h" &&
+    printf '#define TKC_CUDA_HOST_COPY 1\n#include "mm.real.h"\n#define mm(...) mm_cuda_host(__VA_ARGS__)\n' >"$d/mm.h" &&
+    $TEST_CC $CFLAGS -I"$d" -o "$d/check" "$S/mm_check.c" -lm -ldl >>"$d/cc.log" 2>&1 &&
+    LD_LIBRARY_PATH=$d "$d/check" 96,80,64 1,1,1 100,33,70 >"$d/out" 2>&1
+}
+"$TKC" "$S/mm.tk" --target=cuda --emit=ptx >/dev/null 2>"$T/nvrtc.probe"
+if grep -q "needs NVRTC" "$T/nvrtc.probe"; then
+    echo "SKIP tune/cuda: no NVRTC (libnvrtc.so.13 not found; set CUDA_HOME)"
+elif ! command -v g++ >/dev/null 2>&1; then
+    echo "SKIP tune/cuda: no g++ for the CPU stand-in for libcuda"
+elif ! mkdir -p "$E" || ! g++ -std=c++17 -O1 -w -fno-strict-aliasing -fPIC -shared -Wl,-soname,libcuda.so.1 \
+        -I "$EMU" -o "$E/libcuda.so.1" "$EMU/driver.cc" "$EMU/none.cc" -lpthread -ldl >"$T/emu.log" 2>&1; then
+    fail cuda_emulator "the stand-in libcuda does not build"; show "$T/emu.log"
+else
+    MC="$S/mm.tk --max-autotune --tune M=96,N=80,K=64 -D BK=16"
+    cold tkcu cuda_cold 'BM=.* warps=[48] ' 'variants on cuda (tkc CPU emulator' $MC -o "$T/mmc.h"
+    if cuda_run cuda_runs "$T/mmc.h" $MC; then pass cuda_tuned_header_runs; else
+        fail cuda_tuned_header_runs "the tuned header's kernel computes wrong results on the emulator"
+        show "$T/cuda_runs/cc.log"; show "$T/cuda_runs/out"; fi
+
+    t0=$(now)
+    tkcu cuda_warm $MC -o "$T/mmc2.h"
+    w=$(secs "$t0" "$(now)")
+    if grep -q 'cache hit' "$T/cuda_warm.log" && grep -q 'from the cache' "$T/cuda_warm.log" &&
+       cmp -s "$T/mmc.h" "$T/mmc2.h" && [ "$(echo "$w" | awk '{ print ($1 < 1.0) }')" = 1 ]; then
+        pass "cuda_cache_hit ($w s, no NVRTC)"
+    else
+        fail cuda_cache_hit "want 'cache hit', PTX 'from the cache', the same header and < 1 s (took $w s)"
+        show "$T/cuda_warm.log"
+    fi
+    p=$(ls "$TKC_CACHE_DIR"/ptx-*.tkc | head -1)
+    printf 'x' | dd of="$p" bs=1 seek=100 conv=notrunc 2>/dev/null
+    tkcu cuda_ptx_corrupt $MC -o "$T/mmc3.h"
+    if grep -q 'corrupted: rebuilding' "$T/cuda_ptx_corrupt.log" && grep -q 'kernel(s) in ' "$T/cuda_ptx_corrupt.log" &&
+       cmp -s "$T/mmc.h" "$T/mmc3.h"; then
+        pass cuda_ptx_corrupt_rebuilt
+    else
+        fail cuda_ptx_corrupt_rebuilt "a damaged PTX entry must be detected and compiled again"; show "$T/cuda_ptx_corrupt.log"
+    fi
+
+    tkcu cuda_table1 $MC --tune-table "$T/mmc.tktune" -o "$T/mmc4.h"
+    mkdir -p "$T/empty2"
+    # no stand-in on the library path: no device; the table alone decides
+    TKC_LOGS=autotune TKC_CACHE_DIR="$T/empty2" "$TKC" --target=cuda $MC --tune-table "$T/mmc.tktune" \
+        -o "$T/mmc5.h" 2>"$T/cuda_table2.log"
+    if grep -q '^mm@cuda M=96,K=64,N=80 -> BM=[0-9]* BN=[0-9]* warps=[48]  # ' "$T/mmc.tktune" &&
+       cmp -s "$T/mmc4.h" "$T/mmc5.h" && grep -q 'from the tuning table' "$T/cuda_table2.log" &&
+       ! grep -q 'no cuda device' "$T/cuda_table2.log"; then
+        pass cuda_table_reproduces
+    else
+        fail cuda_table_reproduces "want an mm@cuda line with warps, and the same header from it without a GPU"
+        show "$T/mmc.tktune"; show "$T/cuda_table2.log"
+    fi
+
+    if tkcu cuda_wrong "$S/wrong.tk" --max-autotune --no-cache --tune N=2000 -o "$T/wrongc.h" &&
+       grep -q 'B=64 .*wrong' "$T/cuda_wrong.log" && ! grep -q 'B=64 .*<- chosen' "$T/cuda_wrong.log" &&
+       grep -q 'stages does not change cuda-target code (yet): ignored' "$T/cuda_wrong.log"; then
+        pass cuda_wrong_excluded
+    else
+        fail cuda_wrong_excluded "B=64 must be marked wrong and not chosen; stages ignored"; show "$T/cuda_wrong.log"
+    fi
+
+    # blocks of more than 128 threads fail to launch (as with too many registers)
+    if TKC_EMU_MAX_THREADS=128 tkcu cuda_launch $MC -D BN=32 --no-cache -o "$T/mmc6.h" &&
+       grep -q 'warps=8 .*pruned: .*CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES.*registers per thread' "$T/cuda_launch.log" &&
+       grep -q 'warps=4 .*<- chosen' "$T/cuda_launch.log"; then
+        pass cuda_launch_pruned
+    else
+        fail cuda_launch_pruned "warps=8 (256 threads) must be pruned with the driver's reason"; show "$T/cuda_launch.log"
+    fi
+
+    if tkcu cuda_smem "$S/smem.tk" --max-autotune --no-cache --tune M=32,N=32,K=64 -o "$T/smem.h" &&
+       grep -q 'S=256 .*pruned: kernel smem needs [0-9]* bytes of shared memory; sm_90a has' "$T/cuda_smem.log" &&
+       grep -q 'S=16 .*<- chosen' "$T/cuda_smem.log"; then
+        pass cuda_smem_pruned
+    else
+        fail cuda_smem_pruned "S=256 needs too much shared memory: pruned, with the reason"; show "$T/cuda_smem.log"
+    fi
+
+    mkdir -p "$T/nodev"
+    TKC_LOGS=autotune LD_LIBRARY_PATH=$T/nodev "$TKC" --target=cuda $MC --no-cache -o "$T/mmc7.h" 2>"$T/cuda_nodev.log"
+    rc=$?
+    "$TKC" --target=cuda "$S/mm.tk" -D BK=16 -o "$T/mmc8.h"
+    sed 2d "$T/mmc7.h" >"$T/mmc7.body"; sed 2d "$T/mmc8.h" >"$T/mmc8.body"   # line 2: the options
+    # stdlib/matmul.tk: four kernels with a space, one message
+    TKC_LOGS=autotune LD_LIBRARY_PATH=$T/nodev "$TKC" --target=cuda "$ROOT/stdlib/matmul.tk" --max-autotune \
+        --tune M=64,N=64,K=64 --no-cache -o "$T/mmc9.h" 2>"$T/cuda_nodev2.log"
+    if [ $rc = 0 ] && grep -q 'no cuda device here; using the tuning table or the default values' "$T/cuda_nodev.log" &&
+       [ "$(grep -c 'no cuda device' "$T/cuda_nodev.log")" = 1 ] && cmp -s "$T/mmc7.body" "$T/mmc8.body" &&
+       [ "$(grep -c 'no cuda device' "$T/cuda_nodev2.log")" = 1 ] && [ -s "$T/mmc9.h" ]; then
+        pass cuda_no_device
+    else
+        fail cuda_no_device "without a driver: one 'no cuda device' line, then the default header (exit $rc)"
+        show "$T/cuda_nodev.log"; show "$T/cuda_nodev2.log"
+    fi
+fi
 
 echo "$npass passed, $nfail failed"
 [ "$nfail" = 0 ]

@@ -5,8 +5,18 @@
  * block size, dynamic shared memory against the opted-in limit, unknown
  * kernel names, freed or foreign device pointers in copies.  Device memory
  * is host memory.  TKC_EMU_LOG=1 prints each launch.
+ *
+ * A module's kernels are the library's own table (tk_emu_kernels, the
+ * test's device code) unless the shared object holding the module's image
+ * has a table of its own, tk_emu_module_kernels: so under tkc
+ * --max-autotune every variant's harness carries its kernels (tests/gpu/emu/
+ * cc.sh builds it).  Events time on the host clock (launches are
+ * synchronous).  TKC_EMU_MAX_THREADS=N makes kernels with blocks of more
+ * than N threads fail to launch as if they needed too many registers.
  */
 #include <cstdio>
+#include <ctime>
+#include <dlfcn.h>
 #include <cstdlib>
 #include <map>
 #include <string>
@@ -45,23 +55,80 @@ int cuDeviceGet(int *d, int i) { *d = i; return i == 0 ? 0 : 101; }
 int cuCtxGetCurrent(void **c) { *c = current; return 0; }
 int cuCtxSetCurrent(void *c) { current = c; return 0; }
 int cuDevicePrimaryCtxRetain(void **c, int) { *c = &primary; return 0; }
+struct emu_module { const tk_emu_kernel *ks; int n; };
 int cuModuleLoadData(void **m, const void *image)
 {
-    static int mod;
+    emu_module *mod = new emu_module{ tk_emu_kernels, tk_emu_nkernels };
+    Dl_info info;
+    void *h = dladdr(image, &info) && info.dli_fname ? dlopen(info.dli_fname, RTLD_NOW | RTLD_NOLOAD) : NULL;
+    const tk_emu_kernel *ks = h ? (const tk_emu_kernel *)dlsym(h, "tk_emu_module_kernels") : NULL;
+    const int *n = h ? (const int *)dlsym(h, "tk_emu_module_nkernels") : NULL;
+    if (ks && n)
+        *mod = emu_module{ ks, *n };
     if (getenv("TKC_EMU_LOG"))
-        fprintf(stderr, "emu: module from %s\n", !memcmp(image, "\177ELF", 4) ? "cubin" : "PTX");
-    *m = &mod;
+        fprintf(stderr, "emu: module from %s%s\n", !memcmp(image, "\177ELF", 4) ? "cubin" : "PTX",
+                ks && n ? " with its own kernels" : "");
+    *m = mod;
     return 0;
 }
-int cuModuleGetFunction(void **f, void *, const char *name)
+int cuModuleGetFunction(void **f, void *m, const char *name)
 {
-    for (int i = 0; i < tk_emu_nkernels; i++)
-        if (!strcmp(tk_emu_kernels[i].name, name)) {
-            *f = (void *)&tk_emu_kernels[i];
+    const emu_module *mod = (const emu_module *)m;
+    for (int i = 0; i < mod->n; i++)
+        if (!strcmp(mod->ks[i].name, name)) {
+            *f = (void *)&mod->ks[i];
             return 0;
         }
     return 500;   /* CUDA_ERROR_NOT_FOUND */
 }
+static int max_threads(void)
+{
+    const char *s = getenv("TKC_EMU_MAX_THREADS");
+    return s && atoi(s) > 0 ? atoi(s) : 1024;
+}
+int cuFuncGetAttribute(int *v, int attr, void *)
+{
+    switch (attr) {
+    case 0: *v = max_threads(); return 0;     /* CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK */
+    case 1: *v = 0; return 0;                 /* SHARED_SIZE_BYTES (static) */
+    case 4: *v = max_threads() < 1024 ? 128 : 32; return 0;   /* NUM_REGS */
+    }
+    return 1;
+}
+int cuDeviceGetName(char *s, int n, int d)
+{
+    snprintf(s, (size_t)n, "tkc CPU emulator");
+    return d == 0 ? 0 : 101;
+}
+int cuDeviceGetAttribute(int *v, int attr, int)
+{
+    *v = attr == 75 ? 9 : attr == 76 ? 0 : attr == 38 ? 1 << 20 : 0;   /* sm_90, 1 MiB L2 */
+    return 0;
+}
+int cuDriverGetVersion(int *v) { *v = 13000; return 0; }
+/* NVRTC looks for the driver and asks it for this private table: none here
+ * (without the function it crashes when the stand-in is on the library path). */
+int cuGetExportTable(const void **t, const void *)
+{
+    *t = NULL;
+    return 500;
+}
+struct emu_event { double t; };
+static double now_ms(void)
+{
+    timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
+}
+int cuEventCreate(void **e, unsigned) { *e = new emu_event{ 0 }; return 0; }
+int cuEventRecord(void *e, void *) { ((emu_event *)e)->t = now_ms(); return 0; }
+int cuEventSynchronize(void *) { return 0; }
+int cuEventElapsedTime(float *ms, void *a, void *b)
+{
+    *ms = (float)(((emu_event *)b)->t - ((emu_event *)a)->t);
+    return 0;
+}
+int cuEventDestroy_v2(void *e) { delete (emu_event *)e; return 0; }
 int cuFuncSetAttribute(void *f, int attr, int v)
 {
     if (attr != 8 || v > 227 * 1024)
@@ -86,6 +153,8 @@ int cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, 
     if (gx == 0 || gy != 1 || gz != 1 || by != 1 || bz != 1 || bx == 0 || bx > 1024 || bx % 32
         || extra || (int)smem > lim)
         return 1;
+    if ((int)bx > max_threads())
+        return 701;   /* CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES */
     if (getenv("TKC_EMU_LOG"))
         fprintf(stderr, "emu: %s<<<%u, %u, %u>>>\n", k->name, gx, bx, smem);
     gridDim = dim3{gx < 3 ? gx : 3, 1, 1};    /* the kernel loops over the rest */
