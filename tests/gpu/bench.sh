@@ -20,7 +20,10 @@ build() {   # KIND FILE KERNEL FLAGS...
         echo "bench: tkc failed for $k"; sed 's/^/    /' "$d/nvrtc.log"; return 1
     fi
     echo "nvrtc $k: $(sed -n 's/^\[nvrtc\] //p' "$d/nvrtc.log")"
-    "$TKC" "$f" --target=cuda --kernel=$k "$@" -o "$d/bench.h" || return 1
+    # the header as a user would build it for this shape: tuned (@autotune)
+    TKC_CACHE_DIR="$d/cache" TKC_LOGS=autotune "$TKC" "$f" --target=cuda --kernel=$k "$@" \
+        --max-autotune --tune M=8192,N=4096 -o "$d/bench.h" 2>"$d/tune.log" || { sed 's/^/    /' "$d/tune.log"; return 1; }
+    grep -e "<- chosen" -e " -> " "$d/tune.log" | sed "s/^/    /"
     guard=TKC_$(basename "$f" | tr 'a-z.' 'A-Z_')
     $CC -std=c11 -O2 -Wall -Wextra -DKIND=$kind -DBENCH_MODULE=tk_cuda_mod_$guard -I "$d" \
         -o "$d/bench" tests/gpu/bench.c -lm -ldl || return 1
