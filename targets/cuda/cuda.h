@@ -8,8 +8,10 @@
  *   nvrtc.c   NVRTC (dlopen) -> PTX, and ptxas -> cubin when it is around
  *   header.c  the header part: embedded PTX/cubin, driver loader, launchers
  *   mma.c     dot on tensor cores (mma.sync) for f16/bf16 operands
+ *   ../nvptx  the PTX from LLVM instead of NVRTC (--target=nvptx)
  *
- * Only target_cuda and cuda_emit_text (targets/target.h) leave the folder.
+ * Only target_cuda, target_nvptx and cuda_emit_text (targets/target.h) leave
+ * the folder.
  */
 #ifndef TKC_CUDA_H
 #define TKC_CUDA_H
@@ -107,11 +109,14 @@ typedef struct CudaBinary {
     char *ptx;             /* NUL-terminated */
     unsigned char *cubin;  /* or NULL */
     size_t ncubin;
-    double ms;             /* NVRTC compile time */
+    double ms;             /* NVRTC (or LLVM) compile time */
 } CudaBinary;
 /* arch: "sm_90a" ...  False after reporting to d. */
 bool cuda_compile(Arena *a, const char *src, const char *arch, bool want_cubin,
                   CudaBinary *out, Diag *d);
+/* ptxas -arch=ARCH on ptx into out->cubin when ptxas is found and
+ * TKC_CUBIN is not 0; false (reported) when ptxas rejects the PTX. */
+bool cuda_assemble(Arena *a, const char *ptx, const char *arch, CudaBinary *out, Diag *d);
 bool cuda_arch_ok(const char *arch);
 int64_t cuda_arch_smem(const char *arch);   /* the most dynamic shared memory per block */
 

@@ -266,7 +266,12 @@ bool cuda_compile(Arena *a, const char *src, const char *arch, bool want_cubin,
     out->ptx = arena_alloc(a, n + 1);
     nv.ptx(prog, out->ptx);
     nv.destroy(&prog);
+    return want_cubin ? cuda_assemble(a, out->ptx, arch, out, d) : true;
+}
+
+bool cuda_assemble(Arena *a, const char *ptx, const char *arch, CudaBinary *out, Diag *d)
+{
     const char *env = getenv("TKC_CUBIN");
-    const char *ptxas = want_cubin && !(env && !strcmp(env, "0")) ? find_ptxas(a) : NULL;
-    return ptxas ? assemble(a, ptxas, out->ptx, arch, out, d) : true;
+    const char *ptxas = !(env && !strcmp(env, "0")) ? find_ptxas(a) : NULL;
+    return ptxas ? assemble(a, ptxas, ptx, arch, out, d) : true;
 }
