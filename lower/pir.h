@@ -1,0 +1,368 @@
+/*
+ * lower/pir.h — the per-thread IR (PIR): what a GPU target prints.
+ *
+ * lower/gpu.c turns an optimized TirKernel into one PirFunc: every tile has
+ * been given a distributed layout, so what is left is the program of ONE
+ * thread of a block, with explicit thread and block indices, register
+ * arrays, shared memory, barriers, warp shuffles and the few PTX
+ * instructions C cannot spell (ldmatrix, mma.sync, ...).  targets/cuda
+ * prints it as CUDA C; targets/nvptx builds LLVM IR from it.  Nothing here
+ * is C text: types, operations and intrinsics are enums whose semantics
+ * this header defines.
+ *
+ * Shape of a function: parameters, mutable locals (scalars or fixed-length
+ * register arrays, not SSA: CUDA prints locals, LLVM uses allocas and
+ * mem2reg/SROA), and a body of structured statements whose expressions are
+ * trees.  Array elements are indexed by expressions that are constants once
+ * the loops marked `unroll` are fully unrolled (the LLVM builder may unroll
+ * such loops itself: their bounds are constants).
+ *
+ * Stability: the nvptx target is written against this header.  Later
+ * changes only ADD (new enum members at the end, new fields); additions are
+ * listed at the end of this comment.
+ *
+ * Additions: PirExpr.nsw and pir_nsw (index arithmetic that cannot overflow).
+ */
+#ifndef TKC_PIR_H
+#define TKC_PIR_H
+
+#include "../lang/lang.h"
+
+/* ------------------------------------------------------------ types */
+
+/* Scalar types.  F16/BF16 are 16-bit STORAGE (the bits of an IEEE half or
+ * a bfloat16): no arithmetic on them, only PE_CONV to and from F32,
+ * PE_BITCAST and memory.  BOOL is 1 bit in registers and one byte (0 or 1)
+ * in memory.  PTR is a generic 64-bit pointer to global memory; an
+ * expression of type PTR carries its element type in PirExpr.elem. */
+#define PIR_TYPES(X)                                              \
+    X(PT_VOID, "void", 0)  /* statements only */                  \
+    X(PT_BOOL, "i1",   8)                                         \
+    X(PT_I8,   "i8",   8)                                         \
+    X(PT_I16,  "i16",  16)                                        \
+    X(PT_I32,  "i32",  32)                                        \
+    X(PT_I64,  "i64",  64)                                        \
+    X(PT_U8,   "u8",   8)                                         \
+    X(PT_U16,  "u16",  16)                                        \
+    X(PT_U32,  "u32",  32)                                        \
+    X(PT_U64,  "u64",  64)                                        \
+    X(PT_F16,  "f16",  16)                                        \
+    X(PT_BF16, "bf16", 16)                                        \
+    X(PT_F32,  "f32",  32)                                        \
+    X(PT_F64,  "f64",  64)                                        \
+    X(PT_PTR,  "ptr",  64)
+
+typedef enum {
+#define X(n, s, b) n,
+    PIR_TYPES(X)
+#undef X
+    PT_COUNT
+} PirTy;
+
+extern const char *const pir_ty_name[PT_COUNT];
+extern const int pir_ty_bits[PT_COUNT];     /* in memory: BOOL 8 */
+bool pir_ty_float(PirTy t);                 /* F32, F64 (not the storage types) */
+bool pir_ty_signed(PirTy t);                /* I8..I64 */
+bool pir_ty_int(PirTy t);                   /* I8..U64 (not BOOL) */
+PirTy pir_ty_of(DType dt);                  /* storage type of a tile dtype: f16 -> PT_F16 */
+PirTy pir_ty_compute(DType dt);             /* register type: f16, bf16 -> PT_F32 */
+
+/* ------------------------------------------------------------ functions */
+
+typedef enum {
+    PP_TENSOR,     /* PTR to the tensor's elements (PirParam.ty: element storage type) */
+    PP_SCALAR,     /* a scalar kernel argument, of type ty (f16: PT_F16 bits) */
+    PP_DIM,        /* a run-time dim, I64 */
+    PP_STRIDE,     /* a stride of a strided tensor in elements, I64 */
+    PP_GRID,       /* launch geometry, I64: grid sizes g0, g1 and the program count */
+} PirParamKind;
+
+enum {
+    PIR_CONST = 1,         /* PP_TENSOR: never written through (CUDA const) */
+    PIR_NOALIAS = 2,       /* PP_TENSOR: no other pointer reaches it (__restrict__, noalias) */
+};
+
+typedef struct PirParam {
+    PirParamKind kind;
+    PirTy ty;              /* element type for PP_TENSOR, else the value's type */
+    unsigned flags;        /* PIR_CONST | PIR_NOALIAS */
+    const char *name;      /* p0, d1, s2_0, tk_g0 ...: also the CUDA name */
+    int index;             /* TIR param index / dim index (PP_STRIDE: param), -1 if none */
+    int axis;              /* PP_STRIDE: the dim */
+} PirParam;
+
+typedef struct PirLocal {
+    int id;                /* index in PirFunc.locals */
+    const char *hint;      /* name stem: printers print hint and id ("v12_7") */
+    PirTy ty;              /* PT_PTR not allowed */
+    int64_t n;             /* 0: a scalar; else a register array of n elements */
+} PirLocal;
+
+typedef struct PirStmt PirStmt;
+typedef struct PirBlock { Vec(PirStmt *) s; } PirBlock;
+
+/* The body of a kernel is a grid-stride loop over programs, built from
+ * ordinary statements: for (p = (i64)ctaid; p < np; p += (i64)nctaid),
+ * np a PP_GRID parameter; program ids are locals computed from p.  Shared
+ * memory is one dynamic area (CUDA: extern __shared__, LLVM: an external
+ * addrspace(3) array) of smem bytes, 16-byte aligned. */
+typedef struct PirFunc {
+    Arena *a;
+    const char *name;      /* the kernel symbol (extern "C") */
+    Vec(PirParam) params;  /* in call order */
+    Vec(PirLocal *) locals;
+    int threads;           /* block size: threadIdx.x in [0, threads); a multiple of 32 */
+    int64_t smem;          /* dynamic shared memory bytes (16-byte aligned base), 0: none */
+    PirBlock *body;
+} PirFunc;
+
+/* ------------------------------------------------------------ expressions */
+
+typedef enum {
+    PE_CONST,      /* ty; ival (ints, BOOL; F16/BF16: the bits) or fval (F32/F64) */
+    PE_LOCAL,      /* local (a scalar) */
+    PE_ELEM,       /* local (an array) [a] */
+    PE_PARAM,      /* params[index] (PP_TENSOR: a PTR) */
+    PE_SPECIAL,    /* sreg: threadIdx.x, blockIdx.x, gridDim.x (I32) */
+    PE_UN,         /* op (PU_*) a */
+    PE_BIN,        /* a op (PB_*) b */
+    PE_SELECT,     /* a ? b : c; a BOOL; both arms are evaluated (they have no effects) */
+    PE_CONV,       /* a converted to ty: see PE_CONV semantics below */
+    PE_BITCAST,    /* a's bits as ty, same width (F32 <-> U32, F64 <-> U64, F16 <-> U16) */
+    PE_MATH,       /* fn (PM_*) of a [, b [, c]], all of ty F32 or F64 */
+    PE_SHFL_XOR,   /* a of the lane (laneid ^ lane) of this warp; every lane of the warp executes it */
+    PE_LOAD,       /* mem; if mask a (BOOL, or NULL) is false: b (NULL: zero), memory untouched */
+    PE_PTRADD,     /* a (PTR) + b (I64) elements of a's element type; elem */
+    PE_PTRINT,     /* a (PTR) as U64 */
+    PE_SADDR,      /* U32 shared-window address (cvta.to.shared) of dynamic shared byte a (I32) */
+} PirExprKind;
+
+typedef enum { PSR_TID, PSR_CTAID, PSR_NCTAID } PirSpecial;  /* .x only: grids are flat */
+
+/* PE_UN: wrap-around for integers. */
+typedef enum {
+    PU_NEG,        /* -a; integers wrap (two's complement) */
+    PU_NOT,        /* !a; BOOL only */
+    PU_BITNOT,     /* ~a; integers */
+} PirUnOp;
+
+/* PE_BIN: both operands have the result's type except comparisons (result
+ * BOOL, operands alike) and shifts (the count b has a's type).
+ *   ADD SUB MUL  integers: wrap modulo 2^bits.  F32/F64: IEEE, round to
+ *                nearest; a MUL feeding an ADD may be contracted into an
+ *                fma (CUDA's default, -fmad=true).
+ *   DIV          integers: truncating; a / 0 == 0; MIN / -1 == MIN (no trap).
+ *                floats: IEEE (approximate division is not allowed).
+ *   REM          integers: C's %, sign of a; a % 0 == 0, a % -1 == 0.
+ *                floats: fmod.
+ *   MIN MAX      integers: by signedness.  floats: fmin/fmax (a NaN operand
+ *                gives the other operand).
+ *   AND OR XOR   bitwise; on BOOL logical (both sides evaluated).
+ *   SHL SHR      the count is taken modulo bits; SHR is arithmetic for
+ *                signed types, logical for unsigned.
+ *   LT .. NE     integers by signedness; floats ordered (false on NaN)
+ *                except NE (true on NaN).  BOOL: false < true. */
+typedef enum {
+    PB_ADD, PB_SUB, PB_MUL, PB_DIV, PB_REM, PB_MIN, PB_MAX,
+    PB_AND, PB_OR, PB_XOR, PB_SHL, PB_SHR,
+    PB_LT, PB_LE, PB_GT, PB_GE, PB_EQ, PB_NE,
+} PirBinOp;
+
+/* PE_CONV from a's type to ty:
+ *   to BOOL              a != 0
+ *   BOOL to int/float    0 or 1
+ *   int to int           truncation, or extension by a's signedness
+ *   int to F32/F64       round to nearest
+ *   F32 <-> F64          IEEE
+ *   F32/F64 to int       saturating: truncate toward zero, clamp to the
+ *                        type's range, NaN -> 0 (never undefined)
+ *   F32 to F16/BF16      round to nearest even (cvt.rn.f16.f32, cvt.rn.bf16.f32)
+ *   F16/BF16 to F32      exact
+ * Other pairs with F16/BF16 do not occur (lowering goes through F32). */
+
+/* PE_MATH: float functions with libm (CUDA libdevice) semantics. */
+#define PIR_MATHS(X)                                                      \
+    X(PM_EXP, "exp", 1)     X(PM_EXP2, "exp2", 1)   X(PM_LOG, "log", 1)   \
+    X(PM_LOG2, "log2", 1)   X(PM_SQRT, "sqrt", 1)                         \
+    X(PM_RSQRT, "rsqrt", 1) /* 1 / sqrt(a), correctly rounded division */ \
+    X(PM_SIN, "sin", 1)     X(PM_COS, "cos", 1)     X(PM_TANH, "tanh", 1) \
+    X(PM_ERF, "erf", 1)                                                   \
+    X(PM_SIGMOID, "sigmoid", 1) /* 1 / (1 + exp(-a)) */                   \
+    X(PM_FABS, "fabs", 1)   X(PM_FLOOR, "floor", 1) X(PM_CEIL, "ceil", 1) \
+    X(PM_POW, "pow", 2)     X(PM_FMA, "fma", 3)
+
+typedef enum {
+#define X(n, s, k) n,
+    PIR_MATHS(X)
+#undef X
+    PM_COUNT
+} PirMath;
+extern const char *const pir_math_name[PM_COUNT];
+extern const int pir_math_nargs[PM_COUNT];
+
+/* A memory location: global (ptr + idx elements of ty) or the dynamic
+ * shared memory (byte base + idx * bytes of ty).  idx is I64 for global,
+ * I32 for shared.  The location is aligned to the size of ty, or of the
+ * whole vector for vector accesses (see PS_LOADV, PS_STORE). */
+typedef enum { PSP_GLOBAL, PSP_SHARED } PirSpace;
+typedef struct PirMem {
+    PirSpace space;
+    PirTy ty;              /* the element type in memory */
+    struct PirExpr *ptr;   /* PSP_GLOBAL: a PTR expression */
+    int64_t base;          /* PSP_SHARED: byte offset */
+    struct PirExpr *idx;
+} PirMem;
+
+typedef struct PirExpr {
+    PirExprKind kind;
+    PirTy ty;              /* the value's type */
+    PirTy elem;            /* PT_PTR values: the element type */
+    int64_t ival;          /* PE_CONST */
+    double fval;           /* PE_CONST */
+    int op;                /* PirUnOp, PirBinOp, PirMath, PirSpecial */
+    int index;             /* PE_PARAM */
+    PirLocal *local;       /* PE_LOCAL, PE_ELEM */
+    struct PirExpr *a, *b, *c;   /* operands; PE_LOAD: a = mask, b = other */
+    int lane;              /* PE_SHFL_XOR: 1..16 */
+    bool nsw;              /* PE_BIN ADD SUB MUL of signed ints: never overflows (LLVM nsw;
+                            * CUDA prints plain signed C arithmetic) */
+    PirMem mem;            /* PE_LOAD */
+} PirExpr;
+
+/* ------------------------------------------------------------ statements */
+
+/* PS_ASM: PTX instructions C cannot spell.  Each has a fixed PTX template
+ * (pir_asm[]): %0.. name the outputs then the inputs, in GCC/CUDA inline-asm
+ * syntax with per-operand constraints (a digit ties an input to that
+ * output).  The LLVM builder passes it to LLVMGetInlineAsm after rewriting
+ * %N to $N (and escaping `$ { | }` as LLVM asks); CUDA prints a prelude
+ * helper of the same meaning (which the CPU emulator also defines). */
+#define PIR_ASMS(X)                                                                      \
+    /* 4 x U32 out; in: U32 shared address (PE_SADDR) of this lane's row */              \
+    X(PA_LDSM4,  "ldsm4",  4, 1, "ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];", \
+      "=r,=r,=r,=r,r", 1)                                                                \
+    X(PA_LDSM4T, "ldsm4t", 4, 1, "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];", \
+      "=r,=r,=r,=r,r", 1)                                                                \
+    /* D (4 x F32) = A (4 x U32) B (2 x U32) + C (the same 4 F32 as D, tied) */          \
+    X(PA_MMA_BF16, "mma_bf16", 4, 10,                                                    \
+      "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%10, %11, %12, %13};", \
+      "=f,=f,=f,=f,r,r,r,r,r,r,0,1,2,3", 0)                                              \
+    X(PA_MMA_F16, "mma_f16", 4, 10,                                                      \
+      "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%10, %11, %12, %13};", \
+      "=f,=f,=f,=f,r,r,r,r,r,r,0,1,2,3", 0)                                              \
+    /* U32 out = two F32 rounded to bf16/f16: in[0] the low half, in[1] the high */      \
+    X(PA_PACK_BF16X2, "pack_bf16x2", 1, 2, "cvt.rn.bf16x2.f32 %0, %2, %1;", "=r,f,f", 0) \
+    X(PA_PACK_F16X2,  "pack_f16x2",  1, 2, "cvt.rn.f16x2.f32 %0, %2, %1;", "=r,f,f", 0)
+
+typedef enum {
+#define X(n, s, no, ni, t, c, v) n,
+    PIR_ASMS(X)
+#undef X
+    PA_COUNT
+} PirAsmOp;
+
+typedef struct PirAsmInfo {
+    const char *name;      /* CUDA: the prelude helper tk_<name> */
+    int nout, nin;         /* MMA: template operands %10..%13 (tied to the outputs by
+                            * constraints 0..3) are the current values of out[0..3];
+                            * they are not in in[] */
+    const char *ptx;       /* the template */
+    const char *cons;      /* constraints, comma-separated, outputs first */
+    bool memory;           /* volatile with a memory clobber (reads shared memory) */
+} PirAsmInfo;
+extern const PirAsmInfo pir_asm[PA_COUNT];
+
+typedef enum {
+    PS_DECL,       /* local; init (scalars; NULL: undefined) */
+    PS_ASSIGN,     /* local = val, or local[idx] = val for arrays */
+    PS_IF,         /* cond; then, els (els may be NULL) */
+    PS_FOR,        /* local (the counter, declared here); lo, hi, next: see below */
+    PS_WHILE,      /* cond (NULL: forever); body */
+    PS_BREAK,      /* out of the innermost PS_FOR/PS_WHILE */
+    PS_CONTINUE,   /* to its next iteration (PS_FOR: runs next) */
+    PS_BARRIER,    /* __syncthreads / bar.sync 0: every thread of the block reaches it */
+    PS_STORE,      /* mem = val, or the nw (2, 4) U32 words w[] as one vector */
+    PS_LOADV,      /* nw (1, 2, 4) U32 words at mem (ty U32) into local[dst0 ..] */
+    PS_ASM,        /* asm: out[nout] (PE_LOCAL/PE_ELEM lvalues) = asm(in[nin]) */
+    PS_BLOCK,      /* body: a nested scope (locals declared inside end there) */
+} PirStmtKind;
+
+/* PS_FOR: counter = lo; while (counter < hi) { body; counter = next; }
+ * next is an expression of the counter (usually counter + step); a
+ * `continue` runs next.  unroll: lo, hi and next's step are constants, and
+ * the loop is to be unrolled fully (CUDA: #pragma unroll). */
+struct PirStmt {
+    PirStmtKind kind;
+    PirLocal *local;       /* PS_DECL, PS_ASSIGN, PS_FOR, PS_LOADV */
+    PirExpr *init;         /* PS_DECL */
+    PirExpr *idx, *val;    /* PS_ASSIGN (idx NULL for scalars), PS_STORE (val) */
+    PirExpr *cond;         /* PS_IF, PS_WHILE */
+    PirExpr *lo, *hi, *next;     /* PS_FOR */
+    bool unroll;           /* PS_FOR */
+    PirBlock *body, *els;  /* PS_IF (then, else), PS_FOR, PS_WHILE, PS_BLOCK */
+    PirMem mem;            /* PS_STORE, PS_LOADV */
+    int nw;                /* PS_STORE: 0 scalar, or 2, 4 words; PS_LOADV: 1, 2, 4 */
+    PirExpr *w[4];         /* PS_STORE vector words (U32) */
+    int dst0;              /* PS_LOADV: first element of local written */
+    bool ordered;          /* PS_STORE vector: the kernel also reads this tensor:
+                            * keep program order with other accesses */
+    PirAsmOp asm_op;       /* PS_ASM */
+    PirExpr *out[4], *in[10];
+};
+
+/* ------------------------------------------------------------ building */
+
+/* lower/pir.c.  Constructors allocate in f->a; expressions may be shared
+ * between trees (they are never mutated after construction). */
+PirFunc *pir_func(Arena *a, const char *name);
+int pir_add_param(PirFunc *f, PirParamKind kind, PirTy ty, unsigned flags, const char *name,
+                  int index, int axis);
+PirLocal *pir_local(PirFunc *f, const char *hint, PirTy ty, int64_t n);
+PirBlock *pir_block(PirFunc *f);
+
+PirExpr *pir_int(PirFunc *f, PirTy ty, int64_t v);
+PirExpr *pir_float(PirFunc *f, PirTy ty, double v);
+PirExpr *pir_ref(PirFunc *f, PirLocal *l);
+PirExpr *pir_elem(PirFunc *f, PirLocal *l, PirExpr *idx);
+PirExpr *pir_param(PirFunc *f, int index);
+PirExpr *pir_special(PirFunc *f, PirSpecial s);
+PirExpr *pir_un(PirFunc *f, PirUnOp op, PirExpr *a);
+PirExpr *pir_bin(PirFunc *f, PirBinOp op, PirExpr *a, PirExpr *b);
+PirExpr *pir_nsw(PirFunc *f, PirBinOp op, PirExpr *a, PirExpr *b);    /* pir_bin, nsw */
+PirExpr *pir_select(PirFunc *f, PirExpr *c, PirExpr *a, PirExpr *b);
+PirExpr *pir_conv(PirFunc *f, PirTy to, PirExpr *a);   /* a itself when it has type to */
+PirExpr *pir_bitcast(PirFunc *f, PirTy to, PirExpr *a);
+PirExpr *pir_math(PirFunc *f, PirMath fn, PirExpr *a, PirExpr *b, PirExpr *c);
+PirExpr *pir_shfl_xor(PirFunc *f, PirExpr *a, int lane);
+PirExpr *pir_load(PirFunc *f, PirMem m, PirExpr *mask, PirExpr *other);
+PirExpr *pir_ptradd(PirFunc *f, PirExpr *p, PirExpr *i);
+PirExpr *pir_ptrint(PirFunc *f, PirExpr *p);
+PirExpr *pir_saddr(PirFunc *f, PirExpr *off);
+PirMem pir_gmem(PirTy ty, PirExpr *ptr, PirExpr *idx);
+PirMem pir_smem(PirTy ty, int64_t base, PirExpr *idx);
+bool pir_is_int(const PirExpr *e, int64_t v);          /* a PE_CONST of value v? */
+/* e with every PE_LOCAL of `from` replaced by `by` (shares unchanged subtrees). */
+PirExpr *pir_subst(PirFunc *f, PirExpr *e, const PirLocal *from, PirExpr *by);
+bool pir_uses(const PirExpr *e, const PirLocal *l);
+
+/* Statements, appended to b; those with bodies return the statement. */
+PirStmt *pir_stmt(PirFunc *f, PirBlock *b, PirStmtKind kind);
+void pir_decl(PirFunc *f, PirBlock *b, PirLocal *l, PirExpr *init);
+void pir_assign(PirFunc *f, PirBlock *b, PirLocal *l, PirExpr *idx, PirExpr *val);
+PirStmt *pir_if(PirFunc *f, PirBlock *b, PirExpr *cond);          /* ->body; add ->els yourself */
+PirStmt *pir_for(PirFunc *f, PirBlock *b, PirLocal *ctr, PirExpr *lo, PirExpr *hi, PirExpr *step,
+                 bool unroll);                                     /* next = ctr + step */
+void pir_store(PirFunc *f, PirBlock *b, PirMem m, PirExpr *val);
+void pir_barrier(PirFunc *f, PirBlock *b);
+PirStmt *pir_asm_stmt(PirFunc *f, PirBlock *b, PirAsmOp op);       /* fill out[], in[] */
+
+/* --emit=pir: the function in a readable form. */
+void pir_print(FILE *out, const PirFunc *f);
+
+/* ------------------------------------------------------------ lowering */
+
+/* lower/gpu.c: the optimized TirKernel -> PirFunc; NULL after reporting to d. */
+struct TirKernel;
+PirFunc *gpu_lower(struct TirKernel *k, Diag *d);
+
+#endif
