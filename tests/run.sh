@@ -230,6 +230,8 @@ make_unit_lib() {
     else
         : >"$T/libtkc.flags"
     fi
+    # LLVM's libraries when tkc was built with it (the Makefile writes them down)
+    cat "$BDIR/llvm.libs" >>"$T/libtkc.flags" 2>/dev/null
 }
 
 test_unit() {

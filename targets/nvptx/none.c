@@ -19,3 +19,10 @@ bool nvptx_compile(Arena *a, TirKernel **ks, int n, CudaKernel *ck, const char *
     diag_error(d, (Span){0}, "%s", why);
     return false;
 }
+
+bool nvptx_compile_pir(Arena *a, PirFunc **fs, int n, CudaKernel *ck, const char *arch, char **ir,
+                       CudaBinary *bin, Diag *d)
+{
+    diag_error(d, (Span){0}, "%s", why);
+    return false;
+}

@@ -13,6 +13,7 @@
 #define TKC_NVPTX_H
 
 #include "../cuda/cuda.h"
+#include "../../lower/pir.h"
 
 /* Every kernel of ks in one LLVM module compiled to PTX for arch (sm_80 ..
  * sm_90a): bin->ptx and bin->ms, and ck[i] (name, block size, dynamic
@@ -21,5 +22,8 @@
  * False after reporting to d. */
 bool nvptx_compile(Arena *a, TirKernel **ks, int n, CudaKernel *ck, const char *arch, char **ir,
                    CudaBinary *bin, Diag *d);
+/* The same from per-thread IR already built (tests build it by hand). */
+bool nvptx_compile_pir(Arena *a, PirFunc **fs, int n, CudaKernel *ck, const char *arch, char **ir,
+                       CudaBinary *bin, Diag *d);
 
 #endif
