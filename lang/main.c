@@ -40,7 +40,7 @@ static const char usage[] =
     "  -o FILE               write the header to FILE (default: stdout)\n"
     "  -D NAME=VALUE         set a const parameter or specialize a run-time dim\n"
     "  --kernel=NAME[,NAME]  emit these kernels (default: every kernel of FILE)\n"
-    "  --emit=KIND           tokens | ast | tir | c | cuda | ptx | llvm (default: the header)\n"
+    "  --emit=KIND           tokens | ast | tir | c | pir | cuda | ptx | llvm (default: the header)\n"
     "  -I DIR                search DIR for imports\n"
     "  -dPASSES              print the tile IR after passes (lower,fold,cse,dce,masks | all)\n"
     "  -MD, -MF FILE         also write a make depfile (OUT.d, or FILE) listing the imports\n"
@@ -136,9 +136,9 @@ static int parse_options(Arena *a, int argc, char **argv, Options *o)
         } else if (!strncmp(s, "--emit=", 7)) {
             o->emit = s + 7;
             if (strcmp(o->emit, "tokens") && strcmp(o->emit, "ast") && strcmp(o->emit, "tir") &&
-                strcmp(o->emit, "c") && strcmp(o->emit, "cuda") && strcmp(o->emit, "ptx") &&
-                strcmp(o->emit, "llvm"))
-                return usage_error("unknown --emit kind '%s' (tokens, ast, tir, c, cuda, ptx, llvm)", o->emit);
+                strcmp(o->emit, "c") && strcmp(o->emit, "pir") && strcmp(o->emit, "cuda") &&
+                strcmp(o->emit, "ptx") && strcmp(o->emit, "llvm"))
+                return usage_error("unknown --emit kind '%s' (tokens, ast, tir, c, pir, cuda, ptx, llvm)", o->emit);
         } else if (!strncmp(s, "--codegen=", 10)) {
             o->codegen = s + 10;
             if (strcmp(o->codegen, "nvrtc") && strcmp(o->codegen, "llvm"))
@@ -397,6 +397,8 @@ static int compile(Arena *a, Options *o)
             tir_print(stdout, ks.v[i]);
         return 0;
     }
+    if (o->emit && !strcmp(o->emit, "pir"))
+        return cuda_emit_pir(stdout, ks.v, ks.n, &d) ? 0 : 1;
     if (o->emit && (!strcmp(o->emit, "cuda") || !strcmp(o->emit, "ptx") || !strcmp(o->emit, "llvm"))) {
         TargetOptions to = {.source = o->input, .guard = guard_name(a, o), .arch = o->arch, .llvm = o->llvm};
         return cuda_emit_text(stdout, o->emit, ks.v, ks.n, &to, &d) ? 0 : 1;

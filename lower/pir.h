@@ -244,10 +244,10 @@ typedef struct PirExpr {
     X(PA_LDSM4T, "ldsm4t", 4, 1, "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];", \
       "=r,=r,=r,=r,r", 1)                                                                \
     /* D (4 x F32) = A (4 x U32) B (2 x U32) + C (the same 4 F32 as D, tied) */          \
-    X(PA_MMA_BF16, "mma_bf16", 4, 10,                                                    \
+    X(PA_MMA_BF16, "mma_bf16", 4, 6,                                                     \
       "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%10, %11, %12, %13};", \
       "=f,=f,=f,=f,r,r,r,r,r,r,0,1,2,3", 0)                                              \
-    X(PA_MMA_F16, "mma_f16", 4, 10,                                                      \
+    X(PA_MMA_F16, "mma_f16", 4, 6,                                                       \
       "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%10, %11, %12, %13};", \
       "=f,=f,=f,=f,r,r,r,r,r,r,0,1,2,3", 0)                                              \
     /* U32 out = two F32 rounded to bf16/f16: in[0] the low half, in[1] the high */      \
@@ -307,7 +307,7 @@ struct PirStmt {
     bool ordered;          /* PS_STORE vector: the kernel also reads this tensor:
                             * keep program order with other accesses */
     PirAsmOp asm_op;       /* PS_ASM */
-    PirExpr *out[4], *in[10];
+    PirExpr *out[4], *in[6];
 };
 
 /* ------------------------------------------------------------ building */

@@ -1,21 +1,22 @@
 /*
  * targets/cuda/cuda.h — the CUDA target's pieces and what they share.
  *
- *   emit.c    tile IR -> CUDA C device code (one __global__ per kernel)
+ *   print.c   the per-thread IR (lower/pir.h, built by lower/gpu.c) -> CUDA C
+ *             device code (one __global__ per kernel), and the device prelude
  *   expr.c    scalar expressions and literals, printed the same way for the
  *             device code and for the host launcher's head (grid, requires)
  *   check.c   the argument checks and the head as one host function per kernel
  *   nvrtc.c   NVRTC (dlopen) -> PTX, and ptxas -> cubin when it is around
  *   header.c  the header part: embedded PTX/cubin, driver loader, launchers
- *   mma.c     dot on tensor cores (mma.sync) for f16/bf16 operands
  *   ../nvptx  the PTX from LLVM instead of NVRTC (--target=nvptx)
  *
- * Only target_cuda, target_nvptx and cuda_emit_text (targets/target.h) leave
- * the folder.
+ * Only target_cuda, target_nvptx, cuda_emit_pir and cuda_emit_text
+ * (targets/target.h) leave the folder.
  */
 #ifndef TKC_CUDA_H
 #define TKC_CUDA_H
 
+#include "../../lower/pir.h"
 #include "../target.h"
 
 /* ---------------------------------------------------------------- expr.c */
@@ -35,7 +36,7 @@ const char *cx_stype(DType dt);        /* storage type: uint16_t for f16/bf16 */
 /* Host helpers tkh_div_*, tkh_mod_*, tkh_sat_* (guarded, printed once). */
 extern const char cx_host_helpers[];
 
-/* ---------------------------------------------------------------- emit.c */
+/* ---------------------------------------------------------------- print.c */
 
 typedef struct CudaKernel {
     const char *name;      /* the __global__ function (the kernel's C name) */
@@ -43,53 +44,17 @@ typedef struct CudaKernel {
     int64_t smem;          /* dynamic shared memory bytes */
 } CudaKernel;
 
-/* The device prelude every module starts with. */
+/* The device prelude every module starts with; the tensor-core helpers. */
 extern const char cuda_device_prelude[];
-/* Append one kernel's device code to out; false after reporting to d. */
-bool cuda_emit_device(Buf *out, TirKernel *k, CudaKernel *ck, Diag *d);
-
-/* ---------------------------------------------------------------- mma.c */
-
-/* emit.c's side of the tensor-core dot: it owns the program and hands
- * mma.c a way to read tiles and to print (see mma.c for the layouts). */
-typedef struct CudaMma {
-    TirKernel *k;
-    Arena *a;
-    int T, V;                  /* block size; the kernel's vector width */
-    const bool *live;          /* emit.c's live values */
-    void *ge;                  /* emit.c's state, passed to the callbacks */
-    /* tile v (rank 2) at index (i0, i1); own: that is the reading lane's
-     * own element of v's block layout (slot tk_k) */
-    char *(*at)(void *ge, int v, const char *i0, const char *i1, bool own);
-    void (*put)(void *ge, const char *text);   /* one line at emit.c's indent */
-    /* mma.c's */
-    int depth;                 /* its own indent, inside emit.c's */
-    bool *on;                  /* DOTs on tensor cores */
-    bool *fused;               /* VAR_GET/DOT/VAR_SET of an in-place accumulator */
-    bool *frag_var;            /* vars held in the fragment layout */
-    int64_t need, off;         /* the staging region: bytes, offset in tk_smem */
-} CudaMma;
-
-/* Set k, a, T, V, live, ge, at, put, then plan (TKC_MMA=0 turns it off). */
-void cuda_mma_plan(CudaMma *m);
-/* A DOT on tensor cores; false (printing nothing) when it does not fit. */
-bool cuda_mma_dot(CudaMma *m, const Instr *in);
-/* Is `in` a VAR_GET/VAR_SET of a var in the fragment layout?  Those are
- * printed by cuda_mma_var_op (a VAR_GET defines float v<id>[...]). */
-bool cuda_mma_var(const CudaMma *m, const Instr *in);
-void cuda_mma_var_op(CudaMma *m, const Instr *in);
-/* Device helpers (ldmatrix, mma, packing), after cuda_device_prelude. */
 extern const char cuda_mma_prelude[];
+/* Lower one kernel to the per-thread IR (lower/gpu.c) and append it as
+ * CUDA C to out; false after reporting to d. */
+bool cuda_emit_device(Buf *out, TirKernel *k, CudaKernel *ck, Diag *d);
 
 /* ---------------------------------------------------------------- check.c */
 
 /* Host C names of the kernel's parameters, dims and strides (the C
  * target's calling convention): pname[nparams], dname[ndims], sname[p][rank]. */
-/* The block layout every tile uses (emit.c): a thread owns groups of
- * cuda_vwidth(V, n) consecutive elements, cuda_groups(T, V, n) of them. */
-int cuda_vwidth(int V, int64_t n);
-int64_t cuda_groups(int T, int V, int64_t n);
-
 typedef struct HostNames {
     const char **pname, **dname, ***sname;
 } HostNames;

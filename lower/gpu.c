@@ -1,0 +1,1886 @@
+/*
+ * lower/gpu.c — GPU layouts: tile IR to the per-thread IR (lower/pir.h).
+ *
+ * One program is one thread block of T threads (32 * warps when the kernel
+ * asks, else 128, or 256 when a tile has 4096 elements or more).  A tile of
+ * N elements is spread over the block in groups of V consecutive elements
+ * (V: the kernel's vector width, 16 bytes of its narrowest tensor, halved
+ * until it divides N): thread t holds the elements of flat (row-major)
+ * index f = (q*T + t)*V + j, j in [0, V), in a register array of K
+ * elements at slot k = q*V + j, which unrolled loops index with constants
+ * only.  The distribution depends on N alone, so elementwise work on
+ * equal-sized tiles needs no communication.  When a group lies in one row
+ * and a load's or store's offsets step by one along it, the group moves as
+ * one 16-byte access (see "vectors"); consecutive threads touch
+ * consecutive groups, so accesses are coalesced.
+ * Scalars (rank 0) are plain registers: every thread computes the same
+ * value, so control flow, which depends on scalars only, is uniform and a
+ * barrier may sit anywhere.
+ *
+ * Reading a tile at another index mapping than its own (a broadcast that
+ * expands, a transpose, dot operands, reductions along an axis, cumsum)
+ * goes through shared memory: after its definition the tile is written to a
+ * shared buffer (barrier, write, barrier) and readers index that.  Views
+ * never copy: an operand is reached through its chain of views as an index
+ * expression per dim.  Integer/bool tiles built from aranges and scalars
+ * (offsets, masks) are recomputed at each use instead of being stored.
+ * Shared buffers are allocated first-fit over the preorder positions of the
+ * values' live ranges (a use in a loop keeps a buffer to the loop's end);
+ * the barrier before each write makes reuse safe.
+ *
+ * Reductions to a scalar: per-thread partials, a warp butterfly of shuffles,
+ * then a small scratch area across warps that every thread reads in the
+ * same order (all threads get the same result).  Loads and stores are
+ * masked per element like the C target's; where one tensor is written and
+ * read (or written twice) at possibly different places within a program, a
+ * barrier orders the accesses.
+ *
+ * The lowering runs twice over the kernel: once to plan (which tiles need
+ * shared memory and for how long), once to build the function.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "gpu.h"
+
+#define SCRATCH 512         /* bytes: 32 warps x 8-byte partials, then 32 x i32 indices */
+#define SCRATCH_IDX 256
+
+typedef struct Idx {
+    int rank;
+    PirExpr *d[TIR_MAXRANK];
+    bool ident;              /* the flat index equals the reading lane's own f */
+} Idx;
+
+/* The loops over a thread's part of a tile (open_group, open_elem). */
+typedef struct Lane {
+    PirLocal *q, *g, *j, *k, *f;
+    PirLocal *gi[TIR_MAXRANK], *i[TIR_MAXRANK];
+} Lane;
+
+typedef enum { CL_SKIP, CL_SCALAR, CL_LANE, CL_BREAK } Class;
+
+struct GL {
+    TirKernel *k;
+    const KernelInfo *ki;
+    Arena *a;
+    PirFunc *f;
+    Diag *d;
+    bool ok, plan;
+    int n, T, V;
+    Vec(PirBlock *) stack;   /* stack.v[stack.n - 1]: where statements go */
+    int *pos, *end;
+    bool *live, *recomp, *shared;
+    bool *reload;            /* loads of read-only tensors, reread where needed */
+    int *pre;                /* run operands read from their prefetch (the current run) */
+    int *use_end;            /* shared values: last position of a read */
+    int64_t *soff;           /* shared values: byte offset */
+    bool scratch;
+    int64_t smem;
+    int cur;                 /* the instruction being lowered */
+    Vec(int) run;            /* pending lane instructions, one shape */
+    TTy run_shape;
+    bool run_barrier;
+    PirLocal **val;          /* value id -> its registers */
+    PirLocal **prel;         /* value id -> its prefetch in this run */
+    PirLocal **var;          /* var -> its registers */
+    int *pidx, *didx;        /* TIR param / dim -> PIR param */
+    int **sidx;              /* [param][axis] -> PIR param (strides) */
+    PirLocal *tid, *pid[3];
+    Lane ln;                 /* the innermost lane loops */
+    PirExpr *kx, *jx;        /* the register slot of the lane's own element, its place in the group */
+    PirLocal *tok_i, *tok_k, *tok_j;
+    PirExpr *ti, *tk, *tj;   /* references to the tokens (compared by pointer) */
+    GpuMma mma;              /* dot on tensor cores (gpu_mma.c) */
+};
+
+#define F (e->f)
+
+static Instr *I(const GL *e, int v) { return e->k->instrs.v[v]; }
+static const TTy *ty(const GL *e, int v) { return &e->k->instrs.v[v]->ty; }
+static bool is_view(Op op)
+{
+    return op == OP_BROADCAST || op == OP_EXPAND_DIMS || op == OP_RESHAPE || op == OP_TRANS;
+}
+
+int gpu_vwidth(int V, int64_t n)
+{
+    while (V > 1 && n % V != 0)
+        V >>= 1;
+    return V;
+}
+
+int64_t gpu_groups(int T, int V, int64_t n)
+{
+    int64_t w = (int64_t)T * gpu_vwidth(V, n);
+    return n > 0 ? (n + w - 1) / w : 1;
+}
+
+static int vwidth(const GL *e, int64_t n) { return gpu_vwidth(e->V, n); }
+static int64_t groups(const GL *e, int64_t n) { return gpu_groups(e->T, e->V, n); }
+static int64_t kcount(const GL *e, int64_t n) { return groups(e, n) * vwidth(e, n); }
+/* Do a group's elements lie in one row (consecutive along the last dim)? */
+static bool gvec(const GL *e, const TTy *t)
+{
+    int v = vwidth(e, tty_numel(t));
+    return v > 1 && t->rank > 0 && t->dim[t->rank - 1] % v == 0;
+}
+
+static void fail(GL *e, const Instr *in, const char *what)
+{
+    if (e->ok)
+        diag_error(e->d, in ? in->span : (Span){0}, "CUDA target: %s%s%s", what,
+                   in ? " in " : "", in ? op_name[in->op] : "");
+    e->ok = false;
+}
+
+/* ------------------------------------------------------------ building */
+
+PirFunc *gpu_func(GL *e) { return e->f; }
+PirBlock *gpu_cur(GL *e) { return e->stack.v[e->stack.n - 1]; }
+void gpu_push(GL *e, PirBlock *b) { vec_push(e->a, e->stack, b); }
+void gpu_pop(GL *e) { e->stack.n--; }
+PirExpr *gpu_tid(GL *e) { return pir_ref(F, e->tid); }
+PirExpr *gpu_i(GL *e, int64_t v) { return pir_int(F, PT_I32, v); }
+PirExpr *gpu_add(GL *e, PirExpr *a, PirExpr *b) { return pir_nsw(F, PB_ADD, a, b); }
+PirExpr *gpu_mul(GL *e, PirExpr *a, PirExpr *b) { return pir_nsw(F, PB_MUL, a, b); }
+PirExpr *gpu_op(GL *e, PirBinOp op, PirExpr *a, PirExpr *b) { return pir_bin(F, op, a, b); }
+
+PirLocal *gpu_let(GL *e, const char *hint, PirExpr *init)
+{
+    PirLocal *l = pir_local(F, hint, init->ty, 0);
+    pir_decl(F, gpu_cur(e), l, init);
+    return l;
+}
+
+static PirLocal *decl_array(GL *e, const char *hint, PirTy t, int64_t n)
+{
+    PirLocal *l = pir_local(F, hint, t, n);
+    pir_decl(F, gpu_cur(e), l, NULL);
+    return l;
+}
+
+PirLocal *gpu_value(GL *e, int v, int64_t n)
+{
+    return e->val[v] = decl_array(e, "v", PT_F32, n);
+}
+
+PirLocal *gpu_var(GL *e, int var) { return e->var[var]; }
+
+/* A nested scope; pop with gpu_pop. */
+static void open_scope(GL *e)
+{
+    PirStmt *s = pir_stmt(F, gpu_cur(e), PS_BLOCK);
+    s->body = pir_block(F);
+    gpu_push(e, s->body);
+}
+
+/* for (ctr = lo; ctr < hi; ctr += step) over I32; the body is current. */
+static PirLocal *open_for(GL *e, const char *hint, PirExpr *lo, PirExpr *hi, int64_t step, bool unroll)
+{
+    PirLocal *c = pir_local(F, hint, PT_I32, 0);
+    PirStmt *s = pir_for(F, gpu_cur(e), c, lo, hi, gpu_i(e, step), unroll);
+    s->next = gpu_add(e, pir_ref(F, c), gpu_i(e, step));
+    gpu_push(e, s->body);
+    return c;
+}
+
+static void open_if(GL *e, PirExpr *cond) { gpu_push(e, pir_if(F, gpu_cur(e), cond)->body); }
+
+/* ------------------------------------------------------------ scalar ops */
+
+static int64_t norm_int(PirTy t, int64_t v)
+{
+    switch (t) {
+    case PT_BOOL: return v != 0;
+    case PT_I8:   return (int8_t)v;
+    case PT_I16:  return (int16_t)v;
+    case PT_I32:  return (int32_t)v;
+    case PT_U8:   return (uint8_t)v;
+    case PT_U16:  return (uint16_t)v;
+    case PT_U32:  return (uint32_t)v;
+    default:      return v;
+    }
+}
+
+static PirExpr *lit_int(GL *e, int64_t v, DType dt)
+{
+    PirTy t = pir_ty_of(dt);
+    return pir_int(F, t, norm_int(t, v));
+}
+
+static PirExpr *lit_float(GL *e, double v, DType dt)
+{
+    return pir_float(F, pir_ty_compute(dt), dt == DT_F64 ? v : (double)(float)v);
+}
+
+static PirExpr *lit_zero(GL *e, DType dt)
+{
+    return dtype_is_float(dt) ? lit_float(e, 0, dt) : lit_int(e, 0, dt);
+}
+
+/* x of dtype from (in its register type) as dtype to, the C target's way:
+ * f16/bf16 values are floats rounded to the type. */
+static PirExpr *conv_dt(GL *e, PirExpr *x, DType from, DType to)
+{
+    if (from == to)
+        return x;
+    if (to == DT_F16 || to == DT_BF16)
+        return pir_conv(F, PT_F32, pir_conv(F, pir_ty_of(to), pir_conv(F, PT_F32, x)));
+    return pir_conv(F, pir_ty_compute(to), x);
+}
+
+static PirExpr *to_storage(GL *e, PirExpr *x, DType from, DType to)
+{
+    if (to == DT_F16 || to == DT_BF16)
+        return pir_conv(F, pir_ty_of(to), pir_conv(F, PT_F32, x));
+    return conv_dt(e, x, from, to);
+}
+
+static PirExpr *from_storage(GL *e, PirExpr *x, DType dt)
+{
+    return dt == DT_F16 || dt == DT_BF16 ? pir_conv(F, PT_F32, x) : x;
+}
+
+static PirMath math_of(Op op)
+{
+    switch (op) {
+    case OP_EXP:     return PM_EXP;
+    case OP_EXP2:    return PM_EXP2;
+    case OP_LOG:     return PM_LOG;
+    case OP_LOG2:    return PM_LOG2;
+    case OP_SQRT:    return PM_SQRT;
+    case OP_RSQRT:   return PM_RSQRT;
+    case OP_SIN:     return PM_SIN;
+    case OP_COS:     return PM_COS;
+    case OP_TANH:    return PM_TANH;
+    case OP_ERF:     return PM_ERF;
+    case OP_SIGMOID: return PM_SIGMOID;
+    case OP_ABS:     return PM_FABS;
+    case OP_FLOOR:   return PM_FLOOR;
+    case OP_CEIL:    return PM_CEIL;
+    case OP_POW:     return PM_POW;
+    default:         return PM_FMA;
+    }
+}
+
+static int bin_of(Op op)
+{
+    switch (op) {
+    case OP_ADD: return PB_ADD;  case OP_SUB: return PB_SUB;  case OP_MUL: return PB_MUL;
+    case OP_DIV: return PB_DIV;  case OP_MOD: return PB_REM;  case OP_MIN: return PB_MIN;
+    case OP_MAX: return PB_MAX;  case OP_AND: return PB_AND;  case OP_OR:  return PB_OR;
+    case OP_XOR: return PB_XOR;  case OP_SHL: return PB_SHL;  case OP_SHR: return PB_SHR;
+    case OP_LT:  return PB_LT;   case OP_LE:  return PB_LE;   case OP_GT:  return PB_GT;
+    case OP_GE:  return PB_GE;   case OP_EQ:  return PB_EQ;   case OP_NE:  return PB_NE;
+    default:     return -1;
+    }
+}
+
+/* An elementwise op on operands x[] (their register types); NULL when
+ * unsupported.  Integer math functions go through f64, like the C target. */
+static PirExpr *op_expr(GL *e, const Instr *in, PirExpr **x)
+{
+    DType rt = in->ty.dt;
+    DType ot = in->nargs ? ty(e, in->args[in->op == OP_WHERE ? 1 : 0])->dt : rt;
+    bool fl = dtype_is_float(ot);
+    Op op = in->op;
+    switch (op) {
+    case OP_CAST:
+        return conv_dt(e, x[0], ot, rt);
+    case OP_NEG:
+        return pir_un(F, PU_NEG, x[0]);
+    case OP_NOT:
+        return pir_un(F, PU_NOT, x[0]);
+    case OP_BITNOT:
+        return pir_un(F, rt == DT_BOOL ? PU_NOT : PU_BITNOT, x[0]);
+    case OP_ABS:
+        if (!fl)
+            return pir_select(F, pir_bin(F, PB_LT, x[0], lit_zero(e, rt)), pir_un(F, PU_NEG, x[0]), x[0]);
+        return pir_math(F, PM_FABS, x[0], NULL, NULL);
+    case OP_FLOOR: case OP_CEIL:
+        return fl ? pir_math(F, math_of(op), x[0], NULL, NULL) : x[0];
+    case OP_EXP: case OP_EXP2: case OP_LOG: case OP_LOG2: case OP_SQRT: case OP_RSQRT:
+    case OP_SIN: case OP_COS: case OP_TANH: case OP_ERF: case OP_SIGMOID:
+        if (!fl)
+            return conv_dt(e, pir_math(F, math_of(op), pir_conv(F, PT_F64, x[0]), NULL, NULL), DT_F64, rt);
+        return pir_math(F, math_of(op), x[0], NULL, NULL);
+    case OP_POW:
+        if (!fl)
+            return conv_dt(e, pir_math(F, PM_POW, pir_conv(F, PT_F64, x[0]), pir_conv(F, PT_F64, x[1]), NULL),
+                           DT_F64, rt);
+        return pir_math(F, PM_POW, x[0], x[1], NULL);
+    case OP_WHERE:
+        return pir_select(F, x[0], x[1], x[2]);
+    case OP_FMA:
+        if (fl)
+            return pir_math(F, PM_FMA, x[0], x[1], x[2]);
+        return pir_bin(F, PB_ADD, pir_bin(F, PB_MUL, x[0], x[1]), x[2]);
+    default:
+        if (bin_of(op) < 0)
+            return NULL;
+        return pir_bin(F, bin_of(op), x[0], x[1]);
+    }
+}
+
+/* ------------------------------------------------------------ planning */
+
+static void number(GL *e, TBlock *b, int *p)
+{
+    for (int i = 0; i < b->ins.n; i++) {
+        int v = b->ins.v[i];
+        Instr *in = I(e, v);
+        e->pos[v] = (*p)++;
+        for (int j = 0; j < 2; j++)
+            if (in->blocks[j])
+                number(e, in->blocks[j], p);
+        e->end[v] = *p - 1;
+    }
+}
+
+static bool is_root(Op op) { return !(op_flags[op] & OPF_P) && op != OP_VAR_GET; }
+
+static void mark_live(GL *e, int v)
+{
+    if (v <= 0 || v >= e->n || e->live[v])
+        return;
+    e->live[v] = true;
+    Instr *in = I(e, v);
+    for (int j = 0; j < in->nargs; j++)
+        mark_live(e, in->args[j]);
+}
+
+static void live_block(GL *e, TBlock *b)
+{
+    for (int i = 0; i < b->ins.n; i++) {
+        Instr *in = I(e, b->ins.v[i]);
+        if (is_root(in->op) || in->op == OP_LOOPVAR)
+            mark_live(e, in->id);
+        for (int j = 0; j < 2; j++)
+            if (in->blocks[j])
+                live_block(e, in->blocks[j]);
+    }
+}
+
+/* The value v reads its data from, through views. */
+static int view_base(const GL *e, int v)
+{
+    while (is_view(I(e, v)->op) && ty(e, v)->rank > 0)
+        v = I(e, v)->args[0];
+    return v;
+}
+
+/* Integer and bool elementwise tiles over aranges and scalars: cheaper to
+ * recompute at each use than to keep, and they need no shared memory when
+ * read at another mapping.  Small trees only. */
+static void plan_recomp(GL *e)
+{
+    int *cost = arena_alloc(e->a, sizeof(int) * (size_t)e->n);
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (int v = 1; v < e->n; v++) {
+            Instr *in = I(e, v);
+            if (e->recomp[v] || !e->live[v] || !(op_flags[in->op] & OPF_E) || in->ty.rank == 0
+                || dtype_is_float(in->ty.dt))
+                continue;
+            int c = 1;
+            bool ok = true;
+            for (int j = 0; j < in->nargs && ok; j++) {
+                if (in->args[j] <= 0)
+                    continue;
+                int b = view_base(e, in->args[j]);
+                const Instr *bi = I(e, b);
+                if (e->recomp[b])
+                    c += cost[b];
+                else
+                    ok = bi->op == OP_ARANGE || bi->op == OP_CONST || bi->ty.rank == 0;
+            }
+            if (ok && c <= 24) {
+                e->recomp[v] = true;
+                cost[v] = c;
+                changed = true;
+            }
+        }
+    }
+}
+
+/* The vector width V: 16 bytes of the narrowest tensor a tile is loaded
+ * from or stored to, at most 8 elements.  Loads of tensors the kernel never
+ * writes, at offsets and masks that are recomputed, may be read again at
+ * any index (reload) instead of through shared memory. */
+static void plan_vectors(GL *e)
+{
+    e->V = 1;
+    for (int v = 1; v < e->n; v++) {
+        const Instr *in = I(e, v);
+        if ((in->op != OP_LOAD && in->op != OP_STORE) || !e->live[v] || in->index < 0
+            || in->index >= e->ki->nparams || !e->ki->params[in->index].is_tensor)
+            continue;
+        const ParamInfo *p = &e->ki->params[in->index];
+        if (tty_numel(in->op == OP_LOAD ? &in->ty : ty(e, in->args[0])) > 1 && p->dt != DT_BOOL) {
+            int w = 16 / (dtype_info[p->dt].bits / 8);
+            if (w > 8)
+                w = 8;
+            if (w > e->V)
+                e->V = w;
+        }
+        if (in->op != OP_LOAD || in->ty.rank == 0 || p->stored)
+            continue;
+        bool ok = true;
+        for (int j = 0; j < 3 && ok; j++) {
+            if (in->args[j] <= 0)
+                continue;
+            int b = view_base(e, in->args[j]);
+            const Instr *bi = I(e, b);
+            ok = bi->ty.rank == 0 || bi->op == OP_ARANGE || e->recomp[b];
+        }
+        e->reload[v] = ok;
+    }
+}
+
+/* Where a read of v by the current instruction happens, seen from v's
+ * block: a read inside a nested loop lasts to the end of that loop. */
+static void note_use(GL *e, int v)
+{
+    const Instr *x = I(e, e->cur);
+    int p = e->pos[e->cur];
+    while (x->parent && x->parent != I(e, v)->parent && x->parent->owner)
+        x = x->parent->owner;
+    if (e->end[x->id] > p)
+        p = e->end[x->id];
+    if (p > e->use_end[v])
+        e->use_end[v] = p;
+}
+
+static int64_t elem_bytes(DType dt)
+{
+    return dt == DT_F16 || dt == DT_BF16 ? 4 : dt == DT_BOOL ? 1 : dtype_info[dt].bits / 8;
+}
+
+typedef struct Slot { int64_t off, size; int end; } Slot;
+
+/* First fit over live ranges, in order of definition. */
+static void plan_smem(GL *e)
+{
+    Vec(Slot) act = { 0 };
+    int64_t base = e->scratch ? SCRATCH : 0, top = base;
+    for (int p = 0, v; p < e->n; p++) {
+        for (v = 1; v < e->n && !(e->shared[v] && e->pos[v] == p); v++)
+            ;
+        if (v >= e->n)
+            continue;
+        int64_t size = (tty_numel(ty(e, v)) * elem_bytes(ty(e, v)->dt) + 15) / 16 * 16;
+        int64_t off = base;
+        for (bool moved = true; moved;) {
+            moved = false;
+            for (int i = 0; i < act.n; i++)
+                if (act.v[i].end >= p && off < act.v[i].off + act.v[i].size
+                    && act.v[i].off < off + size) {
+                    off = act.v[i].off + act.v[i].size;
+                    moved = true;
+                }
+        }
+        e->soff[v] = off;
+        Slot s = { off, size, e->use_end[v] > e->pos[v] ? e->use_end[v] : e->pos[v] };
+        vec_push(e->a, act, s);
+        if (off + size > top)
+            top = off + size;
+    }
+    e->smem = top;
+}
+
+/* ------------------------------------------------------------ reading */
+
+static PirExpr *scalar(GL *e, int v);
+static PirExpr *rd(GL *e, int v, Idx ix);
+
+/* The shared buffer of tile v, element idx. */
+static PirMem sbuf(GL *e, int v, PirExpr *idx)
+{
+    return pir_smem(pir_ty_compute(ty(e, v)->dt), e->soff[v], idx);
+}
+
+static PirExpr *join_lin(GL *e, const Idx *ix, const TTy *t)
+{
+    PirExpr *r = NULL;
+    int64_t s = 1;
+    for (int d = t->rank - 1; d >= 0; s *= t->dim[d], d--) {
+        if (t->dim[d] == 1 || pir_is_int(ix->d[d], 0))
+            continue;
+        PirExpr *x = gpu_mul(e, ix->d[d], gpu_i(e, s));
+        r = r ? gpu_add(e, x, r) : x;
+    }
+    return r ? r : gpu_i(e, 0);
+}
+
+static Idx split_lin(GL *e, PirExpr *lin, const TTy *t, bool ident)
+{
+    Idx r = { .rank = t->rank, .ident = ident };
+    int64_t s = 1;
+    for (int d = t->rank - 1; d >= 0; s *= t->dim[d], d--) {
+        if (t->dim[d] == 1 || pir_is_int(lin, 0))
+            r.d[d] = gpu_i(e, 0);
+        else if (d == 0)
+            r.d[d] = pir_bin(F, PB_DIV, lin, gpu_i(e, s));
+        else
+            r.d[d] = pir_bin(F, PB_REM, pir_bin(F, PB_DIV, lin, gpu_i(e, s)), gpu_i(e, t->dim[d]));
+    }
+    return r;
+}
+
+/* Index ix of a lane of shape `lane` as an index of operand type u:
+ * NumPy alignment from the right, size-1 dims broadcast. */
+static Idx align(GL *e, const Idx *ix, const TTy *u, const TTy *lane)
+{
+    Idx r = { .rank = u->rank, .ident = ix->ident && tty_numel(u) == tty_numel(lane) };
+    int off = lane->rank - u->rank;
+    for (int d = 0; d < u->rank; d++)
+        r.d[d] = (d + off < 0 || (u->dim[d] == 1 && lane->dim[d + off] != 1)) ? gpu_i(e, 0) : ix->d[d + off];
+    return r;
+}
+
+static PirExpr *recompute(GL *e, int v, Idx ix)
+{
+    const Instr *in = I(e, v);
+    PirExpr *x[3] = { 0 };
+    for (int j = 0; j < in->nargs; j++) {
+        int u = in->args[j];
+        if (u > 0)
+            x[j] = ty(e, u)->rank == 0 ? scalar(e, u) : rd(e, u, align(e, &ix, ty(e, u), &in->ty));
+    }
+    PirExpr *r = op_expr(e, in, x);
+    if (!r)
+        fail(e, in, "unsupported elementwise op");
+    return r ? r : lit_zero(e, in->ty.dt);
+}
+
+/* A reshape from t to u that only adds or drops size-1 dims maps index
+ * ix dim by dim. */
+static bool squeeze(GL *e, Idx *r, const Idx *ix, const TTy *t, const TTy *u)
+{
+    int d = 0;
+    for (int s = 0; s < u->rank; s++) {
+        if (u->dim[s] == 1) {
+            r->d[s] = gpu_i(e, 0);
+            continue;
+        }
+        while (d < t->rank && t->dim[d] == 1)
+            d++;
+        if (d == t->rank || t->dim[d] != u->dim[s])
+            return false;
+        r->d[s] = ix->d[d++];
+    }
+    while (d < t->rank && t->dim[d] == 1)
+        d++;
+    return d == t->rank;
+}
+
+/* Follow v's views down to the value they read, turning ix into that
+ * value's index; the result may be a scalar (rank 0). */
+static int walk(GL *e, int v, Idx *ix)
+{
+    for (;;) {
+        const Instr *in = I(e, v);
+        if (!is_view(in->op))
+            return v;
+        int u = in->args[0];
+        const TTy *ut = ty(e, u);
+        if (ut->rank == 0)
+            return u;
+        Idx nx = { .rank = ut->rank, .ident = ix->ident };
+        switch (in->op) {
+        case OP_BROADCAST:
+            for (int d = 0; d < ut->rank; d++)
+                nx.d[d] = (ut->dim[d] == 1 && in->ty.dim[d] != 1) ? gpu_i(e, 0) : ix->d[d];
+            nx.ident = ix->ident && tty_numel(ut) == tty_numel(&in->ty);
+            break;
+        case OP_EXPAND_DIMS:
+            for (int d = 0, s = 0; d < in->ty.rank; d++)
+                if (d != in->axis)
+                    nx.d[s++] = ix->d[d];
+            break;
+        case OP_TRANS:
+            for (int i = 0; i < in->ty.rank; i++) {
+                nx.d[in->perm[i]] = ix->d[i];
+                if (in->perm[i] != i)
+                    nx.ident = false;
+            }
+            break;
+        default:                       /* RESHAPE keeps the row-major order */
+            if (!squeeze(e, &nx, ix, &in->ty, ut))
+                nx = split_lin(e, join_lin(e, ix, &in->ty), ut, ix->ident);
+            break;
+        }
+        *ix = nx;
+        v = u;
+    }
+}
+
+static PirExpr *operand(GL *e, int v, const TTy *lane, const Idx *ix);
+static PirExpr *load_expr(GL *e, const Instr *in, PirExpr **x);
+
+/* Load ld's value at its index ix, read again from memory. */
+static PirExpr *load_at(GL *e, const Instr *ld, const Idx *ix)
+{
+    PirExpr *x[3] = { 0 };
+    for (int j = 0; j < 3; j++)
+        x[j] = operand(e, ld->args[j], &ld->ty, ix);
+    return load_expr(e, ld, x);
+}
+
+/* The value of tile v at index ix. */
+static PirExpr *rd(GL *e, int v, Idx ix)
+{
+    v = walk(e, v, &ix);
+    const Instr *in = I(e, v);
+    if (in->ty.rank == 0)
+        return scalar(e, v);
+    if (in->op == OP_ARANGE)
+        return gpu_add(e, gpu_i(e, in->ival), ix.d[0]);
+    if (e->recomp[v])
+        return recompute(e, v, ix);
+    if (ix.ident && e->val[v])
+        return pir_elem(F, e->val[v], e->kx);
+    if (ix.ident) {
+        fail(e, in, "internal error: a tile read before its definition");
+        return lit_zero(e, in->ty.dt);
+    }
+    if (e->reload[v])
+        return load_at(e, in, &ix);
+    if (e->plan) {
+        e->shared[v] = true;
+        note_use(e, v);
+    }
+    return pir_load(F, sbuf(e, v, join_lin(e, &ix, &in->ty)), NULL, NULL);
+}
+
+static PirExpr *scalar(GL *e, int v)
+{
+    const Instr *in = I(e, v);
+    if (in->op == OP_CONST)
+        return dtype_is_float(in->ty.dt) ? lit_float(e, in->fval, in->ty.dt) : lit_int(e, in->ival, in->ty.dt);
+    if (is_view(in->op)) {
+        Idx z = { 0 };
+        return rd(e, v, z);
+    }
+    if (in->ty.rank > 0 || !e->val[v]) {
+        fail(e, in, "internal error: a tile used as a scalar");
+        return lit_zero(e, in->ty.dt);
+    }
+    return pir_ref(F, e->val[v]);
+}
+
+PirExpr *gpu_at(GL *e, int v, PirExpr *i0, PirExpr *i1, PirExpr *own)
+{
+    PirExpr *kx = e->kx;
+    if (own)
+        e->kx = own;
+    PirExpr *r = rd(e, v, (Idx){ .rank = 2, .d = { i0, i1 }, .ident = own != NULL });
+    e->kx = kx;
+    return conv_dt(e, r, ty(e, v)->dt, DT_F32);
+}
+
+/* The lane's own index over shape t. */
+static Idx lane_idx(GL *e, const TTy *t)
+{
+    Idx r = { .rank = t->rank, .ident = true };
+    for (int d = 0; d < t->rank; d++)
+        r.d[d] = pir_ref(F, e->ln.i[d]);
+    return r;
+}
+
+/* An index over shape t for analysis only (which value, whether own). */
+static Idx any_idx(GL *e, const TTy *t)
+{
+    Idx r = { .rank = t->rank, .ident = true };
+    for (int d = 0; d < t->rank; d++)
+        r.d[d] = e->ti;
+    return r;
+}
+
+static PirExpr *operand(GL *e, int v, const TTy *lane, const Idx *ix)
+{
+    if (v <= 0)
+        return NULL;
+    if (ty(e, v)->rank == 0)
+        return scalar(e, v);
+    if (e->pre[v])
+        return pir_elem(F, e->prel[v], e->jx);
+    return rd(e, v, align(e, ix, ty(e, v), lane));
+}
+
+/* ------------------------------------------------------------ lanes */
+
+/* Declare the index of flat index f over shape t into li[]. */
+static void index_decl(GL *e, const TTy *t, const char *hint, PirLocal *f, PirLocal **li)
+{
+    int64_t s = 1;
+    for (int d = t->rank - 1; d >= 0; s *= t->dim[d], d--) {
+        PirExpr *x = pir_bin(F, PB_DIV, pir_ref(F, f), gpu_i(e, s));
+        if (d > 0)
+            x = pir_bin(F, PB_REM, x, gpu_i(e, t->dim[d]));
+        li[d] = gpu_let(e, hint, x);
+    }
+}
+
+/* Open the unrolled loop over the thread's groups of a tile of shape t:
+ * q, g (the group's first flat index) and, when the group lies in one
+ * row, its index gi. */
+static void open_group(GL *e, const TTy *t)
+{
+    int64_t n = tty_numel(t);
+    int V = vwidth(e, n);
+    e->ln.q = open_for(e, "q", gpu_i(e, 0), gpu_i(e, groups(e, n)), 1, true);
+    PirExpr *g = gpu_add(e, gpu_mul(e, pir_ref(F, e->ln.q), gpu_i(e, e->T)), gpu_tid(e));
+    e->ln.g = gpu_let(e, "g", gpu_mul(e, g, gpu_i(e, V)));
+    if (n % ((int64_t)e->T * V) != 0)
+        open_if(e, pir_bin(F, PB_LT, pir_ref(F, e->ln.g), gpu_i(e, n)));
+    if (gvec(e, t))
+        index_decl(e, t, "gi", e->ln.g, e->ln.gi);
+}
+
+static void close_group(GL *e, const TTy *t)
+{
+    int64_t n = tty_numel(t);
+    if (n % ((int64_t)e->T * vwidth(e, n)) != 0)
+        gpu_pop(e);
+    gpu_pop(e);
+}
+
+/* Open the loop over the group's elements: j, k, f, i. */
+static void open_elem(GL *e, const TTy *t)
+{
+    int V = vwidth(e, tty_numel(t));
+    PirExpr *q = pir_ref(F, e->ln.q);
+    if (V > 1) {
+        e->ln.j = open_for(e, "j", gpu_i(e, 0), gpu_i(e, V), 1, true);
+        e->ln.k = gpu_let(e, "k", gpu_add(e, gpu_mul(e, q, gpu_i(e, V)), pir_ref(F, e->ln.j)));
+        e->ln.f = gpu_let(e, "f", gpu_add(e, pir_ref(F, e->ln.g), pir_ref(F, e->ln.j)));
+    } else {
+        open_scope(e);
+        e->ln.j = gpu_let(e, "j", gpu_i(e, 0));
+        e->ln.k = gpu_let(e, "k", q);
+        e->ln.f = gpu_let(e, "f", pir_ref(F, e->ln.g));
+    }
+    e->kx = pir_ref(F, e->ln.k);
+    e->jx = pir_ref(F, e->ln.j);
+    if (!gvec(e, t)) {
+        index_decl(e, t, "i", e->ln.f, e->ln.i);
+        return;
+    }
+    for (int d = 0; d < t->rank; d++) {
+        PirExpr *x = pir_ref(F, e->ln.gi[d]);
+        e->ln.i[d] = gpu_let(e, "i", d == t->rank - 1 ? gpu_add(e, x, pir_ref(F, e->ln.j)) : x);
+    }
+}
+
+static void close_elem(GL *e) { gpu_pop(e); }
+
+/* The loops over a tile of shape t, one element at a time. */
+static void open_lane(GL *e, const TTy *t)
+{
+    open_group(e, t);
+    open_elem(e, t);
+}
+
+static void close_lane(GL *e, const TTy *t)
+{
+    close_elem(e);
+    close_group(e, t);
+}
+
+static void write_shared(GL *e, int v)
+{
+    if (!e->shared[v] || !e->val[v])
+        return;
+    const TTy *t = ty(e, v);
+    pir_barrier(F, gpu_cur(e));
+    open_lane(e, t);
+    pir_store(F, gpu_cur(e), sbuf(e, v, pir_ref(F, e->ln.f)), pir_elem(F, e->val[v], e->kx));
+    close_lane(e, t);
+    pir_barrier(F, gpu_cur(e));
+}
+
+static const TTy *lane_shape(const GL *e, const Instr *in)
+{
+    if (in->op == OP_STORE)
+        return ty(e, in->args[0]);
+    if (in->op == OP_VAR_SET)
+        return &e->k->vars.v[in->index].ty;
+    return &in->ty;
+}
+
+static bool var_is_tile(const GL *e, int var)
+{
+    return var >= 0 && var < e->k->vars.n && e->k->vars.v[var].ty.rank > 0;
+}
+
+static Class classify(const GL *e, const Instr *in)
+{
+    Op op = in->op;
+    if (op == OP_LOOPVAR || (!e->live[in->id] && !is_root(op)))
+        return CL_SKIP;
+    if (op == OP_CONST || op == OP_ARANGE || is_view(op) || e->recomp[in->id])
+        return CL_SKIP;
+    if ((op == OP_VAR_GET || op == OP_VAR_SET) && gpu_mma_var(&e->mma, in))
+        return CL_BREAK;
+    if (op == OP_VAR_GET || op == OP_VAR_SET)
+        return var_is_tile(e, in->index) ? CL_LANE : CL_SCALAR;
+    if (op == OP_DIM || op == OP_ARG || op == OP_STRIDE || op == OP_PROGRAM_ID)
+        return CL_SCALAR;
+    if (op_flags[op] & OPF_E)
+        return in->ty.rank == 0 ? CL_SCALAR : CL_LANE;
+    if (op == OP_LOAD)
+        return in->ty.rank == 0 ? CL_BREAK : CL_LANE;
+    if (op == OP_STORE)
+        return ty(e, in->args[0])->rank == 0 ? CL_BREAK : CL_LANE;
+    return CL_BREAK;
+}
+
+/* Is m before `in` in the program, or in a loop around `in`? */
+static bool before(const GL *e, const Instr *m, const Instr *in)
+{
+    if (e->pos[m->id] < e->pos[in->id])
+        return true;
+    for (const Instr *x = in; x->parent && x->parent->owner; ) {
+        x = x->parent->owner;
+        if ((x->op == OP_FOR || x->op == OP_WHILE) && e->pos[x->id] < e->pos[m->id]
+            && e->pos[m->id] <= e->end[x->id])
+            return true;
+    }
+    return false;
+}
+
+/* Must a barrier order `in` after another access to its tensor?  Not when
+ * both use the same offsets value: then every thread touches its own
+ * elements only. */
+static bool mem_hazard(const GL *e, const Instr *in)
+{
+    if (in->op != OP_LOAD && in->op != OP_STORE)
+        return false;
+    for (int v = 1; v < e->n; v++) {
+        const Instr *m = I(e, v);
+        if (m == in || (m->op != OP_LOAD && m->op != OP_STORE) || m->index != in->index
+            || !e->live[v] || (m->op == OP_LOAD && in->op == OP_LOAD))
+            continue;
+        if (m->args[0] == in->args[0] || !before(e, m, in))
+            continue;
+        return true;
+    }
+    return false;
+}
+
+static PirExpr *tensor(GL *e, const Instr *in)
+{
+    if (in->index < 0 || in->index >= e->ki->nparams || !e->ki->params[in->index].is_tensor) {
+        fail(e, in, "internal error: not a tensor parameter");
+        return pir_param(F, e->pidx[0]);
+    }
+    return pir_param(F, e->pidx[in->index]);
+}
+
+static PirExpr *load_expr(GL *e, const Instr *in, PirExpr **x)
+{
+    DType tdt = e->ki->params[in->index].dt;
+    PirMem m = pir_gmem(pir_ty_of(tdt), tensor(e, in), x[0]);
+    PirExpr *v = conv_dt(e, from_storage(e, pir_load(F, m, x[1], NULL), tdt), tdt, in->ty.dt);
+    if (!x[1])
+        return v;
+    return pir_select(F, x[1], v, x[2] ? x[2] : lit_zero(e, in->ty.dt));
+}
+
+/* The value a store writes, read at ix of lane shape L, and its dtype in
+ * *vdt.  A float rounded to the tensor's f16/bf16 right before the store
+ * is stored from the float: the conversion rounds the same way once. */
+static PirExpr *store_value(GL *e, const Instr *in, const TTy *L, const Idx *ix, DType *vdt)
+{
+    DType tdt = e->ki->params[in->index].dt;
+    int v = in->args[1];
+    const Instr *c = I(e, v);
+    if (c->op == OP_CAST && c->ty.rank > 0 && (tdt == DT_F16 || tdt == DT_BF16) && c->ty.dt == tdt
+        && ty(e, c->args[0])->dt == DT_F32 && !e->pre[v]) {
+        Idx cx = align(e, ix, &c->ty, L);
+        *vdt = DT_F32;
+        return operand(e, c->args[0], &c->ty, &cx);
+    }
+    *vdt = ty(e, v)->dt;
+    return operand(e, v, L, ix);
+}
+
+static void store_stmt(GL *e, const Instr *in, PirExpr **x, DType vdt)
+{
+    DType tdt = e->ki->params[in->index].dt;
+    PirBlock *b = x[2] ? pir_if(F, gpu_cur(e), x[2])->body : gpu_cur(e);
+    pir_store(F, b, pir_gmem(pir_ty_of(tdt), tensor(e, in), x[0]), to_storage(e, x[1], vdt, tdt));
+}
+
+
+static void emit_lane(GL *e, const Instr *in, const TTy *L)
+{
+    Idx ix = lane_idx(e, L);
+    PirExpr *x[3] = { 0 }, *val;
+    DType vdt = DT_BOOL;
+    e->cur = in->id;
+    for (int j = 0; j < in->nargs; j++)
+        x[j] = in->op == OP_STORE && j == 1 ? store_value(e, in, L, &ix, &vdt)
+                                            : operand(e, in->args[j], L, &ix);
+    switch (in->op) {
+    case OP_STORE:
+        store_stmt(e, in, x, vdt);
+        return;
+    case OP_VAR_SET:
+        pir_assign(F, gpu_cur(e), gpu_var(e, in->index), e->kx, x[0]);
+        return;
+    case OP_VAR_GET:
+        val = pir_elem(F, gpu_var(e, in->index), e->kx);
+        break;
+    case OP_LOAD:
+        val = load_expr(e, in, x);
+        break;
+    default:
+        val = op_expr(e, in, x);
+        if (!val) {
+            fail(e, in, "unsupported elementwise op");
+            return;
+        }
+        break;
+    }
+    pir_assign(F, gpu_cur(e), e->val[in->id], e->kx, val);
+}
+
+/* ------------------------------------------------------------ vectors */
+
+/* A group's V elements lie in one row (gvec): loads and stores whose
+ * offsets step by one along the group move them with 16-byte (or 8- or
+ * 4-byte) accesses when, at run time, the group is aligned and wholly
+ * unmasked; otherwise element by element.  Expressions for the group are
+ * built once over placeholder locals for the element (its last index,
+ * register slot and place in the group), then substituted per element. */
+
+enum { GK_UNI, GK_CONTIG, GK_OTHER };
+
+/* The lane index of shape t in token form: the group's, last one tok_i. */
+static Idx lane_tok(GL *e, const TTy *t)
+{
+    Idx r = { .rank = t->rank, .ident = true };
+    for (int d = 0; d < t->rank; d++)
+        r.d[d] = d == t->rank - 1 ? e->ti : pir_ref(F, e->ln.gi[d]);
+    return r;
+}
+
+/* Token-form expression x for element j of a group of shape t. */
+static PirExpr *subst(GL *e, PirExpr *x, const TTy *t, int j)
+{
+    int V = vwidth(e, tty_numel(t));
+    x = pir_subst(F, x, e->tok_i, gpu_add(e, pir_ref(F, e->ln.gi[t->rank - 1]), gpu_i(e, j)));
+    x = pir_subst(F, x, e->tok_k, gpu_add(e, gpu_mul(e, pir_ref(F, e->ln.q), gpu_i(e, V)), gpu_i(e, j)));
+    return pir_subst(F, x, e->tok_j, gpu_i(e, j));
+}
+
+/* How v, read at ix (token form), varies over a group: the same for every
+ * element, one more per element, or otherwise. */
+static int gkind(GL *e, int v, Idx ix)
+{
+    if (v <= 0 || ty(e, v)->rank == 0)
+        return GK_UNI;
+    v = walk(e, v, &ix);
+    const Instr *in = I(e, v);
+    if (in->ty.rank == 0)
+        return GK_UNI;
+    int ld = -1;
+    for (int d = 0; d < ix.rank; d++) {
+        if (ix.d[d] == e->ti) {
+            if (ld >= 0)
+                return GK_OTHER;
+            ld = d;
+        } else if (pir_uses(ix.d[d], e->tok_i)) {
+            return GK_OTHER;
+        }
+    }
+    if (ld < 0)
+        return GK_UNI;
+    if (in->op == OP_ARANGE)
+        return GK_CONTIG;
+    if (!e->recomp[v])
+        return GK_OTHER;
+    int k[3] = { GK_UNI, GK_UNI, GK_UNI }, nc = 0;
+    for (int j = 0; j < in->nargs && j < 3; j++) {
+        int u = in->args[j];
+        if (u > 0 && ty(e, u)->rank > 0)
+            k[j] = gkind(e, u, align(e, &ix, ty(e, u), &in->ty));
+        if (k[j] == GK_OTHER)
+            return GK_OTHER;
+        nc += k[j] == GK_CONTIG;
+    }
+    if (nc == 0)
+        return GK_UNI;
+    switch (in->op) {
+    case OP_ADD:
+        return nc == 1 ? GK_CONTIG : GK_OTHER;
+    case OP_SUB:
+        return k[0] == GK_CONTIG && k[1] == GK_UNI ? GK_CONTIG : GK_OTHER;
+    case OP_CAST: {
+        DType f = ty(e, in->args[0])->dt, t = in->ty.dt;
+        bool ints = !dtype_is_float(f) && !dtype_is_float(t) && f != DT_BOOL && t != DT_BOOL;
+        bool widen = dtype_info[t].bits > dtype_info[f].bits
+                     || (dtype_info[t].bits == dtype_info[f].bits
+                         && dtype_info[t].is_signed == dtype_info[f].is_signed);
+        return ints && widen ? GK_CONTIG : GK_OTHER;
+    }
+    default:
+        return GK_OTHER;
+    }
+}
+
+static PirExpr *land(GL *e, PirExpr *a, PirExpr *b) { return a ? pir_bin(F, PB_AND, a, b) : b; }
+
+/* "Bool tile m, read at mx (token form), holds for every element of the
+ * group", as an expression. */
+static PirExpr *all_true(GL *e, int m, Idx mx, const TTy *L)
+{
+    int V = vwidth(e, tty_numel(L));
+    int k = gkind(e, m, mx);
+    PirExpr *x = ty(e, m)->rank == 0 ? scalar(e, m) : rd(e, m, mx);
+    if (k == GK_UNI)
+        return subst(e, x, L, 0);
+    Idx bx = mx;
+    int b = walk(e, m, &bx);
+    const Instr *bi = I(e, b);
+    if (e->recomp[b] && bi->nargs == 2) {
+        int u0 = bi->args[0], u1 = bi->args[1];
+        Idx x0 = align(e, &bx, ty(e, u0), &bi->ty), x1 = align(e, &bx, ty(e, u1), &bi->ty);
+        if (bi->op == OP_AND && bi->ty.dt == DT_BOOL)
+            return land(e, all_true(e, u0, x0, L), all_true(e, u1, x1, L));
+        int k0 = gkind(e, u0, x0), k1 = gkind(e, u1, x1);
+        bool mono = (k0 == GK_CONTIG && k1 == GK_UNI) || (k0 == GK_UNI && k1 == GK_CONTIG);
+        if (mono && (bi->op == OP_LT || bi->op == OP_LE || bi->op == OP_GT || bi->op == OP_GE))
+            return land(e, subst(e, x, L, 0), subst(e, x, L, V - 1));
+    }
+    PirExpr *r = NULL;
+    for (int j = 0; j < V; j++)
+        r = land(e, r, subst(e, x, L, j));
+    return r;
+}
+
+typedef struct Chunks { int s, cw, nc, epc; } Chunks;
+
+/* How a group of V elements of tensor dtype dt moves: false when it cannot. */
+static bool chunks(const GL *e, const TTy *L, DType dt, Chunks *c)
+{
+    int V = vwidth(e, tty_numel(L));
+    c->s = dtype_info[dt].bits / 8;
+    if (!gvec(e, L) || dt == DT_BOOL || V * c->s < 4)
+        return false;
+    c->cw = V * c->s < 16 ? V * c->s : 16;
+    c->nc = V * c->s / c->cw;
+    c->epc = c->cw / c->s;
+    return true;
+}
+
+/* Word w (of 4 bytes) of the loaded words u[] that element j lies in. */
+static PirExpr *word(GL *e, const Chunks *c, PirLocal *u, int j, int dw)
+{
+    return pir_elem(F, u, gpu_i(e, j / c->epc * (c->cw / 4) + (j % c->epc) * c->s / 4 + dw));
+}
+
+/* Element j of the loaded words, in storage type. */
+static PirExpr *unpack(GL *e, const Chunks *c, DType dt, PirLocal *u, int j)
+{
+    PirTy st = pir_ty_of(dt);
+    PirExpr *w = word(e, c, u, j, 0);
+    int sh = (j % c->epc) * c->s % 4 * 8;
+    switch (c->s) {
+    case 1: case 2: {
+        PirExpr *x = pir_bin(F, PB_SHR, w, pir_int(F, PT_U32, sh));
+        x = pir_conv(F, c->s == 1 ? PT_U8 : PT_U16, x);
+        return st == PT_F16 || st == PT_BF16 ? pir_bitcast(F, st, x) : pir_conv(F, st, x);
+    }
+    case 4:
+        return dt == DT_F32 ? pir_bitcast(F, PT_F32, w) : pir_conv(F, st, w);
+    default: {
+        PirExpr *hi = pir_bin(F, PB_SHL, pir_conv(F, PT_U64, word(e, c, u, j, 1)), pir_int(F, PT_U64, 32));
+        PirExpr *x = pir_bin(F, PB_OR, hi, pir_conv(F, PT_U64, w));
+        return dt == DT_F64 ? pir_bitcast(F, PT_F64, x) : pir_conv(F, st, x);
+    }
+    }
+}
+
+/* The bits of storage value x as U32 (s <= 4) or U64. */
+static PirExpr *bits_of(GL *e, PirExpr *x, int s)
+{
+    PirTy u = s == 1 ? PT_U8 : s == 2 ? PT_U16 : s == 4 ? PT_U32 : PT_U64;
+    if (x->ty == PT_F16 || x->ty == PT_BF16 || x->ty == PT_F32 || x->ty == PT_F64)
+        x = pir_bitcast(F, u, x);
+    else
+        x = pir_conv(F, u, x);
+    return s == 8 ? x : pir_conv(F, PT_U32, x);
+}
+
+/* Word w of chunk ch from the storage values sv[]. */
+static PirExpr *pack(GL *e, const Chunks *c, PirLocal **sv, int ch, int w)
+{
+    int j0 = ch * c->epc + w * 4 / c->s;
+    if (c->s == 8) {
+        PirExpr *u = bits_of(e, pir_ref(F, sv[ch * c->epc + w / 2]), 8);
+        if (w % 2)
+            u = pir_bin(F, PB_SHR, u, pir_int(F, PT_U64, 32));
+        return pir_conv(F, PT_U32, u);
+    }
+    PirExpr *r = NULL;
+    for (int i = 0; i < 4 / c->s; i++) {
+        PirExpr *b = bits_of(e, pir_ref(F, sv[j0 + i]), c->s);
+        if (i)
+            b = pir_bin(F, PB_SHL, b, pir_int(F, PT_U32, 8 * c->s * i));
+        r = r ? pir_bin(F, PB_OR, r, b) : b;
+    }
+    return r;
+}
+
+static void set_tokens(GL *e, bool on)
+{
+    static PirExpr *kx, *jx;      /* what the tokens replace meanwhile */
+    if (on)
+        kx = e->kx, jx = e->jx;
+    e->kx = on ? e->tk : kx;
+    e->jx = on ? e->tj : jx;
+}
+
+/* The run-time check of the fast path: all unmasked and aligned. */
+static void vopen(GL *e, PirExpr *ok, PirLocal *o, PirExpr *p, int cw)
+{
+    PirExpr *addr = pir_ptrint(F, pir_ptradd(F, p, pir_ref(F, o)));
+    PirExpr *al = pir_bin(F, PB_EQ, pir_bin(F, PB_AND, addr, pir_int(F, PT_U64, cw - 1)), pir_int(F, PT_U64, 0));
+    PirStmt *s = pir_if(F, gpu_cur(e), land(e, ok, al));
+    s->els = pir_block(F);
+    gpu_push(e, s->els);
+    gpu_push(e, s->body);
+}
+
+/* The vector form of load ld read at ix (token form, ld's index) in a run
+ * of shape L, into dst[slot] (slot: q * V + j when q, else j).  Builds the
+ * fast path and opens its else branch for the caller's element-wise
+ * fallback (closed by vclose); false, building nothing, when the load has
+ * no vector form. */
+static bool vload_open(GL *e, const Instr *ld, Idx ix, const TTy *L, PirLocal *dst, bool q)
+{
+    DType tdt = e->ki->params[ld->index].dt;
+    int V = vwidth(e, tty_numel(L));
+    Chunks c;
+    int off = ld->args[0], m = ld->args[1];
+    if (!chunks(e, L, tdt, &c) || gkind(e, off, align(e, &ix, ty(e, off), &ld->ty)) != GK_CONTIG)
+        return false;
+    set_tokens(e, true);
+    PirExpr *o = subst(e, operand(e, off, &ld->ty, &ix), L, 0);
+    PirExpr *ok = m > 0 ? all_true(e, m, align(e, &ix, ty(e, m), &ld->ty), L) : NULL;
+    set_tokens(e, false);
+    PirExpr *p = tensor(e, ld);
+    open_scope(e);
+    PirLocal *ol = gpu_let(e, "o", o);
+    vopen(e, ok, ol, p, c.cw);
+    PirLocal *u = decl_array(e, "u", PT_U32, c.nc * c.cw / 4);
+    for (int i = 0; i < c.nc; i++) {
+        PirStmt *s = pir_stmt(F, gpu_cur(e), PS_LOADV);
+        PirExpr *at = pir_ptradd(F, p, pir_bin(F, PB_ADD, pir_ref(F, ol), pir_int(F, PT_I64, i * c.epc)));
+        s->mem = pir_gmem(PT_U32, at, pir_int(F, PT_I64, 0));
+        s->nw = c.cw / 4;
+        s->local = u;
+        s->dst0 = i * c.cw / 4;
+    }
+    for (int j = 0; j < V; j++) {
+        PirExpr *x = conv_dt(e, from_storage(e, unpack(e, &c, tdt, u, j), tdt), tdt, ld->ty.dt);
+        PirExpr *slot = q ? gpu_add(e, gpu_mul(e, pir_ref(F, e->ln.q), gpu_i(e, V)), gpu_i(e, j)) : gpu_i(e, j);
+        pir_assign(F, gpu_cur(e), dst, slot, x);
+    }
+    gpu_pop(e);
+    return true;
+}
+
+/* Does the kernel also read tensor param? */
+static bool read_too(const GL *e, int param)
+{
+    for (int v = 1; v < e->n; v++)
+        if (I(e, v)->op == OP_LOAD && I(e, v)->index == param && e->live[v])
+            return true;
+    return false;
+}
+
+/* The vector form of store st in a run of shape L, as vload_open. */
+static bool vstore_open(GL *e, const Instr *st, const TTy *L)
+{
+    DType tdt = e->ki->params[st->index].dt, vdt = DT_F32;
+    int V = vwidth(e, tty_numel(L));
+    Chunks c;
+    int off = st->args[0], m = st->args[2];
+    Idx ix = lane_tok(e, L);
+    if (!chunks(e, L, tdt, &c) || gkind(e, off, align(e, &ix, ty(e, off), L)) != GK_CONTIG)
+        return false;
+    set_tokens(e, true);
+    PirExpr *o = subst(e, operand(e, off, L, &ix), L, 0);
+    PirExpr *ok = m > 0 ? all_true(e, m, align(e, &ix, ty(e, m), L), L) : NULL;
+    PirExpr *x = store_value(e, st, L, &ix, &vdt);
+    x = to_storage(e, x, vdt, tdt);
+    set_tokens(e, false);
+    PirExpr *p = tensor(e, st);
+    open_scope(e);
+    PirLocal *ol = gpu_let(e, "o", o);
+    vopen(e, ok, ol, p, c.cw);
+    PirLocal *sv[8];
+    for (int j = 0; j < V; j++)
+        sv[j] = gpu_let(e, "s", subst(e, x, L, j));
+    bool ordered = read_too(e, st->index);
+    for (int i = 0; i < c.nc; i++) {
+        PirStmt *s = pir_stmt(F, gpu_cur(e), PS_STORE);
+        PirExpr *at = pir_ptradd(F, p, pir_bin(F, PB_ADD, pir_ref(F, ol), pir_int(F, PT_I64, i * c.epc)));
+        s->mem = pir_gmem(PT_U32, at, pir_int(F, PT_I64, 0));
+        s->nw = c.cw / 4 > 1 ? c.cw / 4 : 0;
+        s->ordered = ordered;
+        for (int w = 0; w < c.cw / 4; w++)
+            s->w[w] = pack(e, &c, sv, i, w);
+        s->val = s->w[0];
+    }
+    gpu_pop(e);
+    return true;
+}
+
+static void vclose(GL *e)
+{
+    gpu_pop(e);          /* the else branch */
+    gpu_pop(e);          /* the scope */
+}
+
+/* Operand a of a run of shape L that reads a reloadable load at another
+ * mapping than its own (a broadcast bias row, say): rather than through
+ * shared memory, each group loads what it needs into a prefetch of V first. */
+static bool pre_ok(GL *e, int a, const TTy *L)
+{
+    if (a <= 0 || ty(e, a)->rank == 0 || e->pre[a])
+        return false;
+    Idx ix = any_idx(e, L);
+    ix = align(e, &ix, ty(e, a), L);
+    int b = walk(e, a, &ix);
+    return ty(e, b)->rank > 0 && e->reload[b] && !ix.ident;
+}
+
+static void emit_pre(GL *e, int a, const TTy *L)
+{
+    int V = vwidth(e, tty_numel(L));
+    Idx tx = any_idx(e, L);
+    tx = align(e, &tx, ty(e, a), L);
+    const Instr *ld = I(e, walk(e, a, &tx));
+    PirLocal *r = e->prel[a] = decl_array(e, "r", pir_ty_compute(ld->ty.dt), V);
+    bool vec = false;
+    if (gvec(e, L)) {
+        tx = lane_tok(e, L);
+        tx = align(e, &tx, ty(e, a), L);
+        walk(e, a, &tx);
+        vec = vload_open(e, ld, tx, L, r, false);
+    }
+    open_elem(e, L);
+    Idx ix = lane_idx(e, L);
+    ix = align(e, &ix, ty(e, a), L);
+    walk(e, a, &ix);
+    pir_assign(F, gpu_cur(e), r, pir_ref(F, e->ln.j), load_at(e, ld, &ix));
+    close_elem(e);
+    if (vec)
+        vclose(e);
+}
+
+static void flush(GL *e)
+{
+    if (e->run.n == 0)
+        return;
+    const TTy *L = &e->run_shape;
+    int64_t K = kcount(e, tty_numel(L));
+    for (int i = 0; i < e->run.n; i++) {
+        const Instr *m = I(e, e->run.v[i]);
+        if (m->op != OP_STORE && m->op != OP_VAR_SET)
+            e->val[m->id] = decl_array(e, "v", pir_ty_compute(m->ty.dt), K);
+    }
+    if (e->run_barrier)
+        pir_barrier(F, gpu_cur(e));
+    open_group(e, L);
+    Vec(int) pre = { 0 };
+    for (int i = 0; i < e->run.n; i++) {
+        const Instr *m = I(e, e->run.v[i]);
+        e->cur = m->id;
+        for (int j = 0; j < m->nargs; j++)
+            if (pre_ok(e, m->args[j], L)) {
+                emit_pre(e, m->args[j], L);
+                e->pre[m->args[j]] = 1;
+                vec_push(e->a, pre, m->args[j]);
+            }
+    }
+    bool open = false;
+    for (int i = 0; i < e->run.n; i++) {
+        const Instr *m = I(e, e->run.v[i]);
+        e->cur = m->id;
+        bool vec = m->op == OP_LOAD ? vload_open(e, m, lane_tok(e, L), L, e->val[m->id], true)
+                 : m->op == OP_STORE ? vstore_open(e, m, L) : false;
+        if (vec) {
+            open_elem(e, L);
+            emit_lane(e, m, L);
+            close_elem(e);
+            vclose(e);
+            continue;
+        }
+        if (!open)
+            open_elem(e, L);
+        open = true;
+        emit_lane(e, m, L);
+        if (i + 1 < e->run.n && (I(e, e->run.v[i + 1])->op == OP_LOAD || I(e, e->run.v[i + 1])->op == OP_STORE)) {
+            close_elem(e);
+            open = false;
+        }
+    }
+    if (open)
+        close_elem(e);
+    close_group(e, L);
+    for (int i = 0; i < pre.n; i++)
+        e->pre[pre.v[i]] = 0;
+    for (int i = 0; i < e->run.n; i++)
+        write_shared(e, e->run.v[i]);
+    e->run.n = 0;
+}
+
+static bool same_shape(const TTy *a, const TTy *b)
+{
+    if (a->rank != b->rank)
+        return false;
+    for (int i = 0; i < a->rank; i++)
+        if (a->dim[i] != b->dim[i])
+            return false;
+    return true;
+}
+
+static void add_lane(GL *e, const Instr *in)
+{
+    bool hz = mem_hazard(e, in);
+    if (e->run.n && (hz || !same_shape(&e->run_shape, lane_shape(e, in))))
+        flush(e);
+    if (e->run.n == 0) {
+        e->run_shape = *lane_shape(e, in);
+        e->run_barrier = hz;
+    }
+    vec_push(e->a, e->run, in->id);
+    if (e->shared[in->id] || e->plan)   /* planning: every member its own run */
+        flush(e);
+}
+
+/* ------------------------------------------------------------ scalars */
+
+static void emit_scalar(GL *e, const Instr *in)
+{
+    int v = in->id;
+    PirExpr *x[3] = { 0 }, *val;
+    e->cur = v;
+    switch (in->op) {
+    case OP_VAR_SET:
+        pir_assign(F, gpu_cur(e), gpu_var(e, in->index), NULL, scalar(e, in->args[0]));
+        return;
+    case OP_VAR_GET:
+        val = pir_ref(F, gpu_var(e, in->index));
+        break;
+    case OP_DIM:
+        if (in->index < 0 || in->index >= e->ki->ndims || e->ki->dims[in->index].specialized) {
+            fail(e, in, "internal error: not a run-time dim");
+            return;
+        }
+        val = conv_dt(e, pir_param(F, e->didx[in->index]), DT_I64, in->ty.dt);
+        break;
+    case OP_ARG: {
+        if (in->index < 0 || in->index >= e->ki->nparams || e->ki->params[in->index].is_tensor) {
+            fail(e, in, "internal error: not a scalar parameter");
+            return;
+        }
+        DType pdt = e->ki->params[in->index].dt;
+        val = conv_dt(e, from_storage(e, pir_param(F, e->pidx[in->index]), pdt), pdt, in->ty.dt);
+        break;
+    }
+    case OP_STRIDE:
+        if (in->index < 0 || in->index >= e->ki->nparams || !e->ki->params[in->index].strided
+            || in->axis < 0 || in->axis >= e->ki->params[in->index].rank) {
+            fail(e, in, "internal error: not a stride of a strided tensor");
+            return;
+        }
+        val = conv_dt(e, pir_param(F, e->sidx[in->index][in->axis]), DT_I64, in->ty.dt);
+        break;
+    case OP_PROGRAM_ID:
+        if (in->axis < 0 || in->axis > 2) {
+            fail(e, in, "program_id axis out of range");
+            return;
+        }
+        val = pir_conv(F, pir_ty_compute(in->ty.dt), pir_ref(F, e->pid[in->axis]));
+        break;
+    default:
+        for (int j = 0; j < in->nargs; j++)
+            if (in->args[j] > 0)
+                x[j] = scalar(e, in->args[j]);
+        val = op_expr(e, in, x);
+        if (!val) {
+            fail(e, in, "unsupported scalar op");
+            return;
+        }
+        break;
+    }
+    e->val[v] = gpu_let(e, "v", val);
+}
+
+/* ------------------------------------------------------------ reductions */
+
+static PirExpr *red_init(GL *e, ReduceKind rk, DType dt)
+{
+    bool mx = rk == RK_MAX || rk == RK_ARGMAX;
+    if (rk == RK_SUM)
+        return lit_zero(e, dt);
+    if (dtype_is_float(dt))
+        return lit_float(e, mx ? -INFINITY : INFINITY, dt);
+    if (dt == DT_BOOL)
+        return lit_int(e, !mx, dt);
+    int b = dtype_info[dt].bits;
+    if (!dtype_info[dt].is_signed)
+        return lit_int(e, mx ? 0 : (int64_t)(b == 64 ? UINT64_MAX : (UINT64_C(1) << b) - 1), dt);
+    int64_t hi = b == 64 ? INT64_MAX : (INT64_C(1) << (b - 1)) - 1;
+    return lit_int(e, mx ? -hi - 1 : hi, dt);
+}
+
+/* acc (op) x for sum / max / min (ints: wrapping sums). */
+static PirExpr *red_step(GL *e, ReduceKind rk, PirExpr *acc, PirExpr *x)
+{
+    if (rk == RK_SUM)
+        return pir_bin(F, PB_ADD, acc, x);
+    bool mx = rk == RK_MAX || rk == RK_ARGMAX;
+    return pir_select(F, pir_bin(F, mx ? PB_GT : PB_LT, x, acc), x, acc);
+}
+
+/* Fold (b, bi) into (a, ai): ties go to the smaller index. */
+static void combine(GL *e, ReduceKind rk, PirLocal *a, PirLocal *ai, PirExpr *b, PirExpr *bi)
+{
+    PirBlock *cb = gpu_cur(e);
+    if (rk == RK_ARGMAX || rk == RK_ARGMIN) {
+        PirExpr *A = pir_ref(F, a);
+        PirExpr *c = pir_bin(F, PB_OR, pir_bin(F, rk == RK_ARGMAX ? PB_GT : PB_LT, b, A),
+                             pir_bin(F, PB_AND, pir_bin(F, PB_EQ, b, A), pir_bin(F, PB_LT, bi, pir_ref(F, ai))));
+        PirStmt *s = pir_if(F, cb, c);
+        pir_assign(F, s->body, a, NULL, b);
+        pir_assign(F, s->body, ai, NULL, bi);
+    } else {
+        pir_assign(F, cb, a, NULL, red_step(e, rk, pir_ref(F, a), b));
+    }
+}
+
+static void reduce_all(GL *e, const Instr *in)
+{
+    int src = in->args[0];
+    const TTy *st = ty(e, src);
+    DType xdt = st->dt, rdt = in->ty.dt;
+    ReduceKind rk = in->rkind;
+    bool arg = rk == RK_ARGMAX || rk == RK_ARGMIN;
+    DType adt = arg ? xdt : rdt;
+    PirTy A = pir_ty_compute(adt);
+    int W = e->T / 32;
+    e->scratch = true;
+    PirLocal *res = decl_array(e, "v", pir_ty_compute(rdt), 0);
+    e->val[in->id] = res;
+    open_scope(e);
+    PirLocal *a = gpu_let(e, "a", red_init(e, rk, adt));
+    PirLocal *ai = arg ? gpu_let(e, "ai", gpu_i(e, INT32_MAX)) : NULL;
+    open_lane(e, st);
+    Idx ix = lane_idx(e, st);
+    PirLocal *x = gpu_let(e, "x", conv_dt(e, rd(e, src, ix), xdt, adt));
+    combine(e, rk, a, ai, pir_ref(F, x), pir_ref(F, e->ln.f));
+    close_lane(e, st);
+    for (int o = 16; o > 0; o >>= 1) {
+        PirLocal *b = gpu_let(e, "b", pir_shfl_xor(F, pir_ref(F, a), o));
+        PirLocal *bi = arg ? gpu_let(e, "bi", pir_shfl_xor(F, pir_ref(F, ai), o)) : NULL;
+        combine(e, rk, a, ai, pir_ref(F, b), bi ? pir_ref(F, bi) : NULL);
+    }
+    if (W > 1) {
+        PirExpr *w = pir_bin(F, PB_SHR, gpu_tid(e), gpu_i(e, 5));
+        pir_barrier(F, gpu_cur(e));
+        PirStmt *s = pir_if(F, gpu_cur(e), pir_bin(F, PB_EQ, pir_bin(F, PB_AND, gpu_tid(e), gpu_i(e, 31)), gpu_i(e, 0)));
+        pir_store(F, s->body, pir_smem(A, 0, w), pir_ref(F, a));
+        if (arg)
+            pir_store(F, s->body, pir_smem(PT_I32, SCRATCH_IDX, w), pir_ref(F, ai));
+        pir_barrier(F, gpu_cur(e));
+        pir_assign(F, gpu_cur(e), a, NULL, pir_load(F, pir_smem(A, 0, gpu_i(e, 0)), NULL, NULL));
+        if (arg)
+            pir_assign(F, gpu_cur(e), ai, NULL, pir_load(F, pir_smem(PT_I32, SCRATCH_IDX, gpu_i(e, 0)), NULL, NULL));
+        PirLocal *wl = open_for(e, "w", gpu_i(e, 1), gpu_i(e, W), 1, false);
+        PirExpr *b = pir_load(F, pir_smem(A, 0, pir_ref(F, wl)), NULL, NULL);
+        PirExpr *bi = arg ? pir_load(F, pir_smem(PT_I32, SCRATCH_IDX, pir_ref(F, wl)), NULL, NULL) : NULL;
+        if (arg) {
+            PirLocal *bl = gpu_let(e, "b", b), *bil = gpu_let(e, "bi", bi);
+            combine(e, rk, a, ai, pir_ref(F, bl), pir_ref(F, bil));
+        } else {
+            combine(e, rk, a, ai, b, NULL);
+        }
+        gpu_pop(e);
+    }
+    PirExpr *r = arg ? pir_select(F, pir_bin(F, PB_EQ, pir_ref(F, ai), gpu_i(e, INT32_MAX)), gpu_i(e, 0), pir_ref(F, ai))
+                     : conv_dt(e, pir_ref(F, a), adt, rdt);
+    pir_assign(F, gpu_cur(e), res, NULL, pir_conv(F, pir_ty_compute(rdt), r));
+    gpu_pop(e);
+}
+
+/* The source index of a reduction/cumsum: the lane index with j at axis
+ * (insert: the lane drops the axis; else: replace it). */
+static Idx axis_idx(const Idx *lane, PirExpr *j, int axis, bool insert, int rank)
+{
+    Idx r = { .rank = rank, .ident = false };
+    for (int d = 0, s = 0; d < rank; d++) {
+        if (d == axis) {
+            r.d[d] = j;
+            if (!insert)
+                s++;
+        } else {
+            r.d[d] = lane->d[s++];
+        }
+    }
+    return r;
+}
+
+static void reduce_axis(GL *e, const Instr *in)
+{
+    int src = in->args[0], ax = in->axis;
+    const TTy *st = ty(e, src), *t = &in->ty;
+    DType xdt = st->dt, rdt = t->dt;
+    ReduceKind rk = in->rkind;
+    bool arg = rk == RK_ARGMAX || rk == RK_ARGMIN;
+    DType adt = arg ? xdt : rdt;
+    PirLocal *res = e->val[in->id] = decl_array(e, "v", pir_ty_compute(rdt), kcount(e, tty_numel(t)));
+    open_lane(e, t);
+    Idx lane = lane_idx(e, t);
+    PirExpr *kx = e->kx;
+    PirLocal *a = gpu_let(e, "a", red_init(e, rk, adt));
+    PirLocal *ai = arg ? gpu_let(e, "ai", gpu_i(e, 0)) : NULL;
+    PirLocal *j = open_for(e, "j", gpu_i(e, 0), gpu_i(e, st->dim[ax]), 1, false);
+    Idx sx = axis_idx(&lane, pir_ref(F, j), ax, true, st->rank);
+    PirLocal *x = gpu_let(e, "x", conv_dt(e, rd(e, src, sx), xdt, adt));
+    if (arg) {
+        PirStmt *s = pir_if(F, gpu_cur(e), pir_bin(F, rk == RK_ARGMAX ? PB_GT : PB_LT, pir_ref(F, x), pir_ref(F, a)));
+        pir_assign(F, s->body, a, NULL, pir_ref(F, x));
+        pir_assign(F, s->body, ai, NULL, pir_ref(F, j));
+    } else {
+        pir_assign(F, gpu_cur(e), a, NULL, red_step(e, rk, pir_ref(F, a), pir_ref(F, x)));
+    }
+    gpu_pop(e);
+    pir_assign(F, gpu_cur(e), res, kx, arg ? pir_ref(F, ai) : conv_dt(e, pir_ref(F, a), adt, rdt));
+    close_lane(e, t);
+}
+
+static void emit_reduce(GL *e, const Instr *in)
+{
+    const TTy *st = ty(e, in->args[0]);
+    if (in->axis < 0 || in->axis >= st->rank) {
+        fail(e, in, "reduction axis out of range");
+        return;
+    }
+    if (in->ty.rank == 0)
+        reduce_all(e, in);
+    else
+        reduce_axis(e, in);
+}
+
+static void emit_cumsum(GL *e, const Instr *in)
+{
+    int src = in->args[0], ax = in->axis;
+    const TTy *t = &in->ty;
+    DType dt = t->dt;
+    if (ax < 0 || ax >= t->rank) {
+        fail(e, in, "cumsum axis out of range");
+        return;
+    }
+    PirLocal *res = e->val[in->id] = decl_array(e, "v", pir_ty_compute(dt), kcount(e, tty_numel(t)));
+    open_lane(e, t);
+    Idx lane = lane_idx(e, t);
+    PirExpr *kx = e->kx;
+    PirLocal *a = gpu_let(e, "a", lit_zero(e, dt));
+    PirLocal *j = open_for(e, "j", gpu_i(e, 0), gpu_add(e, lane.d[ax], gpu_i(e, 1)), 1, false);
+    Idx sx = axis_idx(&lane, pir_ref(F, j), ax, false, t->rank);
+    PirExpr *x = conv_dt(e, rd(e, src, sx), ty(e, src)->dt, dt);
+    pir_assign(F, gpu_cur(e), a, NULL, red_step(e, RK_SUM, pir_ref(F, a), x));
+    gpu_pop(e);
+    pir_assign(F, gpu_cur(e), res, kx, pir_ref(F, a));
+    close_lane(e, t);
+}
+
+/* dot: every thread accumulates its own outputs over k, operands read from
+ * shared memory (or recomputed). */
+static void emit_dot(GL *e, const Instr *in)
+{
+    const TTy *t = &in->ty, *ta = ty(e, in->args[0]), *tb = ty(e, in->args[1]);
+    DType at = t->dt;
+    if (t->rank != 2 || ta->rank != 2 || tb->rank != 2) {
+        fail(e, in, "dot needs 2-D operands");
+        return;
+    }
+    PirLocal *res = e->val[in->id] = decl_array(e, "v", pir_ty_compute(at), kcount(e, tty_numel(t)));
+    open_lane(e, t);
+    Idx lane = lane_idx(e, t);
+    int c = in->args[2];
+    pir_assign(F, gpu_cur(e), res, e->kx,
+               c > 0 ? conv_dt(e, operand(e, c, t, &lane), ty(e, c)->dt, at) : lit_zero(e, at));
+    close_lane(e, t);
+    PirLocal *kk = open_for(e, "kk", gpu_i(e, 0), gpu_i(e, ta->dim[1]), 1, false);
+    open_lane(e, t);
+    Idx ia = { .rank = 2, .d = { pir_ref(F, e->ln.i[0]), pir_ref(F, kk) } };
+    Idx ib = { .rank = 2, .d = { pir_ref(F, kk), pir_ref(F, e->ln.i[1]) } };
+    PirExpr *xa = conv_dt(e, rd(e, in->args[0], ia), ta->dt, at);
+    PirExpr *xb = conv_dt(e, rd(e, in->args[1], ib), tb->dt, at);
+    pir_assign(F, gpu_cur(e), res, e->kx,
+               pir_bin(F, PB_ADD, pir_elem(F, res, e->kx), pir_bin(F, PB_MUL, xa, xb)));
+    close_lane(e, t);
+    gpu_pop(e);
+}
+
+/* ------------------------------------------------------------ statements */
+
+static void emit_block(GL *e, TBlock *b);
+
+static void emit_body(GL *e, PirBlock *pb, TBlock *b)
+{
+    gpu_push(e, pb);
+    if (b)
+        emit_block(e, b);
+    gpu_pop(e);
+}
+
+/* A tile `for`: the step never overflows, the last one lands on the end. */
+static void emit_for(GL *e, const Instr *in)
+{
+    TBlock *body = in->blocks[0];
+    if (!body || body->ins.n == 0 || I(e, body->ins.v[0])->op != OP_LOOPVAR) {
+        fail(e, in, "internal error: a for body must start with loopvar");
+        return;
+    }
+    const Instr *lv = I(e, body->ins.v[0]);
+    DType dt = lv->ty.dt;
+    PirExpr *lo = conv_dt(e, scalar(e, in->args[0]), ty(e, in->args[0])->dt, dt);
+    PirExpr *hi = conv_dt(e, scalar(e, in->args[1]), ty(e, in->args[1])->dt, dt);
+    PirExpr *sp = conv_dt(e, scalar(e, in->args[2]), ty(e, in->args[2])->dt, dt);
+    open_scope(e);
+    PirLocal *el = gpu_let(e, "e", hi), *sl = gpu_let(e, "s", sp);
+    PirExpr *E = pir_ref(F, el), *S = pir_ref(F, sl);
+    PirStmt *g = pir_if(F, gpu_cur(e), pir_bin(F, PB_GT, S, lit_zero(e, dt)));
+    PirLocal *c = pir_local(F, "v", pir_ty_compute(dt), 0);
+    e->val[lv->id] = c;
+    PirStmt *s = pir_for(F, g->body, c, lo, E, S, false);
+    if (!dtype_is_float(dt)) {
+        PirTy U = dtype_info[dt].bits == 64 ? PT_U64 : PT_U32;
+        PirExpr *C = pir_ref(F, c);
+        PirExpr *left = pir_bin(F, PB_SUB, pir_conv(F, U, E), pir_conv(F, U, C));
+        s->next = pir_select(F, pir_bin(F, PB_LE, left, pir_conv(F, U, S)), E, pir_bin(F, PB_ADD, C, S));
+    }
+    emit_body(e, s->body, body);
+    gpu_pop(e);
+}
+
+static void emit_other(GL *e, const Instr *in)
+{
+    PirExpr *x[3] = { 0 };
+    e->cur = in->id;
+    switch (in->op) {
+    case OP_REDUCE:
+        emit_reduce(e, in);
+        write_shared(e, in->id);
+        break;
+    case OP_CUMSUM:
+        emit_cumsum(e, in);
+        write_shared(e, in->id);
+        break;
+    case OP_DOT:
+        if (!gpu_mma_dot(&e->mma, in))
+            emit_dot(e, in);
+        write_shared(e, in->id);
+        break;
+    case OP_VAR_GET: case OP_VAR_SET:     /* of a var in the MMA fragment layout */
+        gpu_mma_var_op(&e->mma, in);
+        write_shared(e, in->id);
+        break;
+    case OP_LOAD: case OP_STORE:
+        for (int j = 0; j < 3; j++)
+            if (in->args[j] > 0)
+                x[j] = scalar(e, in->args[j]);
+        if (mem_hazard(e, in))
+            pir_barrier(F, gpu_cur(e));
+        if (in->op == OP_LOAD)
+            e->val[in->id] = gpu_let(e, "v", load_expr(e, in, x));
+        else
+            store_stmt(e, in, x, ty(e, in->args[1])->dt);
+        break;
+    case OP_FOR:
+        emit_for(e, in);
+        break;
+    case OP_IF: {
+        PirStmt *s = pir_if(F, gpu_cur(e), scalar(e, in->args[0]));
+        emit_body(e, s->body, in->blocks[0]);
+        if (in->blocks[1] && in->blocks[1]->ins.n > 0) {
+            s->els = pir_block(F);
+            emit_body(e, s->els, in->blocks[1]);
+        }
+        break;
+    }
+    case OP_WHILE: {
+        PirStmt *s = pir_stmt(F, gpu_cur(e), PS_WHILE);
+        s->body = pir_block(F);
+        gpu_push(e, s->body);
+        emit_block(e, in->blocks[0]);
+        emit_block(e, in->blocks[1]);
+        gpu_pop(e);
+        break;
+    }
+    case OP_YIELD:
+        pir_stmt(F, pir_if(F, gpu_cur(e), pir_un(F, PU_NOT, scalar(e, in->args[0])))->body, PS_BREAK);
+        break;
+    case OP_BREAK:
+        pir_stmt(F, gpu_cur(e), PS_BREAK);
+        break;
+    case OP_CONTINUE:
+        pir_stmt(F, gpu_cur(e), PS_CONTINUE);
+        break;
+    default:
+        fail(e, in, "unsupported instruction");
+        break;
+    }
+}
+
+static void emit_block(GL *e, TBlock *b)
+{
+    for (int i = 0; i < b->ins.n && e->ok; i++) {
+        Instr *in = I(e, b->ins.v[i]);
+        switch (classify(e, in)) {
+        case CL_SKIP:
+            break;
+        case CL_SCALAR:          /* scalars never read pending lanes: build them first */
+            emit_scalar(e, in);
+            break;
+        case CL_LANE:
+            add_lane(e, in);
+            break;
+        case CL_BREAK:
+            flush(e);
+            emit_other(e, in);
+            break;
+        }
+    }
+    flush(e);
+}
+
+/* ------------------------------------------------------------ kernels */
+
+static int pick_threads(const GL *e)
+{
+    int64_t big = 1;
+    for (int v = 1; v < e->n; v++)
+        if (e->live[v] && tty_numel(ty(e, v)) > big)
+            big = tty_numel(ty(e, v));
+    for (int i = 0; i < e->k->vars.n; i++)
+        if (tty_numel(&e->k->vars.v[i].ty) > big)
+            big = tty_numel(&e->k->vars.v[i].ty);
+    return big >= 4096 ? 256 : 128;
+}
+
+static void add_params(GL *e)
+{
+    const KernelInfo *ki = e->ki;
+    for (int i = 0; i < ki->nparams; i++) {
+        const ParamInfo *p = &ki->params[i];
+        unsigned fl = p->is_tensor && !p->stored ? PIR_CONST | PIR_NOALIAS : 0;
+        e->pidx[i] = pir_add_param(F, p->is_tensor ? PP_TENSOR : PP_SCALAR, pir_ty_of(p->dt), fl,
+                                   arena_printf(e->a, "p%d", i), i, 0);
+    }
+    for (int d = 0; d < ki->ndims; d++)
+        if (!ki->dims[d].specialized)
+            e->didx[d] = pir_add_param(F, PP_DIM, PT_I64, 0, arena_printf(e->a, "d%d", d), d, 0);
+    for (int i = 0; i < ki->nparams; i++)
+        for (int j = 0; ki->params[i].is_tensor && ki->params[i].strided && j < ki->params[i].rank; j++)
+            e->sidx[i][j] = pir_add_param(F, PP_STRIDE, PT_I64, 0, arena_printf(e->a, "s%d_%d", i, j), i, j);
+}
+
+/* The function: a grid-stride loop over programs around the body. */
+static void build(GL *e)
+{
+    F = pir_func(e->a, e->k->name);
+    F->threads = e->T;
+    e->stack.n = 0;
+    e->val = arena_alloc(e->a, sizeof(PirLocal *) * (size_t)e->n);
+    e->prel = arena_alloc(e->a, sizeof(PirLocal *) * (size_t)e->n);
+    add_params(e);
+    int g0 = pir_add_param(F, PP_GRID, PT_I64, 0, "tk_g0", -1, 0);
+    int g1 = pir_add_param(F, PP_GRID, PT_I64, 0, "tk_g1", -1, 0);
+    int np = pir_add_param(F, PP_GRID, PT_I64, 0, "tk_np", -1, 0);
+    e->tok_i = pir_local(F, "TOKI", PT_I32, 0);
+    e->tok_k = pir_local(F, "TOKK", PT_I32, 0);
+    e->tok_j = pir_local(F, "TOKJ", PT_I32, 0);
+    e->ti = pir_ref(F, e->tok_i);
+    e->tk = pir_ref(F, e->tok_k);
+    e->tj = pir_ref(F, e->tok_j);
+    gpu_push(e, F->body);
+    e->tid = gpu_let(e, "tid", pir_special(F, PSR_TID));
+    PirLocal *p = pir_local(F, "p", PT_I64, 0);
+    PirStmt *s = pir_for(F, F->body, p, pir_conv(F, PT_I64, pir_special(F, PSR_CTAID)), pir_param(F, np),
+                         pir_conv(F, PT_I64, pir_special(F, PSR_NCTAID)), false);
+    gpu_push(e, s->body);
+    PirExpr *P = pir_ref(F, p), *G0 = pir_param(F, g0), *G1 = pir_param(F, g1);
+    e->pid[0] = gpu_let(e, "pid", pir_bin(F, PB_REM, P, G0));
+    e->pid[1] = gpu_let(e, "pid", pir_bin(F, PB_REM, pir_bin(F, PB_DIV, P, G0), G1));
+    e->pid[2] = gpu_let(e, "pid", pir_bin(F, PB_DIV, pir_bin(F, PB_DIV, P, G0), G1));
+    e->var = arena_alloc(e->a, sizeof(PirLocal *) * (size_t)(e->k->vars.n + 1));
+    for (int i = 0; i < e->k->vars.n; i++) {
+        const TTy *t = &e->k->vars.v[i].ty;
+        if (t->rank == 0)
+            e->var[i] = gpu_let(e, "var", lit_zero(e, t->dt));
+        else
+            e->var[i] = decl_array(e, "var", pir_ty_compute(t->dt), kcount(e, tty_numel(t)));
+    }
+    emit_block(e, e->k->body);
+    if (e->smem > 0)
+        pir_barrier(F, gpu_cur(e));
+    gpu_pop(e);
+    gpu_pop(e);
+}
+
+PirFunc *gpu_lower(TirKernel *k, Diag *d)
+{
+    if (!k->body || !k->info || k->instrs.n == 0) {
+        diag_error(d, (Span){0}, "CUDA target: kernel %s has no body", k->name ? k->name : "?");
+        return NULL;
+    }
+    int n = k->instrs.n;
+    GL e = { .k = k, .ki = k->info, .a = k->arena, .d = d, .ok = true, .n = n };
+    e.pos = arena_alloc(e.a, sizeof(int) * (size_t)n);
+    e.end = arena_alloc(e.a, sizeof(int) * (size_t)n);
+    e.use_end = arena_alloc(e.a, sizeof(int) * (size_t)n);
+    e.soff = arena_alloc(e.a, sizeof(int64_t) * (size_t)n);
+    e.live = arena_alloc(e.a, (size_t)n);
+    e.recomp = arena_alloc(e.a, (size_t)n);
+    e.shared = arena_alloc(e.a, (size_t)n);
+    e.reload = arena_alloc(e.a, (size_t)n);
+    e.pre = arena_alloc(e.a, sizeof(int) * (size_t)n);
+    e.pidx = arena_alloc(e.a, sizeof(int) * (size_t)(e.ki->nparams + 1));
+    e.didx = arena_alloc(e.a, sizeof(int) * (size_t)(e.ki->ndims + 1));
+    e.sidx = arena_alloc(e.a, sizeof(int *) * (size_t)(e.ki->nparams + 1));
+    for (int i = 0; i < e.ki->nparams; i++)
+        e.sidx[i] = arena_alloc(e.a, sizeof(int) * (size_t)(e.ki->params[i].rank + 1));
+    int p = 0;
+    number(&e, k->body, &p);
+    live_block(&e, k->body);
+    plan_recomp(&e);
+    plan_vectors(&e);
+    e.T = pick_threads(&e);
+    e.mma = (GpuMma){ .k = k, .a = e.a, .T = e.T, .V = e.V, .live = e.live, .e = &e };
+    gpu_mma_plan(&e.mma);
+    /* pass 1: plan into a throwaway function */
+    e.plan = true;
+    build(&e);
+    if (!e.ok)
+        return NULL;
+    plan_smem(&e);
+    e.mma.off = e.smem;       /* the MMA staging region goes last */
+    e.smem += e.mma.need;
+    /* pass 2: build */
+    e.plan = false;
+    build(&e);
+    e.f->smem = e.smem;
+    return e.ok ? e.f : NULL;
+}

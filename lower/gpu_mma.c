@@ -1,0 +1,406 @@
+/*
+ * lower/gpu_mma.c — dot on tensor cores: mma.sync m16n8k16.
+ *
+ * A DOT a[M,K] x b[K,N] (+ acc[M,N]) with both operands f16 or both bf16
+ * and an f32 result runs on mma.sync (f32 accumulation) when M and N are
+ * multiples of 16 (times the warp grid) and K of 16:
+ *
+ *   - The operands are written as 16-bit values into a staging region of
+ *     shared memory that lies after gpu.c's buffers: A as [M][K + 8], B as
+ *     [K][N + 8].  The 16 bytes of padding per row put the eight rows that
+ *     one ldmatrix phase reads in eight different bank groups.  gpu.c says
+ *     where each element comes from (the operand's own registers, a reload,
+ *     its shared buffer), so any operand works; a group of a tile's own
+ *     registers lying in one row goes in one 16-byte store.
+ *   - The W = T/32 warps tile [M, N] as WM x WN (the squarest split); a
+ *     warp's TM x TN piece is MI x NI fragments of 16 x 8.  Per 16-wide step
+ *     of K a warp loads A with ldmatrix.x4 (one 16 x 16 block per mi) and B,
+ *     row-major [K, N], with ldmatrix.x4.trans (two 16 x 8 blocks per load).
+ *   - Thread l of warp w holds element c (0..3) of fragment (mi, ni) in slot
+ *     (mi * NI + ni) * 4 + c: row (w % WM) * TM + mi * 16 + l / 4 + 8 * (c / 2),
+ *     column (w / WM) * TN + ni * 8 + 2 * (l % 4) + c % 2 (PTX's layout of the
+ *     m16n8 accumulator).
+ *
+ * The accumulator: a var updated in place (VAR_GET -> DOT -> VAR_SET, each
+ * the next one's only use, nothing else touching the var in between) lives
+ * in that fragment layout in registers across loop iterations, so a K loop
+ * only stages operands and issues MMAs.  The var's other writes (the zeros
+ * before the loop) fill the fragments element by element; its other reads
+ * (the epilogue after the loop) convert to gpu.c's block layout through
+ * the staging region once.  Any other DOT reads its acc operand at fragment
+ * index and converts its result the same way.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu.h"
+
+#define PAD 8          /* elements of padding per staged 16-bit row: 16 bytes */
+#define OPAD 8         /* floats of padding per row of the f32 conversion area */
+
+typedef struct Grid {
+    int64_t M, N;
+    int WM, WN;            /* warps along M and N */
+    int64_t TM, TN;        /* a warp's piece */
+    int MI, NI;            /* its 16 x 8 fragments */
+} Grid;
+
+/* The loops over a thread's slots (open_frag, open_block). */
+typedef struct Slots { PirExpr *k, *i0, *i1; int depth; } Slots;
+
+#define F (gpu_func(m->e))
+#define CUR (gpu_cur(m->e))
+
+static Instr *I(const GpuMma *m, int v) { return m->k->instrs.v[v]; }
+static const TTy *ty(const GpuMma *m, int v) { return &m->k->instrs.v[v]->ty; }
+static PirExpr *ci(GpuMma *m, int64_t v) { return gpu_i(m->e, v); }
+static PirExpr *add(GpuMma *m, PirExpr *a, PirExpr *b) { return gpu_add(m->e, a, b); }
+static PirExpr *mul(GpuMma *m, PirExpr *a, PirExpr *b) { return gpu_mul(m->e, a, b); }
+static PirExpr *op(GpuMma *m, PirBinOp o, PirExpr *a, PirExpr *b) { return gpu_op(m->e, o, a, b); }
+static PirExpr *ref(GpuMma *m, PirLocal *l) { return pir_ref(F, l); }
+static PirLocal *let(GpuMma *m, const char *hint, PirExpr *x) { return gpu_let(m->e, hint, x); }
+
+/* for (c = 0; c < n; c++), unrolled; the body is current. */
+static PirExpr *loop(GpuMma *m, const char *hint, int64_t n, int64_t step, bool unroll)
+{
+    PirLocal *c = pir_local(F, hint, PT_I32, 0);
+    PirStmt *s = pir_for(F, CUR, c, ci(m, 0), ci(m, n), ci(m, step), unroll);
+    s->next = add(m, ref(m, c), ci(m, step));
+    gpu_push(m->e, s->body);
+    return ref(m, c);
+}
+
+static void scope(GpuMma *m)
+{
+    PirStmt *s = pir_stmt(F, CUR, PS_BLOCK);
+    s->body = pir_block(F);
+    gpu_push(m->e, s->body);
+}
+
+static void close_n(GpuMma *m, int n)
+{
+    while (n-- > 0)
+        gpu_pop(m->e);
+}
+
+/* The squarest warp grid over [M, N] with 16 x 16 per warp at least. */
+static bool grid_of(const GpuMma *m, int64_t M, int64_t N, Grid *g)
+{
+    int W = m->T / 32;
+    int64_t best = -1;
+    if (M <= 0 || N <= 0 || M % 16 || N % 16)
+        return false;
+    for (int wm = 1; wm <= W; wm++) {
+        int wn = W / wm;
+        if (W % wm || M % (16 * wm) || N % (16 * wn))
+            continue;
+        int64_t cost = M / wm / 16 + N / wn / 16;      /* ldmatrix per 16 of K */
+        if (best < 0 || cost < best) {
+            best = cost;
+            *g = (Grid){ .M = M, .N = N, .WM = wm, .WN = wn, .TM = M / wm, .TN = N / wn,
+                         .MI = (int)(M / wm / 16), .NI = (int)(N / wn / 8) };
+        }
+    }
+    return best >= 0 && g->MI * g->NI <= 64;
+}
+
+static int vwidth(const GpuMma *m, int64_t n) { return gpu_vwidth(m->V, n); }
+static int64_t groups(const GpuMma *m, int64_t n) { return gpu_groups(m->T, m->V, n); }
+
+static bool half_dt(DType dt) { return dt == DT_F16 || dt == DT_BF16; }
+
+static bool dot_fits(const GpuMma *m, const Instr *in, Grid *g)
+{
+    const TTy *t = &in->ty, *ta = ty(m, in->args[0]), *tb = ty(m, in->args[1]);
+    if (t->rank != 2 || ta->rank != 2 || tb->rank != 2 || t->dt != DT_F32 || !half_dt(ta->dt)
+        || ta->dt != tb->dt || ta->dim[1] % 16 || ta->dim[1] <= 0)
+        return false;
+    if (in->args[2] > 0 && ty(m, in->args[2])->dt != DT_F32)
+        return false;
+    return grid_of(m, t->dim[0], t->dim[1], g);
+}
+
+/* Between the VAR_GET g and the VAR_SET s of one block, nothing else
+ * touches var x and no control flow hides such an access. */
+static bool quiet_between(const GpuMma *m, const Instr *g, const Instr *s, int x)
+{
+    const TBlock *b = g->parent;
+    int i = 0;
+    while (i < b->ins.n && b->ins.v[i] != g->id)
+        i++;
+    for (i++; i < b->ins.n && b->ins.v[i] != s->id; i++) {
+        const Instr *in = I(m, b->ins.v[i]);
+        if (in->blocks[0] || in->blocks[1] || ((in->op == OP_VAR_GET || in->op == OP_VAR_SET) && in->index == x))
+            return false;
+    }
+    return i < b->ins.n;
+}
+
+void gpu_mma_plan(GpuMma *m)
+{
+    TirKernel *k = m->k;
+    int n = k->instrs.n;
+    m->on = arena_alloc(m->a, (size_t)n + 1);
+    m->fused = arena_alloc(m->a, (size_t)n + 1);
+    m->frag_var = arena_alloc(m->a, (size_t)k->vars.n + 1);
+    const char *env = getenv("TKC_MMA");
+    if (env && !strcmp(env, "0"))
+        return;
+    int *uses = tir_use_counts(k);
+    for (int v = 1; v < n; v++) {
+        const Instr *in = I(m, v);
+        Grid g;
+        if (in->op != OP_DOT || !m->live[v] || !dot_fits(m, in, &g))
+            continue;
+        m->on[v] = true;
+        int gv = in->args[2];
+        const Instr *gi = gv > 0 ? I(m, gv) : NULL;
+        if (!gi || gi->op != OP_VAR_GET || uses[gv] != 1 || uses[v] != 1 || gi->parent != in->parent)
+            continue;
+        int x = gi->index;
+        const TBlock *b = in->parent;
+        const Instr *s = NULL;
+        for (int i = 0; i < b->ins.n && !s; i++) {
+            const Instr *c = I(m, b->ins.v[i]);
+            if (c->op == OP_VAR_SET && c->args[0] == v && c->index == x)
+                s = c;
+        }
+        const TTy *vt = &k->vars.v[x].ty;
+        int64_t cnt = vt->dim[0] * vt->dim[1];
+        if (!s || !tty_eq(vt, &in->ty) || !quiet_between(m, gi, s, x)
+            || cnt % m->T || cnt / m->T != groups(m, cnt) * vwidth(m, cnt))
+            continue;
+        m->fused[gv] = m->fused[v] = m->fused[s->id] = true;
+        m->frag_var[x] = true;
+    }
+}
+
+bool gpu_mma_var(const GpuMma *m, const Instr *in)
+{
+    return m->frag_var && (in->op == OP_VAR_GET || in->op == OP_VAR_SET) && in->index >= 0
+           && in->index < m->k->vars.n && m->frag_var[in->index];
+}
+
+static void need(GpuMma *m, int64_t bytes)
+{
+    bytes = (bytes + 127) / 128 * 128;
+    if (bytes > m->need)
+        m->need = bytes;
+}
+
+/* Open the unrolled loops over a thread's fragment slots of grid g: slot,
+ * row and column; close with close_n(m, s.depth). */
+static Slots open_frag(GpuMma *m, const Grid *g)
+{
+    scope(m);
+    PirExpr *w = op(m, PB_SHR, gpu_tid(m->e), ci(m, 5)), *l = op(m, PB_AND, gpu_tid(m->e), ci(m, 31));
+    PirLocal *r0 = let(m, "r0", add(m, mul(m, op(m, PB_REM, w, ci(m, g->WM)), ci(m, g->TM)), op(m, PB_SHR, l, ci(m, 2))));
+    PirLocal *c0 = let(m, "c0", add(m, mul(m, op(m, PB_DIV, w, ci(m, g->WM)), ci(m, g->TN)),
+                                    mul(m, ci(m, 2), op(m, PB_AND, l, ci(m, 3)))));
+    PirExpr *mi = loop(m, "mi", g->MI, 1, true);
+    PirExpr *ni = loop(m, "ni", g->NI, 1, true);
+    PirExpr *c = loop(m, "c", 4, 1, true);
+    Slots s = { .depth = 4 };
+    s.k = ref(m, let(m, "k", add(m, mul(m, add(m, mul(m, mi, ci(m, g->NI)), ni), ci(m, 4)), c)));
+    s.i0 = ref(m, let(m, "i", add(m, add(m, ref(m, r0), mul(m, mi, ci(m, 16))), mul(m, op(m, PB_SHR, c, ci(m, 1)), ci(m, 8)))));
+    s.i1 = ref(m, let(m, "i", add(m, add(m, ref(m, c0), mul(m, ni, ci(m, 8))), op(m, PB_AND, c, ci(m, 1)))));
+    return s;
+}
+
+/* Loops over a thread's slots of gpu.c's block layout of [R, C]: per group
+ * q (first flat index g), per element (elems) k, i0, i1.  *gl: g. */
+static Slots open_block(GpuMma *m, int64_t R, int64_t C, bool elems, PirLocal **gl, PirExpr **q)
+{
+    int64_t n = R * C;
+    int V = vwidth(m, n);
+    Slots s = { .depth = 1 };
+    *q = loop(m, "q", groups(m, n), 1, true);
+    *gl = let(m, "g", mul(m, add(m, mul(m, *q, ci(m, m->T)), gpu_tid(m->e)), ci(m, V)));
+    if (n % ((int64_t)m->T * V)) {
+        gpu_push(m->e, pir_if(F, CUR, op(m, PB_LT, ref(m, *gl), ci(m, n)))->body);
+        s.depth++;
+    }
+    if (!elems)
+        return s;
+    PirExpr *j = loop(m, "j", V, 1, true);
+    s.depth++;
+    PirExpr *f = add(m, ref(m, *gl), j);
+    s.k = ref(m, let(m, "k", add(m, mul(m, *q, ci(m, V)), j)));
+    s.i0 = ref(m, let(m, "i", op(m, PB_DIV, f, ci(m, C))));
+    s.i1 = ref(m, let(m, "i", op(m, PB_REM, f, ci(m, C))));
+    return s;
+}
+
+static PirExpr *pack2(GpuMma *m, DType dt, PirExpr *lo, PirExpr *hi)
+{
+    PirLocal *r = pir_local(F, "h", PT_U32, 0);
+    pir_decl(F, CUR, r, NULL);
+    PirStmt *s = pir_asm_stmt(F, CUR, dt == DT_BF16 ? PA_PACK_BF16X2 : PA_PACK_F16X2);
+    s->out[0] = ref(m, r);
+    s->in[0] = lo;
+    s->in[1] = hi;
+    return ref(m, r);
+}
+
+/* Write tile v ([R, C], f16/bf16) into shared memory at byte offset off,
+ * rows of C + PAD 16-bit elements. */
+static void stage(GpuMma *m, int v, int64_t off)
+{
+    const TTy *t = ty(m, v);
+    int64_t R = t->dim[0], C = t->dim[1], n = R * C, SR = C + PAD;
+    int V = vwidth(m, n);
+    PirLocal *g;
+    PirExpr *q;
+    if (V >= 2 && C % V == 0) {
+        /* a group lies in one row: its V values go in one store */
+        Slots s = open_block(m, R, C, false, &g, &q);
+        PirLocal *i0 = let(m, "i", op(m, PB_DIV, ref(m, g), ci(m, C)));
+        PirLocal *g1 = let(m, "g1", op(m, PB_REM, ref(m, g), ci(m, C)));
+        PirLocal *x = pir_local(F, "x", PT_F32, V);
+        pir_decl(F, CUR, x, NULL);
+        PirExpr *j = loop(m, "j", V, 1, true);
+        PirExpr *k = add(m, mul(m, q, ci(m, V)), j);
+        pir_assign(F, CUR, x, j, gpu_at(m->e, v, ref(m, i0), add(m, ref(m, g1), j), k));
+        close_n(m, 1);
+        PirExpr *w[4];
+        for (int i = 0; i < V / 2; i++)
+            w[i] = pack2(m, t->dt, pir_elem(F, x, ci(m, 2 * i)), pir_elem(F, x, ci(m, 2 * i + 1)));
+        /* 4-byte words: (i0 * SR + g1) * 2 bytes, g1 even */
+        PirExpr *wi = op(m, PB_DIV, add(m, mul(m, ref(m, i0), ci(m, SR)), ref(m, g1)), ci(m, 2));
+        PirStmt *st = pir_stmt(F, CUR, PS_STORE);
+        st->mem = pir_smem(PT_U32, off, wi);
+        st->nw = V / 2 > 1 ? V / 2 : 0;
+        for (int i = 0; i < V / 2; i++)
+            st->w[i] = w[i];
+        st->val = w[0];
+        close_n(m, s.depth);
+        return;
+    }
+    Slots s = open_block(m, R, C, true, &g, &q);
+    PirExpr *h = pir_conv(F, PT_U16, pack2(m, t->dt, gpu_at(m->e, v, s.i0, s.i1, s.k), pir_float(F, PT_F32, 0)));
+    pir_store(F, CUR, pir_smem(PT_U16, off, add(m, mul(m, s.i0, ci(m, SR)), s.i1)), h);
+    close_n(m, s.depth);
+}
+
+/* The fragments in array src (grid g) to gpu.c's block layout in v's new
+ * registers, through the staging region: in slabs of rows whose f32 copy
+ * takes at most `cap` bytes (so a conversion needs no more shared memory
+ * than the operands' staging, or 32 KB). */
+static void to_block(GpuMma *m, PirLocal *src, int dst, const Grid *g, int64_t cap)
+{
+    int64_t n = g->M * g->N, SO = g->N + OPAD, rows = g->M;
+    if (cap < 32768)
+        cap = 32768;
+    while (rows > 1 && (rows * SO * 4 > cap || g->M % rows))
+        rows--;
+    need(m, rows * SO * 4);
+    PirLocal *d = gpu_value(m->e, dst, groups(m, n) * vwidth(m, n));
+    PirExpr *sl = loop(m, "s", g->M, rows, false);
+    pir_barrier(F, CUR);
+    Slots s = open_frag(m, g);
+    PirExpr *in = rows < g->M ? op(m, PB_AND, op(m, PB_GE, s.i0, sl), op(m, PB_LT, s.i0, add(m, sl, ci(m, rows)))) : NULL;
+    PirBlock *b = in ? pir_if(F, CUR, in)->body : CUR;
+    PirExpr *at = add(m, mul(m, op(m, PB_SUB, s.i0, sl), ci(m, SO)), s.i1);
+    pir_store(F, b, pir_smem(PT_F32, m->off, at), pir_elem(F, src, s.k));
+    close_n(m, s.depth);
+    pir_barrier(F, CUR);
+    PirLocal *gl;
+    PirExpr *q;
+    s = open_block(m, g->M, g->N, true, &gl, &q);
+    in = rows < g->M ? op(m, PB_AND, op(m, PB_GE, s.i0, sl), op(m, PB_LT, s.i0, add(m, sl, ci(m, rows)))) : NULL;
+    b = in ? pir_if(F, CUR, in)->body : CUR;
+    at = add(m, mul(m, op(m, PB_SUB, s.i0, sl), ci(m, SO)), s.i1);
+    pir_assign(F, b, d, s.k, pir_load(F, pir_smem(PT_F32, m->off, at), NULL, NULL));
+    close_n(m, s.depth + 1);
+}
+
+/* Fill fragment array dst (grid g) with tile v read at each slot's index. */
+static void from_tile(GpuMma *m, PirLocal *dst, int v, const Grid *g)
+{
+    Slots s = open_frag(m, g);
+    pir_assign(F, CUR, dst, s.k, v > 0 ? gpu_at(m->e, v, s.i0, s.i1, NULL) : pir_float(F, PT_F32, 0));
+    close_n(m, s.depth);
+}
+
+static PirExpr *el2(GpuMma *m, PirLocal *a, PirExpr *i, int64_t w, int c)
+{
+    return pir_elem(F, a, add(m, mul(m, i, ci(m, w)), ci(m, c)));
+}
+
+bool gpu_mma_dot(GpuMma *m, const Instr *in)
+{
+    Grid g;
+    if (!m->on || !m->on[in->id] || !dot_fits(m, in, &g))
+        return false;
+    int a = in->args[0], b = in->args[1], c = in->args[2];
+    int64_t M = g.M, N = g.N, K = ty(m, a)->dim[1], SA = K + PAD, SB = N + PAD;
+    int64_t offa = m->off, offb = m->off + M * SA * 2;
+    need(m, M * SA * 2 + K * SB * 2);
+    PirLocal *acc;
+    if (m->fused[in->id]) {
+        acc = gpu_var(m->e, I(m, c)->index);
+    } else {
+        acc = pir_local(F, "d", PT_F32, g.MI * g.NI * 4);
+        pir_decl(F, CUR, acc, NULL);
+        from_tile(m, acc, c, &g);
+    }
+    pir_barrier(F, CUR);
+    stage(m, a, offa);
+    stage(m, b, offb);
+    pir_barrier(F, CUR);
+    scope(m);
+    PirExpr *w = op(m, PB_SHR, gpu_tid(m->e), ci(m, 5)), *l = op(m, PB_AND, gpu_tid(m->e), ci(m, 31));
+    PirExpr *ra = add(m, mul(m, op(m, PB_REM, w, ci(m, g.WM)), ci(m, g.TM)), op(m, PB_AND, l, ci(m, 15)));
+    PirExpr *oa = mul(m, add(m, mul(m, ra, ci(m, SA)), mul(m, op(m, PB_SHR, l, ci(m, 4)), ci(m, 8))), ci(m, 2));
+    PirExpr *cb = add(m, mul(m, op(m, PB_DIV, w, ci(m, g.WM)), ci(m, g.TN)), mul(m, op(m, PB_SHR, l, ci(m, 4)), ci(m, 8)));
+    PirExpr *ob = mul(m, add(m, mul(m, op(m, PB_AND, l, ci(m, 15)), ci(m, SB)), cb), ci(m, 2));
+    PirLocal *sa = let(m, "sa", pir_saddr(F, add(m, ci(m, offa), oa)));
+    PirLocal *sb = let(m, "sb", pir_saddr(F, add(m, ci(m, offb), ob)));
+    PirExpr *kk = loop(m, "kk", K, 16, true);
+    PirLocal *fa = pir_local(F, "fa", PT_U32, g.MI * 4), *fb = pir_local(F, "fb", PT_U32, g.NI * 2);
+    pir_decl(F, CUR, fa, NULL);
+    pir_decl(F, CUR, fb, NULL);
+    PirExpr *mi = loop(m, "mi", g.MI, 1, true);
+    PirStmt *s = pir_asm_stmt(F, CUR, PA_LDSM4);
+    for (int i = 0; i < 4; i++)
+        s->out[i] = el2(m, fa, mi, 4, i);
+    PirExpr *byte = mul(m, add(m, mul(m, mi, ci(m, 16 * SA)), kk), ci(m, 2));
+    s->in[0] = op(m, PB_ADD, ref(m, sa), pir_conv(F, PT_U32, byte));
+    close_n(m, 1);
+    PirExpr *nj = loop(m, "nj", g.NI / 2, 1, true);
+    s = pir_asm_stmt(F, CUR, PA_LDSM4T);
+    PirExpr *n2 = mul(m, nj, ci(m, 2)), *n21 = add(m, n2, ci(m, 1));
+    s->out[0] = el2(m, fb, n2, 2, 0);
+    s->out[1] = el2(m, fb, n2, 2, 1);
+    s->out[2] = el2(m, fb, n21, 2, 0);
+    s->out[3] = el2(m, fb, n21, 2, 1);
+    byte = mul(m, add(m, mul(m, kk, ci(m, SB)), mul(m, nj, ci(m, 16))), ci(m, 2));
+    s->in[0] = op(m, PB_ADD, ref(m, sb), pir_conv(F, PT_U32, byte));
+    close_n(m, 1);
+    mi = loop(m, "mi", g.MI, 1, true);
+    PirExpr *ni = loop(m, "ni", g.NI, 1, true);
+    s = pir_asm_stmt(F, CUR, ty(m, a)->dt == DT_BF16 ? PA_MMA_BF16 : PA_MMA_F16);
+    PirExpr *slot = mul(m, add(m, mul(m, mi, ci(m, g.NI)), ni), ci(m, 4));
+    for (int i = 0; i < 4; i++) {
+        s->out[i] = pir_elem(F, acc, add(m, slot, ci(m, i)));
+        s->in[i] = el2(m, fa, mi, 4, i);
+    }
+    s->in[4] = el2(m, fb, ni, 2, 0);
+    s->in[5] = el2(m, fb, ni, 2, 1);
+    close_n(m, 4);
+    if (!m->fused[in->id])
+        to_block(m, acc, in->id, &g, M * SA * 2 + K * SB * 2);
+    return true;
+}
+
+void gpu_mma_var_op(GpuMma *m, const Instr *in)
+{
+    Grid g;
+    const TTy *vt = &m->k->vars.v[in->index].ty;
+    if (m->fused[in->id] || !grid_of(m, vt->dim[0], vt->dim[1], &g))
+        return;
+    if (in->op == OP_VAR_SET)
+        from_tile(m, gpu_var(m->e, in->index), in->args[0], &g);
+    else
+        to_block(m, gpu_var(m->e, in->index), in->id, &g, 0);
+}

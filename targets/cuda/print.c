@@ -1,0 +1,497 @@
+/*
+ * targets/cuda/print.c — the per-thread IR (lower/pir.h) as CUDA C.
+ *
+ * lower/gpu.c decides layouts and builds a PirFunc per kernel; this file
+ * only prints it, plus the device prelude every module starts with: the
+ * conversion, division, saturation, shuffle and store helpers the printed
+ * code calls, and the tensor-core helpers of the PA_* asm statements.  The
+ * CPU emulator of the GPU tests (tests/gpu/emu) defines the same helpers.
+ *
+ * Integer arithmetic that may wrap goes through unsigned types (C would
+ * call signed overflow undefined); index arithmetic marked nsw prints as
+ * plain C.  Locals print as hint_id, which no parameter name matches.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "cuda.h"
+
+const char cuda_device_prelude[] =
+    "/* tkc CUDA device prelude: no headers needed */\n"
+    "typedef signed char int8_t;\n"
+    "typedef short int16_t;\n"
+    "typedef int int32_t;\n"
+    "typedef long long int64_t;\n"
+    "typedef unsigned char uint8_t;\n"
+    "typedef unsigned short uint16_t;\n"
+    "typedef unsigned int uint32_t;\n"
+    "typedef unsigned long long uint64_t;\n"
+    "#define INT8_MIN (-128)\n#define INT8_MAX 127\n"
+    "#define INT16_MIN (-32768)\n#define INT16_MAX 32767\n"
+    "#define INT32_MIN (-2147483647 - 1)\n#define INT32_MAX 2147483647\n"
+    "#define INT64_MIN (-9223372036854775807LL - 1)\n#define INT64_MAX 9223372036854775807LL\n"
+    "#define UINT8_MAX 255\n#define UINT32_MAX 4294967295u\n"
+    "#define INT64_C(c) c##LL\n"
+    "#define INFINITY __int_as_float(0x7f800000)\n"
+    "#define NAN __int_as_float(0x7fc00000)\n"
+    "#define TK_D static __device__ __forceinline__\n"
+    "TK_D float tk_f16_to_f32(uint16_t h) { float f; asm(\"cvt.f32.f16 %0, %1;\" : \"=f\"(f) : \"h\"(h)); return f; }\n"
+    "TK_D uint16_t tk_f32_to_f16(float f) { uint16_t h; asm(\"cvt.rn.f16.f32 %0, %1;\" : \"=h\"(h) : \"f\"(f)); return h; }\n"
+    "TK_D float tk_bf16_to_f32(uint16_t h) { return __uint_as_float((uint32_t)h << 16); }\n"
+    "TK_D uint16_t tk_f32_to_bf16(float f) { uint16_t h; asm(\"cvt.rn.bf16.f32 %0, %1;\" : \"=h\"(h) : \"f\"(f)); return h; }\n"
+    "TK_D float tk_round_f16(float f) { return tk_f16_to_f32(tk_f32_to_f16(f)); }\n"
+    "TK_D float tk_round_bf16(float f) { return tk_bf16_to_f32(tk_f32_to_bf16(f)); }\n"
+    "TK_D float tk_sigmoidf(float x) { return 1.0f / (1.0f + expf(-x)); }\n"
+    "TK_D double tk_sigmoid(double x) { return 1.0 / (1.0 + exp(-x)); }\n"
+    "TK_D float tk_rsqrtf(float x) { return 1.0f / sqrtf(x); }\n"
+    "TK_D double tk_rsqrt(double x) { return 1.0 / sqrt(x); }\n"
+    "#define TK_DEF_SAT(N, T, LO, HI1, HI) \\\n"
+    "    TK_D T tk_sat_##N(double x) \\\n"
+    "    { return x != x ? (T)0 : x <= (double)(LO) ? (T)(LO) : x >= (HI1) ? (T)(HI) : (T)x; }\n"
+    "TK_DEF_SAT(i8, int8_t, INT8_MIN, 128.0, INT8_MAX)\n"
+    "TK_DEF_SAT(i16, int16_t, INT16_MIN, 32768.0, INT16_MAX)\n"
+    "TK_DEF_SAT(i32, int32_t, INT32_MIN, 2147483648.0, INT32_MAX)\n"
+    "TK_DEF_SAT(i64, int64_t, INT64_MIN, 9223372036854775808.0, INT64_MAX)\n"
+    "TK_DEF_SAT(u8, uint8_t, 0, 256.0, UINT8_MAX)\n"
+    "TK_DEF_SAT(u32, uint32_t, 0, 4294967296.0, UINT32_MAX)\n"
+    "#define TK_DEF_DIV(N, T, MIN) \\\n"
+    "    TK_D T tk_div_##N(T a, T b) { return b == 0 ? (T)0 : (b == (T)-1 && a == MIN) ? a : (T)(a / b); } \\\n"
+    "    TK_D T tk_mod_##N(T a, T b) { return (b == 0 || b == (T)-1) ? (T)0 : (T)(a % b); }\n"
+    "#define TK_DEF_UDIV(N, T) \\\n"
+    "    TK_D T tk_div_##N(T a, T b) { return b == 0 ? (T)0 : (T)(a / b); } \\\n"
+    "    TK_D T tk_mod_##N(T a, T b) { return b == 0 ? (T)0 : (T)(a % b); }\n"
+    "TK_DEF_DIV(i8, int8_t, INT8_MIN)\n"
+    "TK_DEF_DIV(i16, int16_t, INT16_MIN)\n"
+    "TK_DEF_DIV(i32, int32_t, INT32_MIN)\n"
+    "TK_DEF_DIV(i64, int64_t, INT64_MIN)\n"
+    "TK_DEF_UDIV(u8, uint8_t)\n"
+    "TK_DEF_UDIV(u32, uint32_t)\n"
+    "TK_DEF_UDIV(bool, bool)\n"
+    "/* 16- and 8-byte global stores; _m: ordered with the other memory accesses */\n"
+    "TK_D void tk_st16(void *p, uint32_t a, uint32_t b, uint32_t c, uint32_t d)\n"
+    "{ asm volatile(\"st.global.v4.b32 [%0], {%1, %2, %3, %4};\" :: \"l\"(p), \"r\"(a), \"r\"(b), \"r\"(c), \"r\"(d)); }\n"
+    "TK_D void tk_st16_m(void *p, uint32_t a, uint32_t b, uint32_t c, uint32_t d)\n"
+    "{ asm volatile(\"st.global.v4.b32 [%0], {%1, %2, %3, %4};\" :: \"l\"(p), \"r\"(a), \"r\"(b), \"r\"(c), \"r\"(d) : \"memory\"); }\n"
+    "TK_D void tk_st8(void *p, uint32_t a, uint32_t b)\n"
+    "{ asm volatile(\"st.global.v2.b32 [%0], {%1, %2};\" :: \"l\"(p), \"r\"(a), \"r\"(b)); }\n"
+    "TK_D void tk_st8_m(void *p, uint32_t a, uint32_t b)\n"
+    "{ asm volatile(\"st.global.v2.b32 [%0], {%1, %2};\" :: \"l\"(p), \"r\"(a), \"r\"(b) : \"memory\"); }\n"
+    "/* butterfly shuffles for every compute type */\n"
+    "TK_D float tk_shfl(float x, int o) { return __shfl_xor_sync(0xffffffffu, x, o); }\n"
+    "TK_D double tk_shfl(double x, int o) { return __shfl_xor_sync(0xffffffffu, x, o); }\n"
+    "TK_D int32_t tk_shfl(int32_t x, int o) { return __shfl_xor_sync(0xffffffffu, x, o); }\n"
+    "TK_D uint32_t tk_shfl(uint32_t x, int o) { return __shfl_xor_sync(0xffffffffu, x, o); }\n"
+    "TK_D int64_t tk_shfl(int64_t x, int o) { return __shfl_xor_sync(0xffffffffu, x, o); }\n"
+    "TK_D int8_t tk_shfl(int8_t x, int o) { return (int8_t)__shfl_xor_sync(0xffffffffu, (int)x, o); }\n"
+    "TK_D int16_t tk_shfl(int16_t x, int o) { return (int16_t)__shfl_xor_sync(0xffffffffu, (int)x, o); }\n"
+    "TK_D uint8_t tk_shfl(uint8_t x, int o) { return (uint8_t)__shfl_xor_sync(0xffffffffu, (int)x, o); }\n"
+    "TK_D bool tk_shfl(bool x, int o) { return __shfl_xor_sync(0xffffffffu, (int)x, o) != 0; }\n"
+    "/* end of the tkc device prelude */\n";
+
+/* tensor cores: the PA_* asm of lower/pir.h (the emulator defines these too) */
+const char cuda_mma_prelude[] =
+    "#ifndef TK_EMU_MMA\n"
+    "/* tensor cores (targets/cuda/mma.c) */\n"
+    "TK_D uint32_t tk_smem_u32(const void *p)\n"
+    "{ uint32_t a; asm(\"{ .reg .u64 t; cvta.to.shared.u64 t, %1; cvt.u32.u64 %0, t; }\" : \"=r\"(a) : \"l\"((uint64_t)p)); return a; }\n"
+    "TK_D void tk_ldsm4(uint32_t &a, uint32_t &b, uint32_t &c, uint32_t &d, uint32_t p)\n"
+    "{ asm volatile(\"ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\"\n"
+    "               : \"=r\"(a), \"=r\"(b), \"=r\"(c), \"=r\"(d) : \"r\"(p) : \"memory\"); }\n"
+    "TK_D void tk_ldsm4t(uint32_t &a, uint32_t &b, uint32_t &c, uint32_t &d, uint32_t p)\n"
+    "{ asm volatile(\"ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];\"\n"
+    "               : \"=r\"(a), \"=r\"(b), \"=r\"(c), \"=r\"(d) : \"r\"(p) : \"memory\"); }\n"
+    "TK_D uint32_t tk_pack_bf16x2(float lo, float hi)\n"
+    "{ uint32_t r; asm(\"cvt.rn.bf16x2.f32 %0, %1, %2;\" : \"=r\"(r) : \"f\"(hi), \"f\"(lo)); return r; }\n"
+    "TK_D uint32_t tk_pack_f16x2(float lo, float hi)\n"
+    "{ uint32_t r; asm(\"cvt.rn.f16x2.f32 %0, %1, %2;\" : \"=r\"(r) : \"f\"(hi), \"f\"(lo)); return r; }\n"
+    "#define TK_DEF_MMA(N) \\\n"
+    "    TK_D void tk_mma_##N(float &d0, float &d1, float &d2, float &d3, uint32_t a0, uint32_t a1, \\\n"
+    "                         uint32_t a2, uint32_t a3, uint32_t b0, uint32_t b1) \\\n"
+    "    { asm(\"mma.sync.aligned.m16n8k16.row.col.f32.\" #N \".\" #N \".f32 \" \\\n"
+    "          \"{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\" \\\n"
+    "          : \"+f\"(d0), \"+f\"(d1), \"+f\"(d2), \"+f\"(d3) \\\n"
+    "          : \"r\"(a0), \"r\"(a1), \"r\"(a2), \"r\"(a3), \"r\"(b0), \"r\"(b1)); }\n"
+    "TK_DEF_MMA(bf16)\n"
+    "TK_DEF_MMA(f16)\n"
+    "#endif\n";
+
+typedef struct PE {
+    const PirFunc *f;
+    Arena *a;
+    Buf *o;
+    int indent;
+} PE;
+
+#define S(...) arena_printf(p->a, __VA_ARGS__)
+
+static const char *ctype(PirTy t)
+{
+    static const char *const n[PT_COUNT] = {
+        [PT_VOID] = "void", [PT_BOOL] = "bool", [PT_I8] = "int8_t", [PT_I16] = "int16_t",
+        [PT_I32] = "int32_t", [PT_I64] = "int64_t", [PT_U8] = "uint8_t", [PT_U16] = "uint16_t",
+        [PT_U32] = "uint32_t", [PT_U64] = "uint64_t", [PT_F16] = "uint16_t", [PT_BF16] = "uint16_t",
+        [PT_F32] = "float", [PT_F64] = "double", [PT_PTR] = "void *",
+    };
+    return n[t];
+}
+
+/* The type a wrapping operation on t computes in. */
+static const char *utype(PirTy t) { return pir_ty_bits[t] == 64 ? "uint64_t" : "uint32_t"; }
+
+/* The suffix of the prelude's integer helpers (tk_div_i32, tk_sat_u8). */
+static const char *hname(PirTy t)
+{
+    switch (t) {
+    case PT_BOOL: return "bool";
+    case PT_I8:   return "i8";
+    case PT_I16:  return "i16";
+    case PT_I32:  return "i32";
+    case PT_I64:  return "i64";
+    case PT_U8:   return "u8";
+    default:      return "u32";
+    }
+}
+
+static void line(PE *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void line(PE *p, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    buf_printf(p->o, "%*s", 4 * p->indent, "");
+    buf_vprintf(p->o, fmt, ap);
+    buf_putc(p->o, '\n');
+    va_end(ap);
+}
+
+static const char *lname(PE *p, const PirLocal *l) { return S("%s_%d", l->hint, l->id); }
+
+static char *lit(PE *p, const PirExpr *e)
+{
+    int64_t v = e->ival;
+    switch (e->ty) {
+    case PT_F32: case PT_F64: {
+        bool d = e->ty == PT_F64;
+        double x = e->fval;
+        if (isnan(x))
+            return d ? "((double)NAN)" : "NAN";
+        if (isinf(x))
+            return x < 0 ? (d ? "(-(double)INFINITY)" : "(-INFINITY)") : (d ? "((double)INFINITY)" : "INFINITY");
+        char b[64];
+        snprintf(b, sizeof b, "%.17g", x);
+        if (!strpbrk(b, ".eEn"))
+            strcat(b, ".0");
+        return S("%s%s%s%s", x < 0 ? "(" : "", b, d ? "" : "f", x < 0 ? ")" : "");
+    }
+    case PT_BOOL: return v ? "true" : "false";
+    case PT_I64:  return v == INT64_MIN ? "INT64_MIN" : S("INT64_C(%lld)", (long long)v);
+    case PT_U64:  return S("%lluull", (unsigned long long)v);
+    case PT_U32:  return S("%lluu", (unsigned long long)(uint32_t)v);
+    case PT_I32:
+        if ((int32_t)v == INT32_MIN)
+            return "INT32_MIN";
+        return v < 0 ? S("(%d)", (int)v) : S("%d", (int)v);
+    default:      return S("((%s)%lld)", ctype(e->ty), (long long)v);
+    }
+}
+
+static char *ex(PE *p, const PirExpr *e);
+
+/* The address of m as a pointer to its type (const for loads). */
+static char *addr(PE *p, const PirMem *m, bool ld)
+{
+    const char *T = ctype(m->ty), *c = ld ? "const " : "";
+    if (m->space == PSP_SHARED)
+        return S("((%s%s *)(tk_smem + %lld) + %s)", c, T, (long long)m->base, ex(p, m->idx));
+    char *ptr = ex(p, m->ptr);
+    if (m->ptr->elem != m->ty)
+        ptr = S("((%s%s *)%s)", c, T, ptr);
+    return pir_is_int(m->idx, 0) ? ptr : S("(%s + %s)", ptr, ex(p, m->idx));
+}
+
+static char *mem(PE *p, const PirMem *m, bool ld)
+{
+    if (m->space == PSP_SHARED)
+        return S("((%s%s *)(tk_smem + %lld))[%s]", ld ? "const " : "", ctype(m->ty), (long long)m->base,
+                 ex(p, m->idx));
+    char *ptr = ex(p, m->ptr);
+    if (m->ptr->elem != m->ty)
+        ptr = S("((%s%s *)%s)", ld ? "const " : "", ctype(m->ty), ptr);
+    return S("%s[%s]", ptr, ex(p, m->idx));
+}
+
+static const char *const infix[] = {
+    [PB_ADD] = "+", [PB_SUB] = "-", [PB_MUL] = "*", [PB_AND] = "&", [PB_OR] = "|", [PB_XOR] = "^",
+    [PB_LT] = "<", [PB_LE] = "<=", [PB_GT] = ">", [PB_GE] = ">=", [PB_EQ] = "==", [PB_NE] = "!=",
+};
+
+static char *bin(PE *p, const PirExpr *e)
+{
+    PirTy t = e->a->ty;
+    const char *T = ctype(t), *U = utype(t);
+    char *a = ex(p, e->a), *b = ex(p, e->b);
+    bool fl = pir_ty_float(t), d = t == PT_F64;
+    bool pos = e->b->kind == PE_CONST && !fl && e->b->ival > 0;
+    switch ((PirBinOp)e->op) {
+    case PB_ADD: case PB_SUB: case PB_MUL:
+        if (fl || e->nsw)
+            return S("(%s %s %s)", a, infix[e->op], b);
+        return S("((%s)((%s)%s %s (%s)%s))", T, U, a, infix[e->op], U, b);
+    case PB_DIV:
+        if (fl || pos)
+            return S("(%s / %s)", a, b);
+        return S("tk_div_%s(%s, %s)", hname(t), a, b);
+    case PB_REM:
+        if (fl)
+            return S("%s(%s, %s)", d ? "fmod" : "fmodf", a, b);
+        if (pos)
+            return S("(%s %% %s)", a, b);
+        return S("tk_mod_%s(%s, %s)", hname(t), a, b);
+    case PB_MIN: case PB_MAX:
+        if (fl)
+            return S("%s%s(%s, %s)", e->op == PB_MIN ? "fmin" : "fmax", d ? "" : "f", a, b);
+        return S("(%s %s %s ? %s : %s)", a, e->op == PB_MIN ? "<" : ">", b, a, b);
+    case PB_AND: case PB_OR: case PB_XOR:
+        return S("((%s)(%s %s %s))", T, a, infix[e->op], b);
+    case PB_SHL: case PB_SHR: {
+        int w = pir_ty_bits[t];
+        const char *o = e->op == PB_SHL ? "<<" : ">>";
+        char *c = e->b->kind == PE_CONST ? S("%d", (int)(e->b->ival & (w - 1))) : S("((%s)%s & %du)", U, b, w - 1);
+        return e->op == PB_SHL ? S("((%s)((%s)%s %s %s))", T, U, a, o, c) : S("((%s)(%s %s %s))", T, a, o, c);
+    }
+    default:
+        return S("(%s %s %s)", a, infix[e->op], b);
+    }
+}
+
+static char *conv(PE *p, const PirExpr *e)
+{
+    PirTy f = e->a->ty, t = e->ty;
+    char *a = ex(p, e->a);
+    if (t == PT_BOOL)
+        return S("(%s != 0)", a);
+    if (t == PT_F16 || t == PT_BF16)
+        return S("tk_f32_to_%s(%s)", t == PT_F16 ? "f16" : "bf16", a);
+    if (f == PT_F16 || f == PT_BF16)
+        return S("tk_%s_to_f32(%s)", f == PT_F16 ? "f16" : "bf16", a);
+    if (pir_ty_float(f) && !pir_ty_float(t))
+        return S("tk_sat_%s((double)%s)", hname(t), a);
+    return S("((%s)%s)", ctype(t), a);
+}
+
+static char *bitcast(PE *p, const PirExpr *e)
+{
+    char *a = ex(p, e->a);
+    switch (e->ty) {
+    case PT_F32: return S("__uint_as_float(%s)", a);
+    case PT_U32: return S("__float_as_uint(%s)", a);
+    case PT_F64: return S("__longlong_as_double((long long)%s)", a);
+    case PT_U64: return S("((uint64_t)__double_as_longlong(%s))", a);
+    default:     return a;           /* 16-bit: the same C type */
+    }
+}
+
+static char *math(PE *p, const PirExpr *e)
+{
+    bool d = e->ty == PT_F64;
+    const char *n = pir_math_name[e->op];
+    if (e->op == PM_RSQRT || e->op == PM_SIGMOID)
+        n = S("tk_%s", n);
+    n = d ? n : S("%sf", n);
+    if (!e->b)
+        return S("%s(%s)", n, ex(p, e->a));
+    if (!e->c)
+        return S("%s(%s, %s)", n, ex(p, e->a), ex(p, e->b));
+    return S("%s(%s, %s, %s)", n, ex(p, e->a), ex(p, e->b), ex(p, e->c));
+}
+
+static char *ex(PE *p, const PirExpr *e)
+{
+    static const char *const sreg[] = { "(int)threadIdx.x", "(int)blockIdx.x", "(int)gridDim.x" };
+    switch (e->kind) {
+    case PE_CONST:    return lit(p, e);
+    case PE_LOCAL:    return (char *)lname(p, e->local);
+    case PE_ELEM:     return S("%s[%s]", lname(p, e->local), ex(p, e->a));
+    case PE_PARAM:    return (char *)p->f->params.v[e->index].name;
+    case PE_SPECIAL:  return (char *)sreg[e->op];
+    case PE_UN:
+        if (e->op == PU_NOT)
+            return S("(!%s)", ex(p, e->a));
+        if (e->op == PU_NEG && pir_ty_float(e->ty))
+            return S("(-%s)", ex(p, e->a));
+        return S("((%s)%s(%s)%s)", ctype(e->ty), e->op == PU_NEG ? "0u - " : "~", utype(e->ty), ex(p, e->a));
+    case PE_BIN:      return bin(p, e);
+    case PE_SELECT:   return S("(%s ? %s : %s)", ex(p, e->a), ex(p, e->b), ex(p, e->c));
+    case PE_CONV:     return conv(p, e);
+    case PE_BITCAST:  return bitcast(p, e);
+    case PE_MATH:     return math(p, e);
+    case PE_SHFL_XOR: return S("tk_shfl(%s, %d)", ex(p, e->a), e->lane);
+    case PE_LOAD:
+        if (!e->a)
+            return mem(p, &e->mem, true);
+        return S("(%s ? %s : %s)", ex(p, e->a), mem(p, &e->mem, true),
+                 e->b ? ex(p, e->b) : S("(%s)0", ctype(e->ty)));
+    case PE_PTRADD:   return S("(%s + %s)", ex(p, e->a), ex(p, e->b));
+    case PE_PTRINT:   return S("((uint64_t)%s)", ex(p, e->a));
+    case PE_SADDR:    return S("tk_smem_u32(tk_smem + %s)", ex(p, e->a));
+    }
+    return "0";
+}
+
+static void block(PE *p, const PirBlock *b);
+
+static void body(PE *p, const PirBlock *b)
+{
+    p->indent++;
+    block(p, b);
+    p->indent--;
+}
+
+static void store(PE *p, const PirStmt *s)
+{
+    const PirMem *m = &s->mem;
+    if (!s->nw) {
+        line(p, "%s = %s;", mem(p, m, false), ex(p, s->val));
+        return;
+    }
+    Buf w = { .a = p->a };
+    for (int i = 0; i < s->nw; i++)
+        buf_printf(&w, ", %s", ex(p, s->w[i]));
+    if (m->space == PSP_GLOBAL)
+        line(p, "tk_st%d%s(%s%s);", 4 * s->nw, s->ordered ? "_m" : "", addr(p, m, false), w.s);
+    else
+        line(p, "*(uint%d *)%s = make_uint%d(%s);", s->nw, addr(p, m, false), s->nw, w.s + 2);
+}
+
+static void loadv(PE *p, const PirStmt *s)
+{
+    static const char *const f[] = { ".x", ".y", ".z", ".w" };
+    const char *T = s->nw == 4 ? "uint4" : s->nw == 2 ? "uint2" : "uint32_t";
+    line(p, "{");
+    line(p, "    const %s tk_t = *(const %s *)%s;", T, T, addr(p, &s->mem, true));
+    for (int i = 0; i < s->nw; i++)
+        line(p, "    %s[%d] = tk_t%s;", lname(p, s->local), s->dst0 + i, s->nw > 1 ? f[i] : "");
+    line(p, "}");
+}
+
+static void asm_call(PE *p, const PirStmt *s)
+{
+    const PirAsmInfo *ai = &pir_asm[s->asm_op];
+    Buf b = { .a = p->a };
+    bool ret = ai->nout == 1;        /* one output: the helper returns it */
+    for (int i = ret; i < ai->nout; i++)
+        buf_printf(&b, "%s%s", b.n ? ", " : "", ex(p, s->out[i]));
+    for (int i = 0; i < ai->nin; i++)
+        buf_printf(&b, "%s%s", b.n ? ", " : "", ex(p, s->in[i]));
+    if (ret)
+        line(p, "%s = tk_%s(%s);", ex(p, s->out[0]), ai->name, b.s);
+    else
+        line(p, "tk_%s(%s);", ai->name, b.s);
+}
+
+static void stmt(PE *p, const PirStmt *s)
+{
+    const PirLocal *l = s->local;
+    switch (s->kind) {
+    case PS_DECL:
+        if (l->n)
+            line(p, "%s %s[%lld];", ctype(l->ty), lname(p, l), (long long)l->n);
+        else if (s->init)
+            line(p, "%s %s = %s;", ctype(l->ty), lname(p, l), ex(p, s->init));
+        else
+            line(p, "%s %s;", ctype(l->ty), lname(p, l));
+        break;
+    case PS_ASSIGN:
+        if (s->idx)
+            line(p, "%s[%s] = %s;", lname(p, l), ex(p, s->idx), ex(p, s->val));
+        else
+            line(p, "%s = %s;", lname(p, l), ex(p, s->val));
+        break;
+    case PS_IF:
+        line(p, "if (%s) {", ex(p, s->cond));
+        body(p, s->body);
+        if (s->els) {
+            line(p, "} else {");
+            body(p, s->els);
+        }
+        line(p, "}");
+        break;
+    case PS_FOR: {
+        const char *c = lname(p, l);
+        if (s->unroll)
+            line(p, "#pragma unroll");
+        line(p, "for (%s %s = %s; %s < %s; %s = %s) {", ctype(l->ty), c, ex(p, s->lo), c, ex(p, s->hi), c,
+             ex(p, s->next));
+        body(p, s->body);
+        line(p, "}");
+        break;
+    }
+    case PS_WHILE:
+        line(p, s->cond ? "while (%s) {" : "for (;;) {%s", s->cond ? ex(p, s->cond) : "");
+        body(p, s->body);
+        line(p, "}");
+        break;
+    case PS_BLOCK:
+        line(p, "{");
+        body(p, s->body);
+        line(p, "}");
+        break;
+    case PS_BREAK:    line(p, "break;"); break;
+    case PS_CONTINUE: line(p, "continue;"); break;
+    case PS_BARRIER:  line(p, "__syncthreads();"); break;
+    case PS_STORE:    store(p, s); break;
+    case PS_LOADV:    loadv(p, s); break;
+    case PS_ASM:      asm_call(p, s); break;
+    }
+}
+
+static void block(PE *p, const PirBlock *b)
+{
+    for (int i = 0; i < b->s.n; i++)
+        stmt(p, b->s.v[i]);
+}
+
+static void print_func(Buf *out, const PirFunc *f)
+{
+    PE pe = { .f = f, .a = f->a, .o = out }, *p = &pe;
+    Buf b = { .a = p->a };
+    for (int i = 0; i < f->params.n; i++) {
+        const PirParam *q = &f->params.v[i];
+        const char *sep = i ? ", " : "";
+        if (q->kind == PP_TENSOR)
+            buf_printf(&b, "%s%s%s *%s%s", sep, q->flags & PIR_CONST ? "const " : "", ctype(q->ty),
+                       q->flags & PIR_NOALIAS ? "__restrict__ " : "", q->name);
+        else
+            buf_printf(&b, "%s%s %s", sep, ctype(q->ty), q->name);
+    }
+    line(p, "extern \"C\" __global__ void __launch_bounds__(%d) %s(%s)", f->threads, f->name, b.s);
+    line(p, "{");
+    p->indent++;
+    if (f->smem > 0)
+        line(p, "extern __shared__ __align__(16) unsigned char tk_smem[];");
+    block(p, f->body);
+    p->indent--;
+    line(p, "}");
+    line(p, "%s", "");
+}
+
+bool cuda_emit_device(Buf *out, TirKernel *k, CudaKernel *ck, Diag *d)
+{
+    PirFunc *f = gpu_lower(k, d);
+    if (!f)
+        return false;
+    print_func(out, f);
+    *ck = (CudaKernel){ f->name, f->threads, f->smem };
+    return true;
+}
+
+bool cuda_emit_pir(FILE *out, TirKernel **ks, int n, Diag *d)
+{
+    bool ok = true;
+    for (int i = 0; i < n; i++) {
+        PirFunc *f = gpu_lower(ks[i], d);
+        if (f)
+            pir_print(out, f);
+        ok &= f != NULL;
+    }
+    return ok;
+}
