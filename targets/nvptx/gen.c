@@ -111,12 +111,12 @@ static LLVMValueRef load_mem(Gen *g, const PirMem *m)
     return v;
 }
 
-/* mask ? m : other, touching memory only when mask holds. */
+/* mask ? m : other (NULL: 0), touching memory only when mask holds. */
 static LLVMValueRef masked_load(Gen *g, const PirExpr *e)
 {
     if (!e->a)
         return load_mem(g, &e->mem);
-    LLVMValueRef mask = ex(g, e->a), other = ex(g, e->b);
+    LLVMValueRef mask = ex(g, e->a), other = e->b ? ex(g, e->b) : LLVMConstNull(ll_reg_type(g->l, e->ty));
     if (is_const_int(mask))
         return LLVMConstIntGetZExtValue(mask) ? load_mem(g, &e->mem) : other;
     LLVMBasicBlockRef from = LLVMGetInsertBlock(g->b), yes = block(g, "ld"), join = block(g, "ld.end");

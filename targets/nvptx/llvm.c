@@ -117,6 +117,9 @@ LLVMValueRef ll_i32(Ll *l, int64_t v)
  * surface through the calls that fail. */
 static void diagnostic(LLVMDiagnosticInfoRef di, void *ctx)
 {
+    LLVMDiagnosticSeverity sev = LLVMGetDiagInfoSeverity(di);
+    if (sev != LLVMDSError && sev != LLVMDSWarning)
+        return;
     char *s = LLVMGetDiagInfoDescription(di);
     tir_log("nvptx", "LLVM: %s", s);
     LLVMDisposeMessage(s);
