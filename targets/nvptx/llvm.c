@@ -7,7 +7,8 @@
  * printed as PTX by the target machine for nvptx64-nvidia-cuda, CPU sm_XX.
  * One module, like the one NVRTC program of --codegen=nvrtc, so the header
  * around it is the same.  TKC_LOGS=nvptx prints the time each step took.
- * TKC_NVPTX_OPT=0 skips the optimizer (to read the IR gen.c builds).
+ * TKC_NVPTX_PASSES=none skips the optimizer (to read the IR gen.c builds),
+ * TKC_NVPTX_PASSES=PIPELINE runs another one.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -167,14 +168,20 @@ static char *arena_copy(Arena *a, const char *s, size_t n)
     return r;
 }
 
-/* default<O3>, unless TKC_NVPTX_OPT=0. */
+/* default<O3>; TKC_NVPTX_PASSES=PIPELINE another (for experiments), =none none. */
 static bool optimize(Ll *l, LLVMTargetMachineRef tm, Diag *d)
 {
-    const char *env = getenv("TKC_NVPTX_OPT");
-    if (env && !strcmp(env, "0"))
+    const char *env = getenv("TKC_NVPTX_PASSES");
+    if (env && !strcmp(env, "none"))
         return true;
     LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
-    LLVMErrorRef e = LLVMRunPasses(l->m, "default<O3>", tm, po);
+    /* Loops PIR marks unroll carry llvm.loop.unroll.full (or were unrolled
+     * by gen.c); LLVM unrolls no others: its own unrolling of the already
+     * long straight-line tile code doubled the code and the compile time
+     * (TKC_NVPTX_UNROLL=1 turns it back on, for comparisons). */
+    const char *unroll = getenv("TKC_NVPTX_UNROLL");
+    LLVMPassBuilderOptionsSetLoopUnrolling(po, unroll && !strcmp(unroll, "1"));
+    LLVMErrorRef e = LLVMRunPasses(l->m, env && *env ? env : "default<O3>", tm, po);
     LLVMDisposePassBuilderOptions(po);
     if (!e)
         return true;
