@@ -91,10 +91,11 @@ $(B)/obj/parser.tab.o: $(B)/parser.tab.c
 $(patsubst %.c,$(B)/obj/%.o,$(wildcard parser/*.c)): $(B)/parser.tab.h
 
 # The other LLVM configuration's nvptx objects go (tests archive build/obj/),
-# and the libraries LLVM needs are written down for tests that link objects.
+# and LLVM's flags and libraries are written down for the unit tests.
 $(B)/tkc: $(OBJS)
 	@rm -f $(filter-out $(OBJS),$(wildcard $(B)/obj/targets/nvptx/*.o))
 	@echo '$(LLVM_LIBS)' >$(B)/llvm.libs
+	@echo '$(LLVM_CFLAGS)' >$(B)/llvm.cflags
 	$(CC) $(ALL_CFLAGS) -o $@ $(OBJS) $(LDLIBS) $(LLVM_LIBS)
 
 test: deps $(B)/tkc

@@ -241,7 +241,7 @@ test_unit() {
         echo "SKIP unit/$name: no compiler objects in $BDIR/obj (run make)"; return
     fi
     # shellcheck disable=SC2046
-    if ! $TEST_CC -std=c11 -D_GNU_SOURCE -O1 -g -Wall -Wextra -Werror -I. -o "$exe" "$src" \
+    if ! $TEST_CC -std=c11 -D_GNU_SOURCE -O1 -g -Wall -Wextra -Werror -I. $(cat "$BDIR/llvm.cflags" 2>/dev/null) -o "$exe" "$src" \
             "$T/libtkc.a" $(cat "$T/libtkc.flags") -lm -ldl >"$exe.log" 2>&1; then
         echo "FAIL unit/$name"; echo "    does not compile/link"; show "$exe.log"; return
     fi

@@ -4,6 +4,7 @@
 #   sh tests/gpu/run.sh [NAME ...]          # default: every tests/run/NAME.tk with NAME.c
 #   TKC_GPU_EMU=1 sh tests/gpu/run.sh       # no GPU: a CPU stand-in for libcuda (tests/gpu/emu)
 #   SANITIZE=0 sh tests/gpu/run.sh          # skip the compute-sanitizer pass
+#   TKC_GPU_NVPTX=0 sh tests/gpu/run.sh     # skip the --target=nvptx pass
 #
 # Uses build/tkc as it is (no rebuild) and compiles only C with gcc.  Each
 # test's driver (tests/run/NAME.c) is compiled unchanged against a header
@@ -16,6 +17,13 @@
 # the C target test the GPU code.  Then, when compute-sanitizer is found,
 # each driver runs once more under memcheck (without guard bytes, so that
 # any access outside a tensor is an error).
+# When tkc was built with LLVM, every test runs a second time with the header
+# made by --target=c,nvptx (PTX from LLVM; the same launcher), reported as
+# gpu-nvptx/NAME, so both PTX sources must give results within the drivers'
+# tolerances; and gpu-nvptx/math checks every math function of
+# targets/nvptx/math.c in f32 and f64 against libm (tests/gpu/nvptx_math.c,
+# on the PTX that tests/unit/nvptx_pir writes).  Not on the CPU stand-in,
+# which runs the CUDA C.
 # Prints PASS/FAIL/SKIP per test and `N passed, N failed`; exits 1 on failures.
 set -u
 cd "$(dirname "$0")/../.." || exit 2
@@ -74,21 +82,23 @@ emu_lib() {
         tests/gpu/emu/driver.cc "$ed/kernels.cc" -lpthread >"$ed/cc.log" 2>&1
 }
 
+# test_one NAME [nvptx]: the test with --target=c,cuda, or with c,nvptx.
 test_one() {
-    name=$1; f=tests/run/$name.tk; d=$G/$name
+    name=$1; f=tests/run/$name.tk; d=$G/$name; t=c,cuda; g=gpu
+    if [ "${2:-}" = nvptx ]; then d=$G/nvptx/$name; t=c,nvptx; g=gpu-nvptx; fi
     mkdir -p "$d"
     # shellcheck disable=SC2046
-    if ! limit 120 "$TKC" "$f" --target=c,cuda $(flags_of "$f") -o "$d/$name.real.h" >"$d/tkc.log" 2>&1; then
-        echo "FAIL gpu/$name"; echo "    tkc failed"; show "$d/tkc.log"; return
+    if ! limit 120 "$TKC" "$f" --target=$t $(flags_of "$f") -o "$d/$name.real.h" >"$d/tkc.log" 2>&1; then
+        echo "FAIL $g/$name"; echo "    tkc failed"; show "$d/tkc.log"; return
     fi
     wrap "$name" "$d/$name.real.h" "$d/$name.h"
     if ! limit 300 $CC $CFLAGS -I "$d" -I tests/run -o "$d/$name" "tests/run/$name.c" -lm -ldl >"$d/cc.log" 2>&1; then
-        echo "FAIL gpu/$name"; echo "    driver does not compile"; show "$d/cc.log"; return
+        echo "FAIL $g/$name"; echo "    driver does not compile"; show "$d/cc.log"; return
     fi
     envs=""
     if [ "$EMU" = 1 ]; then
         if ! emu_lib "$name" "$f" "$d/emu"; then
-            echo "FAIL gpu/$name"; echo "    emulator build failed"; show "$d/emu/cc.log"; show "$d/emu/tkc.log"; return
+            echo "FAIL $g/$name"; echo "    emulator build failed"; show "$d/emu/cc.log"; show "$d/emu/tkc.log"; return
         fi
         envs="LD_LIBRARY_PATH=$d/emu"
     fi
@@ -96,21 +106,21 @@ test_one() {
     env $envs ${TO:+timeout 600} "$d/$name" >"$d/out" 2>&1
     rc=$?
     if [ $rc -ne 0 ]; then
-        echo "FAIL gpu/$name"; echo "    exit $rc"; show "$d/out" 40; return
+        echo "FAIL $g/$name"; echo "    exit $rc"; show "$d/out" 40; return
     fi
     if [ -n "$SAN" ]; then
         if ! $CC $CFLAGS -DTKC_CUDA_HOST_GUARD=0 -I "$d" -I tests/run -o "$d/$name.san" "tests/run/$name.c" -lm -ldl >"$d/cc.san.log" 2>&1; then
-            echo "FAIL gpu/$name.memcheck"; echo "    driver does not compile"; show "$d/cc.san.log"; return
+            echo "FAIL $g/$name.memcheck"; echo "    driver does not compile"; show "$d/cc.san.log"; return
         fi
         limit 1200 "$SAN" --tool memcheck --error-exitcode 99 --print-limit 20 "$d/$name.san" >"$d/out.san" 2>&1
         rc=$?
         if [ $rc -ne 0 ]; then
-            echo "FAIL gpu/$name.memcheck"; echo "    exit $rc"; show "$d/out.san" 40; return
+            echo "FAIL $g/$name.memcheck"; echo "    exit $rc"; show "$d/out.san" 40; return
         fi
-        echo "PASS gpu/$name (+memcheck)"
+        echo "PASS $g/$name (+memcheck)"
         return
     fi
-    echo "PASS gpu/$name"
+    echo "PASS $g/$name"
 }
 
 # Is there a GPU?  vadd through the real launcher says.
@@ -144,7 +154,39 @@ fi
 if [ $# -gt 0 ]; then names=$*; else
     names=$(for c in tests/run/*.c; do n=$(basename "$c" .c); [ -f "tests/run/$n.tk" ] && echo "$n"; done)
 fi
-for n in $names; do test_one "$n"; done >"$G/results" 2>&1
+# The nvptx target's math functions against libm (see nvptx_math.c).
+test_math() {
+    d=$G/nvptx/math; u=$(dirname "$TKC")/tests/unit/nvptx_pir
+    mkdir -p "$d"
+    if [ ! -x "$u" ]; then echo "SKIP gpu-nvptx/math: no $u (sh tests/run.sh unit builds it)"; return; fi
+    if ! "$u" "$d" >"$d/unit.log" 2>&1 || [ ! -s "$d/math.ptx" ]; then
+        echo "FAIL gpu-nvptx/math"; echo "    nvptx_pir failed"; show "$d/unit.log"; return
+    fi
+    if ! $CC $CFLAGS -o "$d/m" tests/gpu/nvptx_math.c -lm -ldl >"$d/cc.log" 2>&1; then
+        echo "FAIL gpu-nvptx/math"; echo "    nvptx_math.c does not compile"; show "$d/cc.log"; return
+    fi
+    if "$d/m" "$d/math.ptx" >"$d/out" 2>&1; then echo "PASS gpu-nvptx/math"; else
+        echo "FAIL gpu-nvptx/math"; show "$d/out" 40; fi
+}
+
+# The nvptx pass: with LLVM, not on the stand-in.
+NVPTX=0
+if [ "$EMU" != 1 ] && [ "${TKC_GPU_NVPTX:-1}" != 0 ]; then
+    mkdir -p "$G/nvptx"
+    "$TKC" tests/run/vadd.tk --target=nvptx --emit=ptx >/dev/null 2>"$G/nvptx/probe.err" && NVPTX=1
+fi
+
+{
+    for n in $names; do test_one "$n"; done
+    if [ $NVPTX = 1 ]; then
+        for n in $names; do test_one "$n" nvptx; done
+        test_math
+    elif [ "$EMU" != 1 ] && [ "${TKC_GPU_NVPTX:-1}" = 0 ]; then
+        echo "SKIP gpu-nvptx: TKC_GPU_NVPTX=0"
+    elif [ "$EMU" != 1 ]; then
+        echo "SKIP gpu-nvptx: $(head -1 "$G/nvptx/probe.err")"
+    fi
+} >"$G/results" 2>&1
 cat "$G/results"
 npass=$(grep -c '^PASS ' "$G/results")
 nfail=$(grep -c '^FAIL ' "$G/results")
