@@ -324,6 +324,12 @@ static LLVMValueRef shuffle(Gen *g, LLVMValueRef v, PirTy t, int lane)
 {
     Ll *l = g->l;
     LLVMBuilderRef B = g->b;
+    if (l->host && pir_ty_bits[t] == 32) {
+        LLVMValueRef args[2] = { t == PT_F32 ? LLVMBuildBitCast(B, v, l->t_i32, "") : v, ll_i32(l, lane) };
+        LLVMTypeRef ts[2] = { l->t_i32, l->t_i32 };
+        LLVMValueRef r = ll_call(l, "tk_nvx_shfl", l->t_i32, ts, args, 2);
+        return t == PT_F32 ? LLVMBuildBitCast(B, r, l->t_f32, "") : r;
+    }
     if (t == PT_F32 || pir_ty_bits[t] == 32) {
         bool f = t == PT_F32;
         LLVMValueRef args[4] = { LLVMConstInt(l->t_i32, 0xffffffffu, 0), v, ll_i32(l, lane), ll_i32(l, 0x1f) };
@@ -348,6 +354,10 @@ static LLVMValueRef shuffle(Gen *g, LLVMValueRef v, PirTy t, int lane)
 
 static LLVMValueRef special(Gen *g, PirSpecial s)
 {
+    if (g->l->host) {
+        LLVMValueRef w = ll_i32(g->l, s);
+        return ll_call(g->l, "tk_nvx_sreg", g->l->t_i32, &g->l->t_i32, &w, 1);
+    }
     static const char *const n[] = { "llvm.nvvm.read.ptx.sreg.tid.x", "llvm.nvvm.read.ptx.sreg.ctaid.x",
                                      "llvm.nvvm.read.ptx.sreg.nctaid.x" };
     return ll_intrinsic(g->l, n[s], NULL, 0, NULL, 0);
@@ -409,6 +419,8 @@ static LLVMValueRef ex(Gen *g, const PirExpr *e)
         return LLVMBuildPtrToInt(B, ex(g, e->a), l->t_i64, "");
     case PE_SADDR: {
         LLVMValueRef off = ex(g, e->a);
+        if (l->host)       /* the stand-in's shared addresses are offsets in tk_smem */
+            return off;
         LLVMValueRef p = LLVMBuildInBoundsGEP2(B, l->t_i8, l->smem, &off, 1, "");
         return LLVMBuildPtrToInt(B, p, l->t_i32, "");
     }
@@ -448,6 +460,35 @@ static LLVMTypeRef cons_type(Ll *l, char c)
     }
 }
 
+/* PS_ASM on the stand-in: tk_nvx_NAME(out[], the untied inputs) with the
+ * outputs (tied ones holding their current values) in a buffer. */
+static void host_asm(Gen *g, const PirStmt *s, const PirAsmInfo *info, LLVMTypeRef *outt,
+                     LLVMValueRef *args, LLVMTypeRef *argt, int nargs)
+{
+    Ll *l = g->l;
+    LLVMTypeRef bt = LLVMArrayType2(outt[0], (uint64_t)info->nout);
+    LLVMValueRef buf = LLVMBuildAlloca(g->b, bt, "");
+    LLVMValueRef cargs[16] = { buf };
+    LLVMTypeRef ct[16] = { LLVMPointerTypeInContext(l->c, 0) };
+    int nc = 1, tied = 0;
+    for (const char *c = info->cons; *c; c += strcspn(c, ",") + (c[strcspn(c, ",")] == ','))
+        tied += *c >= '0' && *c <= '9';
+    for (int i = 0; i < nargs; i++) {
+        if (i >= nargs - tied) {       /* the tied inputs come last: their outputs' slots */
+            int o = i - (nargs - tied);
+            LLVMValueRef ix[2] = { ll_i32(l, 0), ll_i32(l, o) };
+            LLVMBuildStore(g->b, args[i], LLVMBuildInBoundsGEP2(g->b, bt, buf, ix, 2, ""));
+            continue;
+        }
+        cargs[nc] = args[i], ct[nc++] = argt[i];
+    }
+    ll_call(l, arena_printf(g->f->a, "tk_nvx_%s", info->name), l->t_void, ct, cargs, nc);
+    for (int i = 0; i < info->nout; i++) {
+        LLVMValueRef ix[2] = { ll_i32(l, 0), ll_i32(l, i) };
+        write_lvalue(g, s->out[i], LLVMBuildLoad2(g->b, outt[i], LLVMBuildInBoundsGEP2(g->b, bt, buf, ix, 2, ""), ""));
+    }
+}
+
 /* PS_ASM: outputs as a struct (or one value); a constraint that is a digit
  * ties that input to the output of that number, and takes its current value. */
 static void asm_stmt(Gen *g, const PirStmt *s)
@@ -474,6 +515,10 @@ static void asm_stmt(Gen *g, const PirStmt *s)
         c += len + (c[len] == ',');
     }
     Arena *a = g->f->a;
+    if (l->host) {
+        host_asm(g, s, info, outt, args, argt, nargs);
+        return;
+    }
     const char *cons = info->memory ? arena_printf(a, "%s,~{memory}", info->cons) : info->cons;
     const char *text = asm_text(a, info->ptx);
     LLVMTypeRef rt = info->nout == 1 ? outt[0] : LLVMStructTypeInContext(l->c, outt, (unsigned)info->nout, 0);
@@ -669,7 +714,12 @@ static void stmt(Gen *g, const PirStmt *s)
     case PS_WHILE:    while_stmt(g, s); break;
     case PS_BREAK:    jump(g, true); break;
     case PS_CONTINUE: jump(g, false); break;
-    case PS_BARRIER:  ll_intrinsic(g->l, "llvm.nvvm.barrier0", NULL, 0, NULL, 0); break;
+    case PS_BARRIER:
+        if (g->l->host)
+            ll_call(g->l, "tk_nvx_sync", g->l->t_void, NULL, NULL, 0);
+        else
+            ll_intrinsic(g->l, "llvm.nvvm.barrier0", NULL, 0, NULL, 0);
+        break;
     case PS_STORE:    store(g, s); break;
     case PS_LOADV:    loadv(g, s); break;
     case PS_ASM:      asm_stmt(g, s); break;
@@ -704,7 +754,8 @@ static LLVMValueRef declare(Ll *l, const PirFunc *f)
     for (int i = 0; i < np; i++)
         pt[i] = f->params.v[i].kind == PP_TENSOR ? l->t_gptr : ll_reg_type(l, f->params.v[i].ty);
     LLVMValueRef fn = LLVMAddFunction(l->m, f->name, LLVMFunctionType(l->t_void, pt, (unsigned)np, 0));
-    LLVMSetFunctionCallConv(fn, LLVMPTXKernelCallConv);
+    if (!l->host)
+        LLVMSetFunctionCallConv(fn, LLVMPTXKernelCallConv);
     for (int i = 0; i < np; i++) {
         const PirParam *p = &f->params.v[i];
         if (p->kind == PP_TENSOR && (p->flags & PIR_NOALIAS))
@@ -714,8 +765,10 @@ static LLVMValueRef declare(Ll *l, const PirFunc *f)
         LLVMSetValueName2(LLVMGetParam(fn, (unsigned)i), p->name, strlen(p->name));
     }
     add_attr(l, fn, LLVMAttributeFunctionIndex, "nounwind");
-    annotate(l, fn, "kernel", 1);
-    annotate(l, fn, "maxntidx", f->threads);
+    if (!l->host) {
+        annotate(l, fn, "kernel", 1);
+        annotate(l, fn, "maxntidx", f->threads);
+    }
     return fn;
 }
 

@@ -21,6 +21,7 @@ typedef struct Ll {
     LLVMTypeRef t_void, t_i1, t_i8, t_i16, t_i32, t_i64, t_f32, t_f64, t_half, t_bf16;
     LLVMTypeRef t_gptr, t_sptr;        /* ptr addrspace(1), ptr addrspace(3) */
     LLVMValueRef smem;                 /* @tk_smem: external addrspace(3) [0 x i8], align 16 */
+    bool host;                         /* TKC_NVPTX_HOST=1: for the CPU stand-in (see gen.c) */
 } Ll;
 
 /* llvm.c */
@@ -29,6 +30,8 @@ LLVMTypeRef ll_mem_type(Ll *l, PirTy t);      /* in memory: BOOL i8 */
 /* A call of intrinsic `name` overloaded on types over[0..nover). */
 LLVMValueRef ll_intrinsic(Ll *l, const char *name, LLVMTypeRef *over, int nover, LLVMValueRef *args,
                           int nargs);
+/* A call of the external C function `name` (declared on first use). */
+LLVMValueRef ll_call(Ll *l, const char *name, LLVMTypeRef ret, LLVMTypeRef *argt, LLVMValueRef *args, int nargs);
 LLVMValueRef ll_f(Ll *l, LLVMTypeRef t, double v);         /* a float constant */
 LLVMValueRef ll_i32(Ll *l, int64_t v);
 

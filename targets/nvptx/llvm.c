@@ -103,6 +103,15 @@ LLVMValueRef ll_intrinsic(Ll *l, const char *name, LLVMTypeRef *over, int nover,
     return LLVMBuildCall2(l->b, ft, fn, args, (unsigned)nargs, "");
 }
 
+LLVMValueRef ll_call(Ll *l, const char *name, LLVMTypeRef ret, LLVMTypeRef *argt, LLVMValueRef *args, int nargs)
+{
+    LLVMTypeRef ft = LLVMFunctionType(ret, argt, (unsigned)nargs, 0);
+    LLVMValueRef fn = LLVMGetNamedFunction(l->m, name);
+    if (!fn)
+        fn = LLVMAddFunction(l->m, name, ft);
+    return LLVMBuildCall2(l->b, ft, fn, args, (unsigned)nargs, "");
+}
+
 LLVMValueRef ll_f(Ll *l, LLVMTypeRef t, double v)
 {
     return LLVMConstReal(t, v);
@@ -126,13 +135,40 @@ static void diagnostic(LLVMDiagnosticInfoRef di, void *ctx)
     LLVMDisposeMessage(s);
 }
 
-static void ll_init(Ll *l, LLVMTargetMachineRef tm)
+/* TKC_NVPTX_HOST=1 (with --emit=llvm): the module for this machine's CPU
+ * instead, for tests/gpu/emu, which runs it one thread per CUDA thread:
+ * thread ids, barriers, shuffles and the inline PTX become calls of C
+ * functions tk_nvx_* (tests/gpu/emu/nvptx.cc), pointers address space 0. */
+static LLVMTargetMachineRef host_machine(Diag *d)
+{
+    static LLVMTargetMachineRef tm;
+    if (tm)
+        return tm;
+    LLVMInitializeNativeTarget();
+    LLVMInitializeNativeAsmPrinter();
+    char *triple = LLVMGetDefaultTargetTriple(), *err = NULL;
+    LLVMTargetRef t;
+    if (LLVMGetTargetFromTriple(triple, &t, &err)) {
+        diag_error(d, (Span){0}, "TKC_NVPTX_HOST: no LLVM target for %s: %s", triple, err ? err : "?");
+        LLVMDisposeMessage(err);
+    } else {
+        tm = LLVMCreateTargetMachine(t, triple, "", "", LLVMCodeGenLevelDefault, LLVMRelocPIC,
+                                     LLVMCodeModelDefault);
+    }
+    LLVMDisposeMessage(triple);
+    return tm;
+}
+
+static void ll_init(Ll *l, LLVMTargetMachineRef tm, bool host)
 {
     LLVMContextRef c = l->c = LLVMContextCreate();
     LLVMContextSetDiagnosticHandler(c, diagnostic, NULL);
     l->m = LLVMModuleCreateWithNameInContext("tkc", c);
     l->b = LLVMCreateBuilderInContext(c);
-    LLVMSetTarget(l->m, "nvptx64-nvidia-cuda");
+    l->host = host;
+    char *triple = LLVMGetTargetMachineTriple(tm);
+    LLVMSetTarget(l->m, triple);
+    LLVMDisposeMessage(triple);
     LLVMTargetDataRef td = LLVMCreateTargetDataLayout(tm);
     LLVMSetModuleDataLayout(l->m, td);
     LLVMDisposeTargetData(td);
@@ -146,9 +182,9 @@ static void ll_init(Ll *l, LLVMTargetMachineRef tm)
     l->t_f64 = LLVMDoubleTypeInContext(c);
     l->t_half = LLVMHalfTypeInContext(c);
     l->t_bf16 = LLVMBFloatTypeInContext(c);
-    l->t_gptr = LLVMPointerTypeInContext(c, LL_GLOBAL);
-    l->t_sptr = LLVMPointerTypeInContext(c, LL_SHARED);
-    l->smem = LLVMAddGlobalInAddressSpace(l->m, LLVMArrayType2(l->t_i8, 0), "tk_smem", LL_SHARED);
+    l->t_gptr = LLVMPointerTypeInContext(c, host ? 0 : LL_GLOBAL);
+    l->t_sptr = LLVMPointerTypeInContext(c, host ? 0 : LL_SHARED);
+    l->smem = LLVMAddGlobalInAddressSpace(l->m, LLVMArrayType2(l->t_i8, 0), "tk_smem", host ? 0 : LL_SHARED);
     LLVMSetLinkage(l->smem, LLVMExternalLinkage);
     LLVMSetAlignment(l->smem, 16);
 }
@@ -209,11 +245,13 @@ bool nvptx_compile_pir(Arena *a, PirFunc **fs, int n, CudaKernel *ck, const char
                        CudaBinary *bin, Diag *d)
 {
     double t0 = now_ms();
-    LLVMTargetMachineRef tm = machine(arch, d);
+    const char *h = getenv("TKC_NVPTX_HOST");
+    bool host = ir && h && !strcmp(h, "1");
+    LLVMTargetMachineRef tm = host ? host_machine(d) : machine(arch, d);
     if (!tm)
         return false;
     Ll l = { 0 };
-    ll_init(&l, tm);
+    ll_init(&l, tm, host);
     bool ok = true;
     for (int i = 0; i < n && ok; i++) {
         ok = nvptx_gen(&l, fs[i], d) != NULL;

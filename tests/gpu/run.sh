@@ -22,8 +22,9 @@
 # gpu-nvptx/NAME, so both PTX sources must give results within the drivers'
 # tolerances; and gpu-nvptx/math checks every math function of
 # targets/nvptx/math.c in f32 and f64 against libm (tests/gpu/nvptx_math.c,
-# on the PTX that tests/unit/nvptx_pir writes).  Not on the CPU stand-in,
-# which runs the CUDA C.
+# on the PTX that tests/unit/nvptx_pir writes).  On the CPU stand-in the
+# nvptx pass runs the same LLVM IR built for the host (TKC_NVPTX_HOST=1,
+# compiled with LLVM 19's llc; tests/gpu/emu/nvptx.cc) instead of the PTX.
 # Prints PASS/FAIL/SKIP per test and `N passed, N failed`; exits 1 on failures.
 set -u
 cd "$(dirname "$0")/../.." || exit 2
@@ -83,6 +84,27 @@ emu_lib() {
 }
 
 # test_one NAME [nvptx]: the test with --target=c,cuda, or with c,nvptx.
+# The stand-in for --target=nvptx: the kernels as host-mode LLVM IR, their
+# signatures from the CUDA C (the same parameters).
+emu_nvptx_lib() {
+    ef=$2; ed=$3
+    mkdir -p "$ed"
+    # shellcheck disable=SC2046
+    { TKC_NVPTX_HOST=1 "$TKC" "$ef" --target=nvptx --emit=llvm $(flags_of "$ef") >"$ed/kernels.ll" 2>"$ed/tkc.log" &&
+      "$LLC" -O1 -filetype=obj -relocation-model=pic -o "$ed/kernels.o" "$ed/kernels.ll" >>"$ed/tkc.log" 2>&1 &&
+      "$TKC" "$ef" --target=cuda --emit=cuda $(flags_of "$ef") >"$ed/kernels.cu" 2>>"$ed/tkc.log"; } || return 1
+    {
+        echo '#include "emu.h"'
+        sed -n 's/^extern "C" __global__ void __launch_bounds__([0-9]*) \(.*)\)$/extern "C" void \1;/p' "$ed/kernels.cu"
+        echo 'const tk_emu_kernel tk_emu_kernels[] = {'
+        sed -n 's/^extern "C" __global__ void __launch_bounds__([0-9]*) \([A-Za-z_][A-Za-z0-9_]*\)(.*/    { "\1", [](void **a) { tk_emu_call(\1, a); } },/p' "$ed/kernels.cu"
+        echo '    { 0, 0 } };'
+        echo "const int tk_emu_nkernels = sizeof tk_emu_kernels / sizeof *tk_emu_kernels - 1;"
+    } >"$ed/kernels.cc"
+    g++ -std=c++17 -O1 -w -fno-strict-aliasing -fPIC -shared -I tests/gpu/emu -I "$ed" -o "$ed/libcuda.so.1" \
+        tests/gpu/emu/driver.cc tests/gpu/emu/nvptx.cc "$ed/kernels.cc" "$ed/kernels.o" -lpthread >"$ed/cc.log" 2>&1
+}
+
 test_one() {
     name=$1; f=tests/run/$name.tk; d=$G/$name; t=c,cuda; g=gpu
     if [ "${2:-}" = nvptx ]; then d=$G/nvptx/$name; t=c,nvptx; g=gpu-nvptx; fi
@@ -97,7 +119,9 @@ test_one() {
     fi
     envs=""
     if [ "$EMU" = 1 ]; then
-        if ! emu_lib "$name" "$f" "$d/emu"; then
+        lib=emu_lib
+        [ $g = gpu-nvptx ] && lib=emu_nvptx_lib
+        if ! $lib "$name" "$f" "$d/emu"; then
             echo "FAIL $g/$name"; echo "    emulator build failed"; show "$d/emu/cc.log"; show "$d/emu/tkc.log"; return
         fi
         envs="LD_LIBRARY_PATH=$d/emu"
@@ -169,21 +193,26 @@ test_math() {
         echo "FAIL gpu-nvptx/math"; show "$d/out" 40; fi
 }
 
-# The nvptx pass: with LLVM, not on the stand-in.
+# The nvptx pass: with LLVM (on the stand-in also with llc).
 NVPTX=0
-if [ "$EMU" != 1 ] && [ "${TKC_GPU_NVPTX:-1}" != 0 ]; then
-    mkdir -p "$G/nvptx"
-    "$TKC" tests/run/vadd.tk --target=nvptx --emit=ptx >/dev/null 2>"$G/nvptx/probe.err" && NVPTX=1
+LLC=""
+for c in "${LLVM_BINDIR:-/usr/lib/llvm-19/bin}/llc" llc-19; do
+    if command -v "$c" >/dev/null 2>&1; then LLC=$c; break; fi
+done
+mkdir -p "$G/nvptx"
+if [ "${TKC_GPU_NVPTX:-1}" = 0 ]; then
+    echo "TKC_GPU_NVPTX=0" >"$G/nvptx/probe.err"
+elif "$TKC" tests/run/vadd.tk --target=nvptx --emit=ptx >/dev/null 2>"$G/nvptx/probe.err"; then
+    NVPTX=1
+    [ "$EMU" = 1 ] && [ -z "$LLC" ] && { NVPTX=0; echo "no llc (LLVM 19) for the stand-in" >"$G/nvptx/probe.err"; }
 fi
 
 {
     for n in $names; do test_one "$n"; done
     if [ $NVPTX = 1 ]; then
         for n in $names; do test_one "$n" nvptx; done
-        test_math
-    elif [ "$EMU" != 1 ] && [ "${TKC_GPU_NVPTX:-1}" = 0 ]; then
-        echo "SKIP gpu-nvptx: TKC_GPU_NVPTX=0"
-    elif [ "$EMU" != 1 ]; then
+        [ "$EMU" = 1 ] || test_math
+    else
         echo "SKIP gpu-nvptx: $(head -1 "$G/nvptx/probe.err")"
     fi
 } >"$G/results" 2>&1
