@@ -264,6 +264,20 @@ static LLVMValueRef float_to_int(Gen *g, LLVMValueRef v, PirTy to)
     return ll_intrinsic(g->l, pir_ty_signed(to) ? "llvm.fptosi.sat" : "llvm.fptoui.sat", ts, 2, &v, 1);
 }
 
+/* f32 -> bf16 bits, round to nearest even, NaN kept quiet (cvt.rn.bf16.f32). */
+static LLVMValueRef bf16_bits(Gen *g, LLVMValueRef v)
+{
+    Ll *l = g->l;
+    LLVMBuilderRef B = g->b;
+    LLVMValueRef u = LLVMBuildBitCast(B, v, l->t_i32, "");
+    LLVMValueRef odd = LLVMBuildAnd(B, LLVMBuildLShr(B, u, ll_i32(l, 16), ""), ll_i32(l, 1), "");
+    LLVMValueRef r = LLVMBuildAdd(B, u, LLVMBuildAdd(B, odd, ll_i32(l, 0x7fff), ""), "");
+    LLVMValueRef nan = LLVMBuildICmp(B, LLVMIntUGT, LLVMBuildAnd(B, u, ll_i32(l, 0x7fffffff), ""),
+                                     ll_i32(l, 0x7f800000), "");
+    r = LLVMBuildSelect(B, nan, LLVMBuildOr(B, u, ll_i32(l, 0x400000), ""), r, "");
+    return LLVMBuildTrunc(B, LLVMBuildLShr(B, r, ll_i32(l, 16), ""), l->t_i16, "");
+}
+
 /* PE_CONV (pir.h lists the pairs). */
 static LLVMValueRef convert(Gen *g, LLVMValueRef v, PirTy from, PirTy to)
 {
@@ -287,6 +301,8 @@ static LLVMValueRef convert(Gen *g, LLVMValueRef v, PirTy from, PirTy to)
     if (to == PT_F16 || to == PT_BF16) {
         if (from != PT_F32)
             v = convert(g, v, from, PT_F32);
+        if (l->host && to == PT_BF16)       /* no __truncsfbf2 in older libgcc */
+            return bf16_bits(g, v);
         LLVMValueRef h = LLVMBuildFPTrunc(B, v, to == PT_F16 ? l->t_half : l->t_bf16, "");
         return LLVMBuildBitCast(B, h, l->t_i16, "");
     }

@@ -5,6 +5,7 @@
 #   TKC_GPU_EMU=1 sh tests/gpu/run.sh       # no GPU: a CPU stand-in for libcuda (tests/gpu/emu)
 #   SANITIZE=0 sh tests/gpu/run.sh          # skip the compute-sanitizer pass
 #   TKC_GPU_NVPTX=0 sh tests/gpu/run.sh     # skip the --target=nvptx pass
+#   TKC_GPU_NVPTX=only sh tests/gpu/run.sh  # only the --target=nvptx pass
 #
 # Uses build/tkc as it is (no rebuild) and compiles only C with gcc.  Each
 # test's driver (tests/run/NAME.c) is compiled unchanged against a header
@@ -208,7 +209,9 @@ elif "$TKC" tests/run/vadd.tk --target=nvptx --emit=ptx >/dev/null 2>"$G/nvptx/p
 fi
 
 {
-    for n in $names; do test_one "$n"; done
+    if [ "${TKC_GPU_NVPTX:-1}" != only ]; then
+        for n in $names; do test_one "$n"; done
+    fi
     if [ $NVPTX = 1 ]; then
         for n in $names; do test_one "$n" nvptx; done
         [ "$EMU" = 1 ] || test_math
