@@ -10,7 +10,8 @@
 #            TKC_CUDA_HOST_COPY; a launch without a driver (none here, or a
 #            driver-less libcuda search path) returns TK_ERR_NO_DEVICE cleanly
 #   emu      the GPU run tests (tests/gpu/run.sh) on the CPU stand-in for
-#            libcuda (tests/gpu/emu), when g++ is around; TKC_GPU_EMU=0 skips
+#            libcuda (tests/gpu/emu), when g++ is around; TKC_GPU_EMU=0 skips;
+#            with LLVM also the nvptx target's kernels there (nvptx-emu/NAME)
 #   nvptx    the same kernels with --target=nvptx (PTX from LLVM): PTX that
 #            ptxas accepts for sm_90a and sm_80, the --target=nvptx and
 #            c,nvptx headers compile as above; then the compile time per
@@ -39,27 +40,31 @@ done
 "$TKC" tests/run/vadd.tk --target=cuda --emit=ptx >"$D/probe.ptx" 2>"$D/probe.err"
 if grep -q "needs NVRTC" "$D/probe.err"; then NVRTC=0; else NVRTC=1; fi
 
+# check_ptx TARGET FILE NAME DIR: --emit=ptx for sm_90a and sm_80, each
+# through ptxas (nvptx: its compile time noted for nvptx_times).
+check_ptx() {
+    t=$1 f=$2 n=$3 d=$4
+    if [ -z "$PTXAS" ]; then echo "SKIP $t-ptx/$n: no ptxas"; return; fi
+    bad=""
+    for arch in sm_90a sm_80; do
+        # shellcheck disable=SC2046
+        if ! TKC_LOGS=nvptx "$TKC" "$f" --target=$t --arch=$arch --emit=ptx $(flags_of "$f") >"$d/$arch.ptx" 2>"$d/$arch.err"; then
+            bad="$bad $arch(tkc)"; cp "$d/$arch.err" "$d/why"; continue
+        fi
+        [ $arch = sm_90a ] && sed -n 's/^\[nvptx\] \([0-9]*\) kernel(s) in \([0-9.]*\) ms.*/\1 \2/p' "$d/$arch.err" >>"$D/nvptx-times"
+        "$PTXAS" -arch=$arch -o "$d/$arch.cubin" "$d/$arch.ptx" >"$d/why" 2>&1 || bad="$bad $arch"
+    done
+    if [ -z "$bad" ]; then echo "PASS $t-ptx/$n"; else
+        echo "FAIL $t-ptx/$n"; echo "    rejected:$bad"; show "$d/why"; fi
+}
+
 check_file() {
     f=$1; n=$(basename "$(dirname "$f")")/$(basename "$f" .tk); d=$D/$(echo "$n" | tr / -)
     mkdir -p "$d"
     if [ $NVRTC = 0 ]; then
         echo "SKIP cuda/$n: no NVRTC (libnvrtc.so.13 not found; set CUDA_HOME)"; return
     fi
-    # shellcheck disable=SC2046
-    if [ -z "$PTXAS" ]; then
-        echo "SKIP cuda-ptx/$n: no ptxas"
-    else
-        bad=""
-        for arch in sm_90a sm_80; do
-            # shellcheck disable=SC2046
-            if ! "$TKC" "$f" --target=cuda --arch=$arch --emit=ptx $(flags_of "$f") >"$d/$arch.ptx" 2>"$d/$arch.err"; then
-                bad="$bad $arch(tkc)"; continue
-            fi
-            "$PTXAS" -arch=$arch -o "$d/$arch.cubin" "$d/$arch.ptx" >"$d/$arch.err" 2>&1 || bad="$bad $arch"
-        done
-        if [ -z "$bad" ]; then echo "PASS cuda-ptx/$n"; else
-            echo "FAIL cuda-ptx/$n"; echo "    rejected:$bad"; show "$d/sm_90a.err"; fi
-    fi
+    check_ptx cuda "$f" "$n" "$d"
     bad=""
     for t in cuda c,cuda; do
         h=$d/k.$t.h
@@ -83,21 +88,7 @@ check_file() {
 check_nvptx() {
     f=$1; n=$(basename "$(dirname "$f")")/$(basename "$f" .tk); d=$D/nvptx-$(echo "$n" | tr / -)
     mkdir -p "$d"
-    if [ -z "$PTXAS" ]; then
-        echo "SKIP nvptx-ptx/$n: no ptxas"
-    else
-        bad=""
-        for arch in sm_90a sm_80; do
-            # shellcheck disable=SC2046
-            if ! TKC_LOGS=nvptx "$TKC" "$f" --target=nvptx --arch=$arch --emit=ptx $(flags_of "$f") >"$d/$arch.ptx" 2>"$d/$arch.err"; then
-                bad="$bad $arch(tkc)"; cp "$d/$arch.err" "$d/why"; continue
-            fi
-            [ $arch = sm_90a ] && sed -n 's/^\[nvptx\] \([0-9]*\) kernel(s) in \([0-9.]*\) ms.*/\1 \2/p' "$d/$arch.err" >>"$D/nvptx-times"
-            "$PTXAS" -arch=$arch -o "$d/$arch.cubin" "$d/$arch.ptx" >"$d/why" 2>&1 || bad="$bad $arch"
-        done
-        if [ -z "$bad" ]; then echo "PASS nvptx-ptx/$n"; else
-            echo "FAIL nvptx-ptx/$n"; echo "    rejected:$bad"; show "$d/why"; fi
-    fi
+    check_ptx nvptx "$f" "$n" "$d"
     bad=""
     for t in nvptx c,nvptx; do
         h=$d/k.$t.h
@@ -193,7 +184,8 @@ rm -f "$D/nvptx-times"
     elif ! command -v g++ >/dev/null 2>&1; then
         echo "SKIP cuda-emu: no g++"
     else
-        TKC_GPU_EMU=1 TKC=$TKC sh tests/gpu/run.sh | sed -n 's/^\(PASS\|FAIL\) gpu\//\1 cuda-emu\//p; s/^SKIP gpu/SKIP cuda-emu/p; /^    /p'
+        TKC_GPU_EMU=1 TKC=$TKC sh tests/gpu/run.sh | sed -n 's/^\(PASS\|FAIL\) gpu\//\1 cuda-emu\//p; s/^\(PASS\|FAIL\) gpu-nvptx\//\1 nvptx-emu\//p;
+            s/^SKIP gpu-nvptx/SKIP nvptx-emu/p; s/^SKIP gpu/SKIP cuda-emu/p; /^    /p'
     fi
 } >"$D/results" 2>&1
 cat "$D/results"
