@@ -32,11 +32,10 @@ typedef struct Options {
 } Options;
 
 static const char usage[] =
-    "usage: tkc FILE.tk [options]\n"
-    "  --target=c            target(s): c (OpenMP C), cuda (PTX + launcher), nvptx (cuda's\n"
-    "                        header with PTX from LLVM, no CUDA toolkit needed); comma-separated\n"
+    "usage: tkc FILE.tk [options]            (tkc --help, tkc --version)\n"
+    "  --target=c            c (OpenMP C), cuda (PTX + launcher), nvptx (cuda, PTX from LLVM)\n"
     "  --arch=sm_90a         cuda: sm_80 | sm_86 | sm_89 | sm_90 | sm_90a (default sm_90a)\n"
-    "  --codegen=nvrtc       cuda: nvrtc (CUDA C -> NVRTC) | llvm (LLVM NVPTX, as --target=nvptx)\n"
+    "  --codegen=nvrtc       cuda's PTX from nvrtc (CUDA C) or llvm (as --target=nvptx)\n"
     "  -o FILE               write the header to FILE (default: stdout)\n"
     "  -D NAME=VALUE         set a const parameter or specialize a run-time dim\n"
     "  --kernel=NAME[,NAME]  emit these kernels (default: every kernel of FILE)\n"
@@ -45,11 +44,9 @@ static const char usage[] =
     "  -dPASSES              print the tile IR after passes (lower,fold,cse,dce,masks | all)\n"
     "  -MD, -MF FILE         also write a make depfile (OUT.d, or FILE) listing the imports\n"
     TUNE_USAGE
-    "  --help, --version\n"
     "environment: TKC_LOGS=masks prints which bound checks were dropped or kept,\n"
-    "             TKC_LOGS=perf_hints how to drop the ones kept,\n"
-    "             TKC_LOGS=autotune the tuning tables, TKC_LOGS=nvrtc,nvptx GPU compile\n"
-    "             times; TKC_CACHE_DIR, CC for tuning\n"
+    "             TKC_LOGS=perf_hints how to drop the ones kept, TKC_LOGS=autotune the\n"
+    "             tuning tables, =nvrtc,nvptx GPU compile times; TKC_CACHE_DIR, CC\n"
     "examples:\n"
     "  tkc softmax.tk -o softmax.h                    then: cc -fopenmp app.c -lm\n"
     "  tkc nn.tk --kernel=layernorm -D BLOCK=2048 --target=c,cuda -o ln.h -MD\n"
