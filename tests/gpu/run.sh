@@ -72,19 +72,26 @@ emu_lib() {
     # shellcheck disable=SC2046
     "$TKC" "$ef" --target=cuda --emit=cuda $(flags_of "$ef") 2>"$ed/tkc.log" \
         | sed '1,/end of the tkc device prelude/d' >"$ed/kernels.cu" || return 1
+    emu_link "$ed" '#include "kernels.cu"'
+}
+
+# emu_link DIR CODE [OBJ...]: DIR/libcuda.so.1 from the stand-in driver, CODE
+# (the kernels, or their declarations), the table of DIR/kernels.cu's kernels
+# and OBJ.
+emu_link() {
+    ed=$1; code=$2; shift 2
     {
         echo '#include "emu.h"'
-        echo '#include "kernels.cu"'
+        echo "$code"
         echo 'const tk_emu_kernel tk_emu_kernels[] = {'
         sed -n 's/^extern "C" __global__ void __launch_bounds__([0-9]*) \([A-Za-z_][A-Za-z0-9_]*\)(.*/    { "\1", [](void **a) { tk_emu_call(\1, a); } },/p' "$ed/kernels.cu"
         echo '    { 0, 0 } };'
         echo "const int tk_emu_nkernels = sizeof tk_emu_kernels / sizeof *tk_emu_kernels - 1;"
     } >"$ed/kernels.cc"
     g++ -std=c++17 -O1 -w -fno-strict-aliasing -fPIC -shared -I tests/gpu/emu -I "$ed" -o "$ed/libcuda.so.1" \
-        tests/gpu/emu/driver.cc "$ed/kernels.cc" -lpthread >"$ed/cc.log" 2>&1
+        tests/gpu/emu/driver.cc "$ed/kernels.cc" "$@" -lpthread >"$ed/cc.log" 2>&1
 }
 
-# test_one NAME [nvptx]: the test with --target=c,cuda, or with c,nvptx.
 # The stand-in for --target=nvptx: the kernels as host-mode LLVM IR, their
 # signatures from the CUDA C (the same parameters).
 emu_nvptx_lib() {
@@ -94,18 +101,11 @@ emu_nvptx_lib() {
     { TKC_NVPTX_HOST=1 "$TKC" "$ef" --target=nvptx --emit=llvm $(flags_of "$ef") >"$ed/kernels.ll" 2>"$ed/tkc.log" &&
       "$LLC" -O1 -filetype=obj -relocation-model=pic -o "$ed/kernels.o" "$ed/kernels.ll" >>"$ed/tkc.log" 2>&1 &&
       "$TKC" "$ef" --target=cuda --emit=cuda $(flags_of "$ef") >"$ed/kernels.cu" 2>>"$ed/tkc.log"; } || return 1
-    {
-        echo '#include "emu.h"'
-        sed -n 's/^extern "C" __global__ void __launch_bounds__([0-9]*) \(.*)\)$/extern "C" void \1;/p' "$ed/kernels.cu"
-        echo 'const tk_emu_kernel tk_emu_kernels[] = {'
-        sed -n 's/^extern "C" __global__ void __launch_bounds__([0-9]*) \([A-Za-z_][A-Za-z0-9_]*\)(.*/    { "\1", [](void **a) { tk_emu_call(\1, a); } },/p' "$ed/kernels.cu"
-        echo '    { 0, 0 } };'
-        echo "const int tk_emu_nkernels = sizeof tk_emu_kernels / sizeof *tk_emu_kernels - 1;"
-    } >"$ed/kernels.cc"
-    g++ -std=c++17 -O1 -w -fno-strict-aliasing -fPIC -shared -I tests/gpu/emu -I "$ed" -o "$ed/libcuda.so.1" \
-        tests/gpu/emu/driver.cc tests/gpu/emu/nvptx.cc "$ed/kernels.cc" "$ed/kernels.o" -lpthread >"$ed/cc.log" 2>&1
+    emu_link "$ed" "$(sed -n 's/^extern "C" __global__ void __launch_bounds__([0-9]*) \(.*)\)$/extern "C" void \1;/p' "$ed/kernels.cu")" \
+        tests/gpu/emu/nvptx.cc "$ed/kernels.o"
 }
 
+# test_one NAME [nvptx]: the test with --target=c,cuda, or with c,nvptx.
 test_one() {
     name=$1; f=tests/run/$name.tk; d=$G/$name; t=c,cuda; g=gpu
     if [ "${2:-}" = nvptx ]; then d=$G/nvptx/$name; t=c,nvptx; g=gpu-nvptx; fi
