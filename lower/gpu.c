@@ -89,6 +89,7 @@ struct GL {
     PirLocal *tid, *pid[3];
     Lane ln;                 /* the innermost lane loops */
     PirExpr *kx, *jx;        /* the register slot of the lane's own element, its place in the group */
+    PirExpr *kx0, *jx0;      /* what the tokens replace meanwhile (set_tokens) */
     PirLocal *tok_i, *tok_k, *tok_j;
     PirExpr *ti, *tk, *tj;   /* references to the tokens (compared by pointer) */
     GpuMma mma;              /* dot on tensor cores (gpu_mma.c) */
@@ -1138,11 +1139,10 @@ static PirExpr *pack(GL *e, const Chunks *c, PirLocal **sv, int ch, int w)
 
 static void set_tokens(GL *e, bool on)
 {
-    static PirExpr *kx, *jx;      /* what the tokens replace meanwhile */
     if (on)
-        kx = e->kx, jx = e->jx;
-    e->kx = on ? e->tk : kx;
-    e->jx = on ? e->tj : jx;
+        e->kx0 = e->kx, e->jx0 = e->jx;
+    e->kx = on ? e->tk : e->kx0;
+    e->jx = on ? e->tj : e->jx0;
 }
 
 /* The run-time check of the fast path: all unmasked and aligned. */
@@ -1822,9 +1822,9 @@ static void build(GL *e)
                          pir_conv(F, PT_I64, pir_special(F, PSR_NCTAID)), false);
     gpu_push(e, s->body);
     PirExpr *P = pir_ref(F, p), *G0 = pir_param(F, g0), *G1 = pir_param(F, g1);
-    e->pid[0] = gpu_let(e, "pid", pir_bin(F, PB_REM, P, G0));
-    e->pid[1] = gpu_let(e, "pid", pir_bin(F, PB_REM, pir_bin(F, PB_DIV, P, G0), G1));
-    e->pid[2] = gpu_let(e, "pid", pir_bin(F, PB_DIV, pir_bin(F, PB_DIV, P, G0), G1));
+    e->pid[0] = gpu_let(e, "pid", pir_nsw(F, PB_REM, P, G0));      /* grid sizes are positive */
+    e->pid[1] = gpu_let(e, "pid", pir_nsw(F, PB_REM, pir_nsw(F, PB_DIV, P, G0), G1));
+    e->pid[2] = gpu_let(e, "pid", pir_nsw(F, PB_DIV, pir_nsw(F, PB_DIV, P, G0), G1));
     e->var = arena_alloc(e->a, sizeof(PirLocal *) * (size_t)(e->k->vars.n + 1));
     for (int i = 0; i < e->k->vars.n; i++) {
         const TTy *t = &e->k->vars.v[i].ty;

@@ -407,7 +407,10 @@ static void pexpr(FILE *o, const PirFunc *f, const PirExpr *e)
             fprintf(o, " if ");
             pexpr(o, f, e->a);
             fprintf(o, " else ");
-            pexpr(o, f, e->b);
+            if (e->b)
+                pexpr(o, f, e->b);
+            else
+                fprintf(o, "0");
         }
         fprintf(o, ")");
         return;

@@ -21,7 +21,8 @@
  * changes only ADD (new enum members at the end, new fields); additions are
  * listed at the end of this comment.
  *
- * Additions: PirExpr.nsw and pir_nsw (index arithmetic that cannot overflow).
+ * Additions: PirExpr.nsw and pir_nsw (index arithmetic that cannot overflow,
+ * divisions without special cases).
  */
 #ifndef TKC_PIR_H
 #define TKC_PIR_H
@@ -93,7 +94,7 @@ typedef struct PirParam {
 
 typedef struct PirLocal {
     int id;                /* index in PirFunc.locals */
-    const char *hint;      /* name stem: printers print hint and id ("v12_7") */
+    const char *hint;      /* name stem: printers add the id (CUDA: "v_12") */
     PirTy ty;              /* PT_PTR not allowed */
     int64_t n;             /* 0: a scalar; else a register array of n elements */
 } PirLocal;
@@ -225,7 +226,8 @@ typedef struct PirExpr {
     struct PirExpr *a, *b, *c;   /* operands; PE_LOAD: a = mask, b = other */
     int lane;              /* PE_SHFL_XOR: 1..16 */
     bool nsw;              /* PE_BIN ADD SUB MUL of signed ints: never overflows (LLVM nsw;
-                            * CUDA prints plain signed C arithmetic) */
+                            * CUDA prints plain signed C arithmetic).  DIV REM: a >= 0
+                            * and b > 0, so none of DIV's special cases applies */
     PirMem mem;            /* PE_LOAD */
 } PirExpr;
 

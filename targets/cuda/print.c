@@ -11,7 +11,6 @@
  * call signed overflow undefined); index arithmetic marked nsw prints as
  * plain C.  Locals print as hint_id, which no parameter name matches.
  */
-#include <math.h>
 #include <string.h>
 
 #include "cuda.h"
@@ -91,7 +90,7 @@ const char cuda_device_prelude[] =
 /* tensor cores: the PA_* asm of lower/pir.h (the emulator defines these too) */
 const char cuda_mma_prelude[] =
     "#ifndef TK_EMU_MMA\n"
-    "/* tensor cores (targets/cuda/mma.c) */\n"
+    "/* tensor cores: the PA_* asm of lower/pir.h (lower/gpu_mma.c) */\n"
     "TK_D uint32_t tk_smem_u32(const void *p)\n"
     "{ uint32_t a; asm(\"{ .reg .u64 t; cvta.to.shared.u64 t, %1; cvt.u32.u64 %0, t; }\" : \"=r\"(a) : \"l\"((uint64_t)p)); return a; }\n"
     "TK_D void tk_ldsm4(uint32_t &a, uint32_t &b, uint32_t &c, uint32_t &d, uint32_t p)\n"
@@ -165,33 +164,20 @@ static void line(PE *p, const char *fmt, ...)
 
 static const char *lname(PE *p, const PirLocal *l) { return S("%s_%d", l->hint, l->id); }
 
+/* Constants print as the host's do (expr.c) where a tile dtype has the type. */
 static char *lit(PE *p, const PirExpr *e)
 {
-    int64_t v = e->ival;
-    switch (e->ty) {
-    case PT_F32: case PT_F64: {
-        bool d = e->ty == PT_F64;
-        double x = e->fval;
-        if (isnan(x))
-            return d ? "((double)NAN)" : "NAN";
-        if (isinf(x))
-            return x < 0 ? (d ? "(-(double)INFINITY)" : "(-INFINITY)") : (d ? "((double)INFINITY)" : "INFINITY");
-        char b[64];
-        snprintf(b, sizeof b, "%.17g", x);
-        if (!strpbrk(b, ".eEn"))
-            strcat(b, ".0");
-        return S("%s%s%s%s", x < 0 ? "(" : "", b, d ? "" : "f", x < 0 ? ")" : "");
-    }
-    case PT_BOOL: return v ? "true" : "false";
-    case PT_I64:  return v == INT64_MIN ? "INT64_MIN" : S("INT64_C(%lld)", (long long)v);
-    case PT_U64:  return S("%lluull", (unsigned long long)v);
-    case PT_U32:  return S("%lluu", (unsigned long long)(uint32_t)v);
-    case PT_I32:
-        if ((int32_t)v == INT32_MIN)
-            return "INT32_MIN";
-        return v < 0 ? S("(%d)", (int)v) : S("%d", (int)v);
-    default:      return S("((%s)%lld)", ctype(e->ty), (long long)v);
-    }
+    static const DType dt[PT_COUNT] = {
+        [PT_BOOL] = DT_BOOL, [PT_I8] = DT_I8, [PT_I16] = DT_I16, [PT_I32] = DT_I32, [PT_I64] = DT_I64,
+        [PT_U8] = DT_U8, [PT_U32] = DT_U32, [PT_F32] = DT_F32, [PT_F64] = DT_F64,
+    };
+    if (pir_ty_float(e->ty))
+        return cx_lit_float(p->a, e->fval, dt[e->ty]);
+    if (e->ty == PT_U64)
+        return S("%lluull", (unsigned long long)e->ival);
+    if (e->ty == PT_U16 || e->ty == PT_F16 || e->ty == PT_BF16)
+        return S("((uint16_t)%d)", (int)(uint16_t)e->ival);
+    return cx_lit_int(p->a, e->ival, dt[e->ty]);
 }
 
 static char *ex(PE *p, const PirExpr *e);
@@ -230,7 +216,7 @@ static char *bin(PE *p, const PirExpr *e)
     const char *T = ctype(t), *U = utype(t);
     char *a = ex(p, e->a), *b = ex(p, e->b);
     bool fl = pir_ty_float(t), d = t == PT_F64;
-    bool pos = e->b->kind == PE_CONST && !fl && e->b->ival > 0;
+    bool pos = e->nsw || (e->b->kind == PE_CONST && !fl && e->b->ival > 0);
     switch ((PirBinOp)e->op) {
     case PB_ADD: case PB_SUB: case PB_MUL:
         if (fl || e->nsw)
@@ -318,7 +304,7 @@ static char *ex(PE *p, const PirExpr *e)
             return S("(!%s)", ex(p, e->a));
         if (e->op == PU_NEG && pir_ty_float(e->ty))
             return S("(-%s)", ex(p, e->a));
-        return S("((%s)%s(%s)%s)", ctype(e->ty), e->op == PU_NEG ? "0u - " : "~", utype(e->ty), ex(p, e->a));
+        return S("((%s)(%s(%s)%s))", ctype(e->ty), e->op == PU_NEG ? "0u - " : "~", utype(e->ty), ex(p, e->a));
     case PE_BIN:      return bin(p, e);
     case PE_SELECT:   return S("(%s ? %s : %s)", ex(p, e->a), ex(p, e->b), ex(p, e->c));
     case PE_CONV:     return conv(p, e);
@@ -426,7 +412,10 @@ static void stmt(PE *p, const PirStmt *s)
         break;
     }
     case PS_WHILE:
-        line(p, s->cond ? "while (%s) {" : "for (;;) {%s", s->cond ? ex(p, s->cond) : "");
+        if (s->cond)
+            line(p, "while (%s) {", ex(p, s->cond));
+        else
+            line(p, "for (;;) {");
         body(p, s->body);
         line(p, "}");
         break;

@@ -1,9 +1,10 @@
 /*
- * tests/gpu/emu/mma.h — the tensor-core helpers of targets/cuda/mma.c on the
- * CPU stand-in: ldmatrix and mma.sync m16n8k16 as exchanges between the
- * threads of a warp through memory between two barriers (like the shuffles
- * in emu.h), with PTX's fragment layouts, so the emulator checks the layout
- * logic of tkc's tensor-core path.  Shared addresses are offsets in tk_smem.
+ * tests/gpu/emu/mma.h — the tensor-core helpers (the PA_* asm statements of
+ * lower/pir.h, as targets/cuda/print.c prints them) on the CPU stand-in:
+ * ldmatrix and mma.sync m16n8k16 as exchanges between the threads of a warp
+ * through memory between two barriers (like the shuffles in emu.h), with
+ * PTX's fragment layouts, so the emulator checks the layout logic of tkc's
+ * tensor-core path.  Shared addresses are offsets in tk_smem.
  */
 #ifndef TKC_EMU_MMA_H
 #define TKC_EMU_MMA_H
