@@ -235,10 +235,12 @@ static LLVMValueRef binary(Gen *g, const PirExpr *e)
         if (e->nsw && sgn && LLVMIsAInstruction(r))
             LLVMSetNSW(r, 1);
         return r;
-    case PB_DIV:
-        return fl ? LLVMBuildFDiv(B, a, b, "") : int_divrem(g, false, sgn, a, b);
-    case PB_REM:
-        return fl ? nvptx_fmod(g->l, t, a, b) : int_divrem(g, true, sgn, a, b);
+    case PB_DIV: case PB_REM:
+        if (fl)
+            return e->op == PB_DIV ? LLVMBuildFDiv(B, a, b, "") : nvptx_fmod(g->l, t, a, b);
+        if (e->nsw)        /* a >= 0, b > 0: no special case, and unsigned is the same */
+            return e->op == PB_DIV ? LLVMBuildUDiv(B, a, b, "") : LLVMBuildURem(B, a, b, "");
+        return int_divrem(g, e->op == PB_REM, sgn, a, b);
     case PB_MIN: case PB_MAX:
         return minmax(g, e->op == PB_MAX, t, a, b);
     case PB_AND: return LLVMBuildAnd(B, a, b, "");
