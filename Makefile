@@ -13,8 +13,31 @@ CFLAGS  ?= -O2 -g
 ALL_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) $(EXTRA_CFLAGS) -MMD -MP -I$(B) -I.
 LDLIBS  := -lm -ldl
 
+# LLVM 19 for --target=nvptx (LLVM's NVPTX backend through the LLVM C API).
+# Without it tkc still builds; --target=nvptx then says it was built without
+# LLVM.  LLVM_CONFIG= (empty) builds without it on purpose.  The shared
+# libLLVM is preferred (link time); a static-only install links statically.
+LLVM_CONFIG ?= $(wildcard /usr/lib/llvm-19/bin/llvm-config)
+LLVM_MAJOR  := $(if $(LLVM_CONFIG),$(firstword $(subst ., ,$(shell $(LLVM_CONFIG) --version 2>/dev/null))))
+ifeq ($(LLVM_MAJOR),19)
+LLVM_CFLAGS := -DTKC_HAVE_LLVM -isystem $(shell $(LLVM_CONFIG) --includedir)
+LLVM_LIBDIR := $(shell $(LLVM_CONFIG) --libdir)
+LLVM_LIBS   := -L$(LLVM_LIBDIR) -Wl,-rpath,$(LLVM_LIBDIR) \
+               $(shell $(LLVM_CONFIG) --link-shared --libs core passes target nvptx 2>/dev/null || \
+                       $(LLVM_CONFIG) --link-static --libs --system-libs core passes target nvptx)
+NVPTX_SRCS  := $(filter-out targets/nvptx/none.c,$(wildcard targets/nvptx/*.c))
+else
+ifneq ($(LLVM_CONFIG),)
+$(warning $(LLVM_CONFIG) is not LLVM 19: building without LLVM (no --target=nvptx))
+endif
+LLVM_CFLAGS :=
+LLVM_LIBS   :=
+NVPTX_SRCS  := targets/nvptx/none.c
+endif
+
 SRCS := $(wildcard lang/*.c) $(wildcard parser/*.c) $(wildcard sema/*.c) \
-        $(wildcard lower/*.c) $(wildcard targets/*.c) $(wildcard targets/*/*.c)
+        $(wildcard lower/*.c) $(wildcard targets/*.c) \
+        $(filter-out targets/nvptx/%,$(wildcard targets/*/*.c)) $(NVPTX_SRCS)
 GEN  := $(B)/lexer.c $(B)/parser.tab.c
 OBJS := $(patsubst %.c,$(B)/obj/%.o,$(SRCS)) $(B)/obj/lexer.o $(B)/obj/parser.tab.o
 
@@ -52,6 +75,11 @@ $(B)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
+# Only the nvptx target sees LLVM's headers; the driver asks target.h.
+$(B)/obj/targets/nvptx/%.o: targets/nvptx/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(LLVM_CFLAGS) -c -o $@ $<
+
 $(B)/obj/lexer.o: $(B)/lexer.c $(B)/parser.tab.h
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Iparser -c -o $@ $<
@@ -62,8 +90,13 @@ $(B)/obj/parser.tab.o: $(B)/parser.tab.c
 
 $(patsubst %.c,$(B)/obj/%.o,$(wildcard parser/*.c)): $(B)/parser.tab.h
 
+# The other LLVM configuration's nvptx objects go (tests archive build/obj/),
+# and LLVM's flags and libraries are written down for the unit tests.
 $(B)/tkc: $(OBJS)
-	$(CC) $(ALL_CFLAGS) -o $@ $(OBJS) $(LDLIBS)
+	@rm -f $(filter-out $(OBJS),$(wildcard $(B)/obj/targets/nvptx/*.o))
+	@echo '$(LLVM_LIBS)' >$(B)/llvm.libs
+	@echo '$(LLVM_CFLAGS)' >$(B)/llvm.cflags
+	$(CC) $(ALL_CFLAGS) -o $@ $(OBJS) $(LDLIBS) $(LLVM_LIBS)
 
 test: deps $(B)/tkc
 	@sh tests/run.sh
@@ -105,7 +138,7 @@ fuzz:
 	sh tests/fuzz/run.sh $(FUZZ_SECONDS)
 
 $(B)/fuzz_tkc: tests/fuzz/fuzz_tkc.c $(filter-out $(B)/obj/lang/main.o,$(OBJS))
-	$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer -o $@ $^ $(LDLIBS) $(LLVM_LIBS)
 
 # `make install PREFIX=/usr/local [DESTDIR=...]`: the compiler, the stdlib, the
 # man page, a pkg-config file and a CMake package (find_package(tkc) gives

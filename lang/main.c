@@ -22,30 +22,31 @@
 #include "tune.h"
 
 typedef struct Options {
-    const char *input, *output, *emit, *targets, *kernels, *dump, *arch, *depfile;
+    const char *input, *output, *emit, *targets, *kernels, *dump, *arch, *depfile, *codegen;
     bool md;
     Vec(Define) defs;
     Vec(const char *) incdirs;
     TuneOptions tune;
     const char *banner;    /* banner_options */
+    bool llvm;             /* PTX through LLVM: --target=nvptx, --codegen=llvm, --emit=llvm */
 } Options;
 
 static const char usage[] =
-    "usage: tkc FILE.tk [options]\n"
-    "  --target=c            target(s): c (OpenMP C), cuda (PTX + launcher); comma-separated\n"
+    "usage: tkc FILE.tk [options]            (tkc --help, tkc --version)\n"
+    "  --target=c            c (OpenMP C), cuda (PTX + launcher), nvptx (cuda, PTX from LLVM)\n"
     "  --arch=sm_90a         cuda: sm_80 | sm_86 | sm_89 | sm_90 | sm_90a (default sm_90a)\n"
+    "  --codegen=nvrtc       cuda's PTX from nvrtc (CUDA C) or llvm (as --target=nvptx)\n"
     "  -o FILE               write the header to FILE (default: stdout)\n"
     "  -D NAME=VALUE         set a const parameter or specialize a run-time dim\n"
     "  --kernel=NAME[,NAME]  emit these kernels (default: every kernel of FILE)\n"
-    "  --emit=KIND           tokens | ast | tir | c | pir | cuda | ptx (default: the header)\n"
+    "  --emit=KIND           tokens | ast | tir | c | pir | cuda | ptx | llvm (default: the header)\n"
     "  -I DIR                search DIR for imports\n"
     "  -dPASSES              print the tile IR after passes (lower,fold,cse,dce,masks | all)\n"
     "  -MD, -MF FILE         also write a make depfile (OUT.d, or FILE) listing the imports\n"
     TUNE_USAGE
-    "  --help, --version\n"
     "environment: TKC_LOGS=masks prints which bound checks were dropped or kept,\n"
-    "             TKC_LOGS=perf_hints how to drop the ones kept,\n"
-    "             TKC_LOGS=autotune the tuning tables; TKC_CACHE_DIR, CC for tuning\n"
+    "             TKC_LOGS=perf_hints how to drop the ones kept, TKC_LOGS=autotune the\n"
+    "             tuning tables, =nvrtc,nvptx GPU compile times; TKC_CACHE_DIR, CC\n"
     "examples:\n"
     "  tkc softmax.tk -o softmax.h                    then: cc -fopenmp app.c -lm\n"
     "  tkc nn.tk --kernel=layernorm -D BLOCK=2048 --target=c,cuda -o ln.h -MD\n"
@@ -133,8 +134,12 @@ static int parse_options(Arena *a, int argc, char **argv, Options *o)
             o->emit = s + 7;
             if (strcmp(o->emit, "tokens") && strcmp(o->emit, "ast") && strcmp(o->emit, "tir") &&
                 strcmp(o->emit, "c") && strcmp(o->emit, "pir") && strcmp(o->emit, "cuda") &&
-                strcmp(o->emit, "ptx"))
-                return usage_error("unknown --emit kind '%s' (tokens, ast, tir, c, pir, cuda, ptx)", o->emit);
+                strcmp(o->emit, "ptx") && strcmp(o->emit, "llvm"))
+                return usage_error("unknown --emit kind '%s' (tokens, ast, tir, c, pir, cuda, ptx, llvm)", o->emit);
+        } else if (!strncmp(s, "--codegen=", 10)) {
+            o->codegen = s + 10;
+            if (strcmp(o->codegen, "nvrtc") && strcmp(o->codegen, "llvm"))
+                return usage_error("unknown --codegen '%s' (nvrtc, llvm)", o->codegen);
         } else if (!strncmp(s, "--arch=", 7)) {
             o->arch = s + 7;
             if (strcmp(o->arch, "sm_80") && strcmp(o->arch, "sm_86") && strcmp(o->arch, "sm_89") &&
@@ -238,7 +243,7 @@ static int write_output(Arena *a, const Options *o, const Target **ts, int nt, T
 {
     TargetOptions to = {.source = o->input, .guard = guard_name(a, o), .arch = o->arch,
                         .dispatch = ds, .ndispatch = nds, .options = o->banner,
-                        .cache = tune_code_cache(&o->tune)};
+                        .cache = tune_code_cache(&o->tune), .llvm = o->llvm};
     if (!o->output || !strcmp(o->output, "-"))
         return target_emit_header(stdout, ts, nt, ks, nk, &to, d) ? 0 : 1;
     char *tmp = arena_printf(a, "%s.tmp%ld", o->output, (long)getpid());
@@ -297,18 +302,33 @@ static int write_depfile(Arena *a, const Options *o, const Program *p)
     return 0;
 }
 
-static int resolve_targets(Arena *a, const Options *o, const Target ***out, int *n)
+/* The targets named by --target, and whether PTX comes from LLVM (o->llvm):
+ * nvptx is the cuda target's header with LLVM's PTX, so the two cannot meet
+ * in one header (both define NAME_cuda). */
+static int resolve_targets(Arena *a, Options *o, const Target ***out, int *n)
 {
     const char *list = o->targets ? o->targets : "c";
     Vec(const Target *) ts = {0};
+    bool cuda = false, nvptx = false;
     for (const char *p = list; *p;) {
         size_t len = strcspn(p, ",");
         char *name = arena_strndup(a, p, len);
         const Target *t = target_find(name);
         if (!t)
-            return usage_error("unknown target '%s' (this build knows: c, cuda)", name);
+            return usage_error("unknown target '%s' (this build knows: c, cuda, nvptx)", name);
+        cuda |= t == &target_cuda;
+        nvptx |= t == &target_nvptx;
         vec_push(a, ts, t);
         p += len + (p[len] == ',');
+    }
+    if (cuda && nvptx)
+        return usage_error("%s", "--target=cuda,nvptx: both make NAME_cuda; pick one (or --codegen=llvm)");
+    if (nvptx && o->codegen && !strcmp(o->codegen, "nvrtc"))
+        return usage_error("%s", "--target=nvptx takes its PTX from LLVM, not --codegen=nvrtc");
+    o->llvm = nvptx || (o->codegen && !strcmp(o->codegen, "llvm")) || (o->emit && !strcmp(o->emit, "llvm"));
+    if (o->llvm && nvptx_unavailable()) {
+        fprintf(stderr, "tkc: error: %s\n", nvptx_unavailable());
+        return 1;
     }
     *out = ts.v;
     *n = ts.n;
@@ -378,10 +398,10 @@ static int compile(Arena *a, Options *o)
     }
     if (o->emit && !strcmp(o->emit, "pir"))
         return cuda_emit_pir(stdout, ks.v, ks.n, &d) ? 0 : 1;
-    if (o->emit && (!strcmp(o->emit, "cuda") || !strcmp(o->emit, "ptx"))) {
+    if (o->emit && (!strcmp(o->emit, "cuda") || !strcmp(o->emit, "ptx") || !strcmp(o->emit, "llvm"))) {
         TargetOptions to = {.source = o->input, .guard = guard_name(a, o), .arch = o->arch,
-                            .cache = tune_code_cache(&o->tune)};
-        return cuda_emit_text(stdout, !strcmp(o->emit, "ptx"), ks.v, ks.n, &to, &d) ? 0 : 1;
+                            .cache = tune_code_cache(&o->tune), .llvm = o->llvm};
+        return cuda_emit_text(stdout, o->emit, ks.v, ks.n, &to, &d) ? 0 : 1;
     }
     r = write_output(a, o, ts, nt, ks.v, ks.n, ds.v, ds.n, &d);
     if (!r && (o->md || o->depfile))

@@ -1770,6 +1770,8 @@ static void emit_block(GL *e, TBlock *b)
 
 static int pick_threads(const GL *e)
 {
+    if (e->k->warps > 0)          /* @launch or an autotune variant */
+        return 32 * e->k->warps;
     int64_t big = 1;
     for (int v = 1; v < e->n; v++)
         if (e->live[v] && tty_numel(ty(e, v)) > big)

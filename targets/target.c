@@ -17,7 +17,7 @@ static const char prelude[] =
 #include "c_prelude.inc"
     ;
 
-static const Target *const targets[] = { &target_c, &target_cuda };
+static const Target *const targets[] = { &target_c, &target_cuda, &target_nvptx };
 
 const Target *target_find(const char *name)
 {

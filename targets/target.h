@@ -1,7 +1,7 @@
 /*
  * targets/target.h — what every target implements: print a header for a
  * list of lowered kernels.  Targets are chosen by name from a table in
- * targets/target.c (`--target=c`, later `cuda`, `nvptx`).
+ * targets/target.c (`--target=c`, `cuda`, `nvptx`).
  */
 #ifndef TKC_TARGET_H
 #define TKC_TARGET_H
@@ -38,6 +38,8 @@ typedef struct TargetOptions {
     const TargetDispatch *dispatch;   /* printed after the kernels */
     int ndispatch;
     const char *arch;          /* cuda: sm_80 .. sm_90a (NULL: sm_90a) */
+    bool llvm;                 /* cuda: PTX from LLVM's NVPTX backend, not NVRTC
+                                * (--codegen=llvm; --target=nvptx sets it) */
     const char *options;       /* the command line's options that shape the output, for the banner */
     const TargetCache *cache;  /* compiled code to reuse (cuda: PTX, cubin), or NULL */
 } TargetOptions;
@@ -66,11 +68,17 @@ bool target_emit_dlpack(Buf *out, const TirKernel *k, const char *const *pname, 
 
 extern const Target target_c;
 extern const Target target_cuda;
+/* The cuda target's header (same entry points NAME_cuda) with o->llvm set. */
+extern const Target target_nvptx;
 
-/* targets/cuda: --emit=cuda prints the device code, --emit=ptx its PTX. */
-bool cuda_emit_text(FILE *out, bool ptx, TirKernel **kernels, int n, const TargetOptions *o,
+/* targets/cuda: --emit=cuda prints the device code (CUDA C), --emit=ptx its
+ * PTX (from NVRTC, or from LLVM with o->llvm), --emit=llvm the LLVM IR. */
+bool cuda_emit_text(FILE *out, const char *kind, TirKernel **kernels, int n, const TargetOptions *o,
                     Diag *d);
 /* --emit=pir: the per-thread IR of each kernel (lower/pir.h). */
 bool cuda_emit_pir(FILE *out, TirKernel **kernels, int n, Diag *d);
+
+/* targets/nvptx: was tkc built with LLVM?  Otherwise the message to print. */
+const char *nvptx_unavailable(void);
 
 #endif

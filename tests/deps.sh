@@ -5,6 +5,8 @@
 #                            pkg-config (eco tests SKIP without them), dlpack.h (the DLPack
 #                            test runs on its own declarations without it), gnuplot (the plot
 #                            in make bench's report)
+# Optional for make deps: llvm-19-dev (--target=nvptx; tkc builds without it) is installed
+# when this runs as root with apt-get, and otherwise only named.
 need=""
 if [ "${1:-}" = extra ]; then
   command -v cmake      >/dev/null 2>&1 || need="$need cmake"
@@ -19,6 +21,20 @@ else
   [ -e /usr/include/cblas.h ] || [ -e /usr/include/x86_64-linux-gnu/cblas.h ] || \
     [ -e /usr/include/openblas/cblas.h ] || need="$need libopenblas-dev"
 fi
+optional() {
+  [ "${1:-}" = extra ] && return 0
+  [ -x /usr/lib/llvm-19/bin/llvm-config ] && [ -e /usr/lib/llvm-19/include/llvm-c/Core.h ] && return 0
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "tkc: installing: llvm-19-dev (optional: --target=nvptx)"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q llvm-19-dev >/dev/null 2>&1 || {
+      apt-get update -q >/dev/null 2>&1 && DEBIAN_FRONTEND=noninteractive apt-get install -y -q llvm-19-dev >/dev/null 2>&1; } ||
+      echo "tkc: apt-get install llvm-19-dev failed: building without --target=nvptx"
+  else
+    echo "tkc: optional: llvm-19-dev for --target=nvptx (sudo apt-get install llvm-19-dev)"
+  fi
+  return 0
+}
+optional "${1:-}"
 [ -z "$need" ] && exit 0
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
   echo "tkc: installing:$need"

@@ -28,7 +28,8 @@
 #           compiled), and included with nothing used; plus the C programs in
 #           tests/header/ (several translation units, several headers).
 #   cli     the command line: usage errors exit 2, --help, --version, -o, -D,
-#           --kernel, --emit, stdout output, no header left behind on errors.
+#           --kernel, --emit, --target=nvptx (or its error when tkc was built
+#           without LLVM), stdout output, no header left behind on errors.
 #   robust  tkc on truncated copies of every test source: exit 0 or 1, never a
 #           crash, and an error message whenever it exits 1; and
 #           tests/robust/run.sh: launch/ (every kernel of stdlib/, tests/run/,
@@ -233,6 +234,8 @@ make_unit_lib() {
     else
         : >"$T/libtkc.flags"
     fi
+    # LLVM's libraries when tkc was built with it (the Makefile writes them down)
+    cat "$BDIR/llvm.libs" >>"$T/libtkc.flags" 2>/dev/null
 }
 
 test_unit() {
@@ -242,7 +245,7 @@ test_unit() {
         echo "SKIP unit/$name: no compiler objects in $BDIR/obj (run make)"; return
     fi
     # shellcheck disable=SC2046
-    if ! $TEST_CC -std=c11 -D_GNU_SOURCE -O1 -g -Wall -Wextra -Werror -I. -o "$exe" "$src" \
+    if ! $TEST_CC -std=c11 -D_GNU_SOURCE -O1 -g -Wall -Wextra -Werror -I. $(cat "$BDIR/llvm.cflags" 2>/dev/null) -o "$exe" "$src" \
             "$T/libtkc.a" $(cat "$T/libtkc.flags") -lm -ldl >"$exe.log" 2>&1; then
         echo "FAIL unit/$name"; echo "    does not compile/link"; show "$exe.log"; return
     fi
@@ -408,6 +411,18 @@ test_cli() {
     printf 'kernel k(x: f32[N]) grid(1) { store(x[0], nope); }\n' >"$d/broken.tk"
     cli_case no_output_on_error 1 -- "$d/broken.tk" --target=c -o "$d/broken.h" &&
         { [ ! -e "$d/broken.h" ] && cli_pass no_output_on_error || cli_fail no_output_on_error "broken.h written although compilation failed"; }
+    # --target=nvptx: cuda's header with LLVM's PTX, or (built without LLVM) a clear error.
+    cli_case bad_codegen 2 -- "$k" --target=cuda --codegen=bogus && cli_pass bad_codegen
+    cli_case cuda_and_nvptx 2 -- "$k" --target=cuda,nvptx && cli_pass cuda_and_nvptx
+    cli_case nvptx_nvrtc 2 -- "$k" --target=nvptx --codegen=nvrtc && cli_pass nvptx_nvrtc
+    if cli_case nvptx 0 1 -- "$k" --target=nvptx; then
+        if [ $crc = 1 ]; then
+            cli_has "$d/nvptx.err" "tkc was built without LLVM" && cli_pass "nvptx (built without LLVM)" ||
+                cli_fail nvptx "exit 1 without 'tkc was built without LLVM'"
+        else
+            grep -q 'vadd_cuda *(' "$d/nvptx.out" && cli_pass nvptx || cli_fail nvptx "no vadd_cuda in the header"
+        fi
+    fi
     for e in tokens ast tir c pir; do
         cli_case "emit_$e" 0 -- "$k" --target=c --emit=$e &&
             { [ -s "$d/emit_$e.out" ] && cli_pass "emit_$e" || cli_fail "emit_$e" "--emit=$e printed nothing"; }

@@ -8,9 +8,10 @@
  *   check.c   the argument checks and the head as one host function per kernel
  *   nvrtc.c   NVRTC (dlopen) -> PTX, and ptxas -> cubin when it is around
  *   header.c  the header part: embedded PTX/cubin, driver loader, launchers
+ *   ../nvptx  the PTX from LLVM instead of NVRTC (--target=nvptx)
  *
- * Only target_cuda, cuda_emit_text and cuda_emit_pir (targets/target.h) leave
- * the folder.
+ * Only target_cuda, target_nvptx, cuda_emit_pir and cuda_emit_text
+ * (targets/target.h) leave the folder.
  */
 #ifndef TKC_CUDA_H
 #define TKC_CUDA_H
@@ -73,7 +74,7 @@ typedef struct CudaBinary {
     char *ptx;             /* NUL-terminated */
     unsigned char *cubin;  /* or NULL */
     size_t ncubin;
-    double ms;             /* NVRTC compile time */
+    double ms;             /* NVRTC (or LLVM) compile time */
     bool cached;           /* from the code cache: no NVRTC */
 } CudaBinary;
 /* arch: "sm_90a" ...; cache: the code cache, or NULL.  False after
@@ -81,6 +82,9 @@ typedef struct CudaBinary {
 bool cuda_compile(Arena *a, const char *src, const char *arch, bool want_cubin,
                   const TargetCache *cache, CudaBinary *out, Diag *d);
 bool cuda_nvrtc_version(Arena *a, int *major, int *minor);
+/* ptxas -arch=ARCH on ptx into out->cubin when ptxas is found and
+ * TKC_CUBIN is not 0; false (reported) when ptxas rejects the PTX. */
+bool cuda_assemble(Arena *a, const char *ptx, const char *arch, CudaBinary *out, Diag *d);
 bool cuda_arch_ok(const char *arch);
 int64_t cuda_arch_smem(const char *arch);   /* the most dynamic shared memory per block */
 

@@ -3,7 +3,10 @@
  * header that launches it.
  *
  * A header holds one module (every kernel's device code compiled together):
- * its PTX as a string and, when ptxas was found, a cubin for --arch.  Per
+ * its PTX as a string and, when ptxas was found, a cubin for --arch.  The
+ * PTX comes from NVRTC (emit.c's CUDA C) or, with TargetOptions.llvm
+ * (--target=nvptx, --codegen=llvm), from LLVM (targets/nvptx); nothing else
+ * in the header depends on which.  Per
  * kernel it has NAME__check (check.c) and
  *
  *   tk_status NAME_cuda(<the C entry point's params>, void *stream);
@@ -26,6 +29,7 @@
 #include <string.h>
 
 #include "cuda.h"
+#include "../nvptx/nvptx.h"
 
 static const char runtime[] =
     "#ifndef TKC_CUDA_RUNTIME\n"
@@ -439,26 +443,43 @@ static const char *arch_of(const TargetOptions *o)
     return o && o->arch ? o->arch : "sm_90a";
 }
 
+static bool smem_fits(TirKernel *k, const CudaKernel *ck, const TargetOptions *o, Diag *d)
+{
+    int64_t limit = cuda_arch_smem(arch_of(o));
+    if (ck->smem <= limit)
+        return true;
+    diag_error(d, k->info->decl->span, "kernel %s needs %lld bytes of shared memory; %s has %lld",
+               k->name, (long long)ck->smem, arch_of(o), (long long)limit);
+    return false;
+}
+
 /* Device code of every kernel: the module's CUDA C. */
 static bool device_source(Buf *src, TirKernel **ks, int n, CudaKernel *ck, const TargetOptions *o, Diag *d)
 {
     bool ok = true;
-    int64_t limit = cuda_arch_smem(arch_of(o));
     buf_puts(src, cuda_device_prelude);
     buf_puts(src, cuda_mma_prelude);
     for (int i = 0; i < n; i++) {
         buf_putc(src, '\n');
-        if (!cuda_emit_device(src, ks[i], &ck[i], d)) {
+        if (!cuda_emit_device(src, ks[i], &ck[i], d))
             ok = false;
-            continue;
-        }
-        if (ck[i].smem > limit) {
-            diag_error(d, ks[i]->info->decl->span, "kernel %s needs %lld bytes of shared memory; %s has %lld",
-                       ks[i]->name, (long long)ck[i].smem, arch_of(o), (long long)limit);
-            ok = false;
-        }
+        else
+            ok &= smem_fits(ks[i], &ck[i], o, d);
     }
     return ok;
+}
+
+/* The module's PTX (and cubin) from LLVM; ir: its LLVM IR instead. */
+static bool compile_llvm(Arena *a, TirKernel **ks, int n, CudaKernel *ck, const TargetOptions *o,
+                         bool cubin, char **ir, CudaBinary *bin, Diag *d)
+{
+    memset(bin, 0, sizeof *bin);
+    if (!nvptx_compile(a, ks, n, ck, arch_of(o), ir, bin, d))
+        return false;
+    bool ok = true;
+    for (int i = 0; i < n; i++)
+        ok &= smem_fits(ks[i], &ck[i], o, d);
+    return ok && (ir || !cubin || cuda_assemble(a, bin->ptx, arch_of(o), bin, d));
 }
 
 static bool compile_all(Arena *a, TirKernel **ks, int n, CudaKernel *ck, const TargetOptions *o,
@@ -469,6 +490,8 @@ static bool compile_all(Arena *a, TirKernel **ks, int n, CudaKernel *ck, const T
         diag_error(d, (Span){0}, "unknown CUDA architecture '%s'", arch_of(o));
         return false;
     }
+    if (o->llvm)
+        return compile_llvm(a, ks, n, ck, o, cubin, NULL, bin, d);
     if (!device_source(&src, ks, n, ck, o, d))
         return false;
     if (!cuda_compile(a, src.s, arch_of(o), cubin, o ? o->cache : NULL, bin, d))
@@ -490,7 +513,8 @@ static bool cuda_emit(Buf *out, TirKernel **ks, int n, const TargetOptions *o, D
     bool ok = compile_all(a, ks, n, ck, o, true, &bin, d);
     if (ok) {
         HE h = { .a = a, .o = out, .mod = module_name(a, o) };
-        buf_printf(out, "/* ---- CUDA target (%s; PTX%s) ---- */\n", arch_of(o), bin.cubin ? " + cubin" : "");
+        buf_printf(out, "/* ---- CUDA target (%s; PTX%s%s) ---- */\n", arch_of(o), o->llvm ? " from LLVM" : "",
+                   bin.cubin ? " + cubin" : "");
         buf_puts(out, cx_host_helpers);
         buf_puts(out, runtime);
         buf_putc(out, '\n');
@@ -513,16 +537,22 @@ static bool cuda_emit(Buf *out, TirKernel **ks, int n, const TargetOptions *o, D
     return ok;
 }
 
-bool cuda_emit_text(FILE *f, bool ptx, TirKernel **ks, int n, const TargetOptions *o, Diag *d)
+bool cuda_emit_text(FILE *f, const char *kind, TirKernel **ks, int n, const TargetOptions *o, Diag *d)
 {
     Arena *a = arena_new();
     CudaKernel *ck = arena_alloc(a, sizeof *ck * (size_t)(n + 1));
     bool ok;
-    if (ptx) {
+    if (!strcmp(kind, "ptx")) {
         CudaBinary bin;
         ok = compile_all(a, ks, n, ck, o, false, &bin, d);
         if (ok)
             fputs(bin.ptx, f);
+    } else if (!strcmp(kind, "llvm")) {
+        CudaBinary bin;
+        char *ir = NULL;
+        ok = cuda_arch_ok(arch_of(o)) && compile_llvm(a, ks, n, ck, o, false, &ir, &bin, d);
+        if (ok)
+            fputs(ir, f);
     } else {
         Buf src = { .a = a };
         ok = device_source(&src, ks, n, ck, o, d);
@@ -533,4 +563,12 @@ bool cuda_emit_text(FILE *f, bool ptx, TirKernel **ks, int n, const TargetOption
     return ok;
 }
 
+static bool nvptx_emit(Buf *out, TirKernel **ks, int n, const TargetOptions *o, Diag *d)
+{
+    TargetOptions lo = *o;
+    lo.llvm = true;
+    return cuda_emit(out, ks, n, &lo, d);
+}
+
 const Target target_cuda = { "cuda", cuda_emit };
+const Target target_nvptx = { "nvptx", nvptx_emit };

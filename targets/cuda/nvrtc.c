@@ -356,3 +356,10 @@ bool cuda_compile(Arena *a, const char *src, const char *arch, bool want_cubin,
         cache_store(a, cache, key, out);
     return true;
 }
+
+bool cuda_assemble(Arena *a, const char *ptx, const char *arch, CudaBinary *out, Diag *d)
+{
+    const char *env = getenv("TKC_CUBIN");
+    const char *ptxas = !(env && !strcmp(env, "0")) ? find_ptxas(a) : NULL;
+    return ptxas ? assemble(a, ptxas, ptx, arch, out, d) : true;
+}

@@ -10,8 +10,15 @@
 #            TKC_CUDA_HOST_COPY; a launch without a driver (none here, or a
 #            driver-less libcuda search path) returns TK_ERR_NO_DEVICE cleanly
 #   emu      the GPU run tests (tests/gpu/run.sh) on the CPU stand-in for
-#            libcuda (tests/gpu/emu), when g++ is around; TKC_GPU_EMU=0 skips
-# Without NVRTC or ptxas the affected checks print a visible SKIP line.
+#            libcuda (tests/gpu/emu), when g++ is around; TKC_GPU_EMU=0 skips;
+#            with LLVM also the nvptx target's kernels there (nvptx-emu/NAME)
+#   nvptx    the same kernels with --target=nvptx (PTX from LLVM): PTX that
+#            ptxas accepts for sm_90a and sm_80, the --target=nvptx and
+#            c,nvptx headers compile as above; then the compile time per
+#            kernel (TKC_LOGS=nvptx) summed up; and a tkc built without LLVM
+#            (build/gpu-ci/nollvm) that still builds and says so for nvptx
+#            (TKC_NOLLVM_BUILD=0 skips that build)
+# Without NVRTC, ptxas or LLVM the affected checks print a visible SKIP line.
 # Prints PASS/FAIL/SKIP lines and `N passed, N failed`; exits 1 on failures.
 set -u
 cd "$(dirname "$0")/../.." || exit 2
@@ -33,27 +40,31 @@ done
 "$TKC" tests/run/vadd.tk --target=cuda --emit=ptx >"$D/probe.ptx" 2>"$D/probe.err"
 if grep -q "needs NVRTC" "$D/probe.err"; then NVRTC=0; else NVRTC=1; fi
 
+# check_ptx TARGET FILE NAME DIR: --emit=ptx for sm_90a and sm_80, each
+# through ptxas (nvptx: its compile time noted for nvptx_times).
+check_ptx() {
+    t=$1 f=$2 n=$3 d=$4
+    if [ -z "$PTXAS" ]; then echo "SKIP $t-ptx/$n: no ptxas"; return; fi
+    bad=""
+    for arch in sm_90a sm_80; do
+        # shellcheck disable=SC2046
+        if ! TKC_LOGS=nvptx "$TKC" "$f" --target=$t --arch=$arch --emit=ptx $(flags_of "$f") >"$d/$arch.ptx" 2>"$d/$arch.err"; then
+            bad="$bad $arch(tkc)"; cp "$d/$arch.err" "$d/why"; continue
+        fi
+        [ $arch = sm_90a ] && sed -n 's/^\[nvptx\] \([0-9]*\) kernel(s) in \([0-9.]*\) ms.*/\1 \2/p' "$d/$arch.err" >>"$D/nvptx-times"
+        "$PTXAS" -arch=$arch -o "$d/$arch.cubin" "$d/$arch.ptx" >"$d/why" 2>&1 || bad="$bad $arch"
+    done
+    if [ -z "$bad" ]; then echo "PASS $t-ptx/$n"; else
+        echo "FAIL $t-ptx/$n"; echo "    rejected:$bad"; show "$d/why"; fi
+}
+
 check_file() {
     f=$1; n=$(basename "$(dirname "$f")")/$(basename "$f" .tk); d=$D/$(echo "$n" | tr / -)
     mkdir -p "$d"
     if [ $NVRTC = 0 ]; then
         echo "SKIP cuda/$n: no NVRTC (libnvrtc.so.13 not found; set CUDA_HOME)"; return
     fi
-    # shellcheck disable=SC2046
-    if [ -z "$PTXAS" ]; then
-        echo "SKIP cuda-ptx/$n: no ptxas"
-    else
-        bad=""
-        for arch in sm_90a sm_80; do
-            # shellcheck disable=SC2046
-            if ! "$TKC" "$f" --target=cuda --arch=$arch --emit=ptx $(flags_of "$f") >"$d/$arch.ptx" 2>"$d/$arch.err"; then
-                bad="$bad $arch(tkc)"; continue
-            fi
-            "$PTXAS" -arch=$arch -o "$d/$arch.cubin" "$d/$arch.ptx" >"$d/$arch.err" 2>&1 || bad="$bad $arch"
-        done
-        if [ -z "$bad" ]; then echo "PASS cuda-ptx/$n"; else
-            echo "FAIL cuda-ptx/$n"; echo "    rejected:$bad"; show "$d/sm_90a.err"; fi
-    fi
+    check_ptx cuda "$f" "$n" "$d"
     bad=""
     for t in cuda c,cuda; do
         h=$d/k.$t.h
@@ -71,6 +82,52 @@ check_file() {
     done
     if [ -z "$bad" ]; then echo "PASS cuda-header/$n"; else
         echo "FAIL cuda-header/$n"; echo "    failed:$bad"; show "$d/why"; fi
+}
+
+# The nvptx target: PTX through LLVM, no NVRTC needed.
+check_nvptx() {
+    f=$1; n=$(basename "$(dirname "$f")")/$(basename "$f" .tk); d=$D/nvptx-$(echo "$n" | tr / -)
+    mkdir -p "$d"
+    check_ptx nvptx "$f" "$n" "$d"
+    bad=""
+    for t in nvptx c,nvptx; do
+        h=$d/k.$t.h
+        # shellcheck disable=SC2046
+        if ! TKC_CUBIN=0 "$TKC" "$f" --target=$t $(flags_of "$f") -o "$h" >"$d/tkc.$t.log" 2>&1; then
+            bad="$bad tkc--target=$t"; cp "$d/tkc.$t.log" "$d/why"; continue
+        fi
+        printf '#define TKC_CUDA_HOST_COPY 1\n#include "%s"\n' "${h##*/}" >"$d/copy.c"
+        if ! $CC $HW -O1 -I "$d" -c -o "$d/copy.o" "$d/copy.c" >"$d/copy.log" 2>&1; then
+            bad="$bad $t"; cp "$d/copy.log" "$d/why"
+        fi
+    done
+    if [ -z "$bad" ]; then echo "PASS nvptx-header/$n"; else
+        echo "FAIL nvptx-header/$n"; echo "    failed:$bad"; show "$d/why"; fi
+}
+
+# Compile time per kernel, from the sm_90a runs above.
+nvptx_times() {
+    [ -s "$D/nvptx-times" ] || return
+    awk '{ k += $1; ms += $2; if ($1 && $2 / $1 > worst) worst = $2 / $1 }
+         END { printf "INFO nvptx compile time: %d kernels, %.1f ms/kernel on average, %.1f ms/kernel at worst (one header)\n",
+               k, k ? ms / k : 0, worst }' "$D/nvptx-times"
+}
+
+# tkc built without LLVM: everything builds, --target=nvptx says why not.
+check_nollvm() {
+    b=$D/nollvm
+    if [ "${TKC_NOLLVM_BUILD:-1}" = 0 ]; then echo "SKIP nvptx-nollvm: TKC_NOLLVM_BUILD=0"; return; fi
+    if ! make -s B="$b" LLVM_CONFIG= "$b/tkc" >"$D/nollvm.log" 2>&1; then
+        echo "FAIL nvptx-nollvm"; echo "    tkc does not build without LLVM"; show "$D/nollvm.log"; return
+    fi
+    "$b/tkc" tests/run/vadd.tk --target=nvptx -o "$D/nollvm.h" >"$D/nollvm.out" 2>&1
+    rc=$?
+    if [ $rc = 1 ] && grep -q "tkc was built without LLVM" "$D/nollvm.out" && [ ! -e "$D/nollvm.h" ] &&
+       "$b/tkc" tests/run/vadd.tk --target=c -o /dev/null; then
+        echo "PASS nvptx-nollvm"
+    else
+        echo "FAIL nvptx-nollvm"; echo "    exit $rc"; show "$D/nollvm.out"
+    fi
 }
 
 # Without a driver: vadd_cuda and vadd_cuda_host answer TK_ERR_NO_DEVICE.
@@ -105,8 +162,20 @@ EOF
         echo "FAIL cuda-nodriver"; show "$d/out"; fi
 }
 
+# Built with LLVM?  tkc says so in a fixed message when it is not.
+"$TKC" tests/run/vadd.tk --target=nvptx --emit=ptx >"$D/probe-nvptx.ptx" 2>"$D/probe-nvptx.err"
+if grep -q "built without LLVM" "$D/probe-nvptx.err"; then LLVM=0; else LLVM=1; fi
+rm -f "$D/nvptx-times"
+
 {
     for f in tests/run/*.tk stdlib/*.tk; do check_file "$f"; done
+    if [ $LLVM = 1 ]; then
+        for f in tests/run/*.tk stdlib/*.tk; do check_nvptx "$f"; done
+        nvptx_times
+        check_nollvm
+    else
+        echo "SKIP nvptx: tkc was built without LLVM (make deps installs llvm-19-dev; then make)"
+    fi
     check_nodriver
     if [ "${TKC_GPU_EMU:-1}" = 0 ]; then
         echo "SKIP cuda-emu: TKC_GPU_EMU=0"
@@ -115,7 +184,8 @@ EOF
     elif ! command -v g++ >/dev/null 2>&1; then
         echo "SKIP cuda-emu: no g++"
     else
-        TKC_GPU_EMU=1 TKC=$TKC sh tests/gpu/run.sh | sed -n 's/^\(PASS\|FAIL\) gpu\//\1 cuda-emu\//p; s/^SKIP gpu/SKIP cuda-emu/p; /^    /p'
+        TKC_GPU_EMU=1 TKC=$TKC sh tests/gpu/run.sh | sed -n 's/^\(PASS\|FAIL\) gpu\//\1 cuda-emu\//p; s/^\(PASS\|FAIL\) gpu-nvptx\//\1 nvptx-emu\//p;
+            s/^SKIP gpu-nvptx/SKIP nvptx-emu/p; s/^SKIP gpu/SKIP cuda-emu/p; /^    /p'
     fi
 } >"$D/results" 2>&1
 cat "$D/results"

@@ -1,0 +1,819 @@
+/*
+ * targets/nvptx/gen.c — per-thread IR (lower/pir.h) to LLVM IR.
+ *
+ * One PirFunc becomes one kernel function of the ptx_kernel calling
+ * convention (and the nvvm.annotations entry LLVM 19's NVPTX backend still
+ * reads), with `maxntidx` = the block size as __launch_bounds__ gives it.
+ * Tensors are `ptr addrspace(1)` parameters, noalias/readonly from the
+ * PIR flags, so loads of read-only tensors become ld.global.nc as NVRTC
+ * makes them.  Dynamic shared memory is @tk_smem, an external
+ * addrspace(3) array.
+ *
+ * Locals are allocas (every one in the entry block); SROA and mem2reg in
+ * default<O3> turn them into registers.  Loops marked unroll are unrolled
+ * here, while building: their counter is bound to a constant per iteration,
+ * so indices into register arrays fold to constants as they are built and
+ * the optimizer sees straight-line code (cheaper than asking LoopFullUnroll
+ * to do it).  A loop that cannot be unrolled that way (a break or continue
+ * in it, bounds that do not fold, too many iterations) is built as a loop
+ * with llvm.loop.unroll.full metadata.
+ *
+ * Masked loads branch around the access (the address may be out of
+ * bounds); every other expression is straight-line.  Float add, sub and mul
+ * carry the `contract` flag: a mul feeding an add may become an fma, as
+ * nvcc/NVRTC contract by default.
+ */
+#include <string.h>
+
+#include <llvm-c/DebugInfo.h>
+
+#include "ll.h"
+
+#define MAX_UNROLL 4096        /* iterations unrolled while building */
+
+typedef struct Loop {
+    LLVMBasicBlockRef brk, cont;
+    struct Loop *up;
+} Loop;
+
+typedef struct Gen {
+    Ll *l;
+    LLVMBuilderRef b;
+    const PirFunc *f;
+    LLVMValueRef fn;
+    LLVMValueRef *param;       /* the function's arguments, by PIR param index */
+    LLVMValueRef *slot;        /* per local: its alloca */
+    LLVMValueRef *bound;       /* per local: the constant an unrolled loop binds, or NULL */
+    Loop *loop;
+    Diag *d;
+    bool ok;
+} Gen;
+
+static LLVMValueRef ex(Gen *g, const PirExpr *e);
+static void stmts(Gen *g, const PirBlock *b);
+
+static void fail(Gen *g, const char *what)
+{
+    if (g->ok)
+        diag_error(g->d, (Span){0}, "internal error: nvptx: %s in kernel %s", what, g->f->name);
+    g->ok = false;
+}
+
+static LLVMBasicBlockRef block(Gen *g, const char *name)
+{
+    return LLVMAppendBasicBlockInContext(g->l->c, g->fn, name);
+}
+
+/* Start emitting into bb after ending the current block with a branch to
+ * it, unless the current block already ends (after a break, say). */
+static void fall_into(Gen *g, LLVMBasicBlockRef bb)
+{
+    if (!LLVMGetBasicBlockTerminator(LLVMGetInsertBlock(g->b)))
+        LLVMBuildBr(g->b, bb);
+    LLVMPositionBuilderAtEnd(g->b, bb);
+}
+
+static bool is_const_int(LLVMValueRef v)
+{
+    return LLVMIsAConstantInt(v) != NULL;
+}
+
+/* ------------------------------------------------------------ memory */
+
+static unsigned bytes_of(PirTy t)
+{
+    return (unsigned)(pir_ty_bits[t] / 8);
+}
+
+/* The address of m's element (of m.ty). */
+static LLVMValueRef addr(Gen *g, const PirMem *m)
+{
+    Ll *l = g->l;
+    LLVMTypeRef et = ll_mem_type(l, m->ty);
+    LLVMValueRef idx = ex(g, m->idx);
+    if (m->space == PSP_GLOBAL) {
+        /* not inbounds: a masked-off lane's address may lie outside the
+         * tensor, and lowering may look at it (alignment tests) */
+        return LLVMBuildGEP2(g->b, et, ex(g, m->ptr), &idx, 1, "");
+    }
+    LLVMValueRef base = ll_i32(l, m->base);
+    LLVMValueRef p = LLVMBuildInBoundsGEP2(g->b, l->t_i8, l->smem, &base, 1, "");
+    return LLVMBuildInBoundsGEP2(g->b, et, p, &idx, 1, "");
+}
+
+static LLVMValueRef load_mem(Gen *g, const PirMem *m)
+{
+    Ll *l = g->l;
+    LLVMValueRef v = LLVMBuildLoad2(g->b, ll_mem_type(l, m->ty), addr(g, m), "");
+    LLVMSetAlignment(v, bytes_of(m->ty));
+    if (m->ty == PT_BOOL)
+        v = LLVMBuildICmp(g->b, LLVMIntNE, v, LLVMConstInt(l->t_i8, 0, 0), "");
+    return v;
+}
+
+/* mask ? m : other (NULL: 0), touching memory only when mask holds. */
+static LLVMValueRef masked_load(Gen *g, const PirExpr *e)
+{
+    if (!e->a)
+        return load_mem(g, &e->mem);
+    LLVMValueRef mask = ex(g, e->a), other = e->b ? ex(g, e->b) : LLVMConstNull(ll_reg_type(g->l, e->ty));
+    if (is_const_int(mask))
+        return LLVMConstIntGetZExtValue(mask) ? load_mem(g, &e->mem) : other;
+    LLVMBasicBlockRef from = LLVMGetInsertBlock(g->b), yes = block(g, "ld"), join = block(g, "ld.end");
+    LLVMBuildCondBr(g->b, mask, yes, join);
+    LLVMPositionBuilderAtEnd(g->b, yes);
+    LLVMValueRef v = load_mem(g, &e->mem);
+    LLVMBasicBlockRef yes_end = LLVMGetInsertBlock(g->b);
+    LLVMBuildBr(g->b, join);
+    LLVMPositionBuilderAtEnd(g->b, join);
+    LLVMValueRef phi = LLVMBuildPhi(g->b, LLVMTypeOf(v), "");
+    LLVMValueRef vals[2] = { v, other };
+    LLVMBasicBlockRef from2[2] = { yes_end, from };
+    LLVMAddIncoming(phi, vals, from2, 2);
+    return phi;
+}
+
+/* ------------------------------------------------------------ locals */
+
+static LLVMValueRef elem_ptr(Gen *g, const PirLocal *lc, const PirExpr *idx)
+{
+    Ll *l = g->l;
+    LLVMValueRef ix[2] = { ll_i32(l, 0), ex(g, idx) };
+    LLVMTypeRef at = LLVMArrayType2(ll_reg_type(l, lc->ty), (uint64_t)lc->n);
+    return LLVMBuildInBoundsGEP2(g->b, at, g->slot[lc->id], ix, 2, "");
+}
+
+static LLVMValueRef read_local(Gen *g, const PirLocal *lc)
+{
+    if (g->bound[lc->id])
+        return g->bound[lc->id];
+    return LLVMBuildLoad2(g->b, ll_reg_type(g->l, lc->ty), g->slot[lc->id], lc->hint ? lc->hint : "");
+}
+
+static void write_local(Gen *g, const PirLocal *lc, const PirExpr *idx, LLVMValueRef v)
+{
+    if (!idx && g->bound[lc->id])
+        fail(g, "assignment to an unrolled loop's counter");
+    LLVMBuildStore(g->b, v, idx ? elem_ptr(g, lc, idx) : g->slot[lc->id]);
+}
+
+/* An asm output or input lvalue: PE_LOCAL or PE_ELEM. */
+static void write_lvalue(Gen *g, const PirExpr *e, LLVMValueRef v)
+{
+    if (e->kind == PE_LOCAL)
+        write_local(g, e->local, NULL, v);
+    else if (e->kind == PE_ELEM)
+        write_local(g, e->local, e->a, v);
+    else
+        fail(g, "an asm output that is not a local");
+}
+
+/* ------------------------------------------------------------ operators */
+
+static LLVMValueRef contract(LLVMValueRef v)
+{
+    if (LLVMIsAInstruction(v))
+        LLVMSetFastMathFlags(v, LLVMFastMathAllowContract);
+    return v;
+}
+
+/* Integer a / b and a % b without traps: x / 0 == 0, MIN / -1 == MIN
+ * (wrapping), x % 0 == x % -1 == 0. */
+static LLVMValueRef int_divrem(Gen *g, bool rem, bool sgn, LLVMValueRef a, LLVMValueRef b)
+{
+    LLVMBuilderRef B = g->b;
+    LLVMTypeRef t = LLVMTypeOf(a);
+    LLVMValueRef zero = LLVMConstInt(t, 0, 0), one = LLVMConstInt(t, 1, 0), m1 = LLVMConstAllOnes(t);
+    LLVMValueRef is0 = LLVMBuildICmp(B, LLVMIntEQ, b, zero, "");
+    LLVMValueRef ism1 = sgn ? LLVMBuildICmp(B, LLVMIntEQ, b, m1, "") : LLVMConstInt(g->l->t_i1, 0, 0);
+    LLVMValueRef safe = LLVMBuildSelect(B, LLVMBuildOr(B, is0, ism1, ""), one, b, "");
+    LLVMValueRef q = rem ? (sgn ? LLVMBuildSRem(B, a, safe, "") : LLVMBuildURem(B, a, safe, ""))
+                         : (sgn ? LLVMBuildSDiv(B, a, safe, "") : LLVMBuildUDiv(B, a, safe, ""));
+    if (rem)
+        return LLVMBuildSelect(B, LLVMBuildOr(B, is0, ism1, ""), zero, q, "");
+    q = LLVMBuildSelect(B, ism1, LLVMBuildNeg(B, a, ""), q, "");
+    return LLVMBuildSelect(B, is0, zero, q, "");
+}
+
+static LLVMValueRef minmax(Gen *g, bool max, PirTy t, LLVMValueRef a, LLVMValueRef b)
+{
+    const char *n = pir_ty_float(t) ? (max ? "llvm.maxnum" : "llvm.minnum")
+                  : pir_ty_signed(t) ? (max ? "llvm.smax" : "llvm.smin")
+                  : (max ? "llvm.umax" : "llvm.umin");
+    LLVMTypeRef ty = LLVMTypeOf(a);
+    LLVMValueRef args[2] = { a, b };
+    return ll_intrinsic(g->l, n, &ty, 1, args, 2);
+}
+
+static LLVMValueRef compare(Gen *g, PirBinOp op, PirTy t, LLVMValueRef a, LLVMValueRef b)
+{
+    if (pir_ty_float(t)) {
+        static const LLVMRealPredicate fp[] = { LLVMRealOLT, LLVMRealOLE, LLVMRealOGT, LLVMRealOGE,
+                                                LLVMRealOEQ, LLVMRealUNE };
+        return LLVMBuildFCmp(g->b, fp[op - PB_LT], a, b, "");
+    }
+    static const LLVMIntPredicate si[] = { LLVMIntSLT, LLVMIntSLE, LLVMIntSGT, LLVMIntSGE, LLVMIntEQ, LLVMIntNE };
+    static const LLVMIntPredicate ui[] = { LLVMIntULT, LLVMIntULE, LLVMIntUGT, LLVMIntUGE, LLVMIntEQ, LLVMIntNE };
+    return LLVMBuildICmp(g->b, (pir_ty_signed(t) ? si : ui)[op - PB_LT], a, b, "");
+}
+
+static LLVMValueRef binary(Gen *g, const PirExpr *e)
+{
+    LLVMBuilderRef B = g->b;
+    PirTy t = e->a->ty;
+    bool fl = pir_ty_float(t), sgn = pir_ty_signed(t);
+    LLVMValueRef a = ex(g, e->a), b = ex(g, e->b), r;
+    switch ((PirBinOp)e->op) {
+    case PB_ADD: case PB_SUB: case PB_MUL:
+        if (fl) {
+            r = e->op == PB_ADD ? LLVMBuildFAdd(B, a, b, "") : e->op == PB_SUB ? LLVMBuildFSub(B, a, b, "")
+                                                                : LLVMBuildFMul(B, a, b, "");
+            return contract(r);
+        }
+        r = e->op == PB_ADD ? LLVMBuildAdd(B, a, b, "") : e->op == PB_SUB ? LLVMBuildSub(B, a, b, "")
+                                                         : LLVMBuildMul(B, a, b, "");
+        if (e->nsw && sgn && LLVMIsAInstruction(r))
+            LLVMSetNSW(r, 1);
+        return r;
+    case PB_DIV: case PB_REM:
+        if (fl)
+            return e->op == PB_DIV ? LLVMBuildFDiv(B, a, b, "") : nvptx_fmod(g->l, t, a, b);
+        if (e->nsw)        /* a >= 0, b > 0: no special case, and unsigned is the same */
+            return e->op == PB_DIV ? LLVMBuildUDiv(B, a, b, "") : LLVMBuildURem(B, a, b, "");
+        return int_divrem(g, e->op == PB_REM, sgn, a, b);
+    case PB_MIN: case PB_MAX:
+        return minmax(g, e->op == PB_MAX, t, a, b);
+    case PB_AND: return LLVMBuildAnd(B, a, b, "");
+    case PB_OR:  return LLVMBuildOr(B, a, b, "");
+    case PB_XOR: return LLVMBuildXor(B, a, b, "");
+    case PB_SHL: case PB_SHR: {
+        LLVMValueRef n = LLVMBuildAnd(B, b, LLVMConstInt(LLVMTypeOf(b), (unsigned long long)pir_ty_bits[t] - 1, 0), "");
+        if (e->op == PB_SHL)
+            return LLVMBuildShl(B, a, n, "");
+        return sgn ? LLVMBuildAShr(B, a, n, "") : LLVMBuildLShr(B, a, n, "");
+    }
+    case PB_LT: case PB_LE: case PB_GT: case PB_GE: case PB_EQ: case PB_NE:
+        return compare(g, (PirBinOp)e->op, t, a, b);
+    }
+    fail(g, "unknown binary operator");
+    return LLVMGetUndef(LLVMTypeOf(a));
+}
+
+/* Float to integer, saturating, NaN to 0: llvm.fpto[su]i.sat. */
+static LLVMValueRef float_to_int(Gen *g, LLVMValueRef v, PirTy to)
+{
+    LLVMTypeRef ts[2] = { ll_reg_type(g->l, to), LLVMTypeOf(v) };
+    return ll_intrinsic(g->l, pir_ty_signed(to) ? "llvm.fptosi.sat" : "llvm.fptoui.sat", ts, 2, &v, 1);
+}
+
+/* f32 -> bf16 bits, round to nearest even, NaN kept quiet (cvt.rn.bf16.f32). */
+static LLVMValueRef bf16_bits(Gen *g, LLVMValueRef v)
+{
+    Ll *l = g->l;
+    LLVMBuilderRef B = g->b;
+    LLVMValueRef u = LLVMBuildBitCast(B, v, l->t_i32, "");
+    LLVMValueRef odd = LLVMBuildAnd(B, LLVMBuildLShr(B, u, ll_i32(l, 16), ""), ll_i32(l, 1), "");
+    LLVMValueRef r = LLVMBuildAdd(B, u, LLVMBuildAdd(B, odd, ll_i32(l, 0x7fff), ""), "");
+    LLVMValueRef nan = LLVMBuildICmp(B, LLVMIntUGT, LLVMBuildAnd(B, u, ll_i32(l, 0x7fffffff), ""),
+                                     ll_i32(l, 0x7f800000), "");
+    r = LLVMBuildSelect(B, nan, LLVMBuildOr(B, u, ll_i32(l, 0x400000), ""), r, "");
+    return LLVMBuildTrunc(B, LLVMBuildLShr(B, r, ll_i32(l, 16), ""), l->t_i16, "");
+}
+
+/* PE_CONV (pir.h lists the pairs). */
+static LLVMValueRef convert(Gen *g, LLVMValueRef v, PirTy from, PirTy to)
+{
+    Ll *l = g->l;
+    LLVMBuilderRef B = g->b;
+    LLVMTypeRef tt = ll_reg_type(l, to);
+    if (from == to)
+        return v;
+    if (to == PT_BOOL)
+        return pir_ty_float(from) ? LLVMBuildFCmp(B, LLVMRealUNE, v, LLVMConstReal(LLVMTypeOf(v), 0), "")
+                                  : LLVMBuildICmp(B, LLVMIntNE, v, LLVMConstNull(LLVMTypeOf(v)), "");
+    if (from == PT_BOOL)
+        return pir_ty_float(to) ? LLVMBuildUIToFP(B, v, tt, "") : LLVMBuildZExt(B, v, tt, "");
+    if (from == PT_F16 || from == PT_BF16) {
+        if (from == PT_BF16) {        /* exact: the bits are the high half of an f32 */
+            LLVMValueRef w = LLVMBuildShl(B, LLVMBuildZExt(B, v, l->t_i32, ""), ll_i32(l, 16), "");
+            return convert(g, LLVMBuildBitCast(B, w, l->t_f32, ""), PT_F32, to);
+        }
+        return convert(g, LLVMBuildFPExt(B, LLVMBuildBitCast(B, v, l->t_half, ""), l->t_f32, ""), PT_F32, to);
+    }
+    if (to == PT_F16 || to == PT_BF16) {
+        if (from != PT_F32)
+            v = convert(g, v, from, PT_F32);
+        if (l->host && to == PT_BF16)       /* no __truncsfbf2 in older libgcc */
+            return bf16_bits(g, v);
+        LLVMValueRef h = LLVMBuildFPTrunc(B, v, to == PT_F16 ? l->t_half : l->t_bf16, "");
+        return LLVMBuildBitCast(B, h, l->t_i16, "");
+    }
+    if (pir_ty_float(from) && pir_ty_float(to))
+        return to == PT_F64 ? LLVMBuildFPExt(B, v, tt, "") : LLVMBuildFPTrunc(B, v, tt, "");
+    if (pir_ty_float(to))
+        return pir_ty_signed(from) ? LLVMBuildSIToFP(B, v, tt, "") : LLVMBuildUIToFP(B, v, tt, "");
+    if (pir_ty_float(from))
+        return float_to_int(g, v, to);
+    if (pir_ty_bits[to] == pir_ty_bits[from])
+        return v;
+    if (pir_ty_bits[to] < pir_ty_bits[from])
+        return LLVMBuildTrunc(B, v, tt, "");
+    return pir_ty_signed(from) ? LLVMBuildSExt(B, v, tt, "") : LLVMBuildZExt(B, v, tt, "");
+}
+
+static LLVMValueRef math(Gen *g, const PirExpr *e)
+{
+    Ll *l = g->l;
+    LLVMValueRef x[3] = { ex(g, e->a), e->b ? ex(g, e->b) : NULL, e->c ? ex(g, e->c) : NULL };
+    LLVMTypeRef t = LLVMTypeOf(x[0]);
+    switch ((PirMath)e->op) {
+    case PM_SQRT:  return ll_intrinsic(l, "llvm.sqrt", &t, 1, x, 1);
+    case PM_FABS:  return ll_intrinsic(l, "llvm.fabs", &t, 1, x, 1);
+    case PM_FLOOR: return ll_intrinsic(l, "llvm.floor", &t, 1, x, 1);
+    case PM_CEIL:  return ll_intrinsic(l, "llvm.ceil", &t, 1, x, 1);
+    case PM_FMA:   return ll_intrinsic(l, "llvm.fma", &t, 1, x, 3);
+    case PM_RSQRT: return LLVMBuildFDiv(g->b, ll_f(l, t, 1), ll_intrinsic(l, "llvm.sqrt", &t, 1, x, 1), "");
+    default:       return nvptx_math(l, (PirMath)e->op, e->ty, x);
+    }
+}
+
+/* A warp butterfly shuffle of any register type, through 32-bit words. */
+static LLVMValueRef shuffle(Gen *g, LLVMValueRef v, PirTy t, int lane)
+{
+    Ll *l = g->l;
+    LLVMBuilderRef B = g->b;
+    if (l->host && pir_ty_bits[t] == 32) {
+        LLVMValueRef args[2] = { t == PT_F32 ? LLVMBuildBitCast(B, v, l->t_i32, "") : v, ll_i32(l, lane) };
+        LLVMTypeRef ts[2] = { l->t_i32, l->t_i32 };
+        LLVMValueRef r = ll_call(l, "tk_nvx_shfl", l->t_i32, ts, args, 2);
+        return t == PT_F32 ? LLVMBuildBitCast(B, r, l->t_f32, "") : r;
+    }
+    if (t == PT_F32 || pir_ty_bits[t] == 32) {
+        bool f = t == PT_F32;
+        LLVMValueRef args[4] = { LLVMConstInt(l->t_i32, 0xffffffffu, 0), v, ll_i32(l, lane), ll_i32(l, 0x1f) };
+        return ll_intrinsic(l, f ? "llvm.nvvm.shfl.sync.bfly.f32" : "llvm.nvvm.shfl.sync.bfly.i32", NULL, 0,
+                            args, 4);
+    }
+    if (pir_ty_bits[t] == 64) {
+        LLVMValueRef u = t == PT_F64 ? LLVMBuildBitCast(B, v, l->t_i64, "") : v;
+        LLVMValueRef lo = shuffle(g, LLVMBuildTrunc(B, u, l->t_i32, ""), PT_U32, lane);
+        LLVMValueRef hi = shuffle(g, LLVMBuildTrunc(B, LLVMBuildLShr(B, u, LLVMConstInt(l->t_i64, 32, 0), ""),
+                                                    l->t_i32, ""), PT_U32, lane);
+        LLVMValueRef w = LLVMBuildOr(B, LLVMBuildZExt(B, lo, l->t_i64, ""),
+                                     LLVMBuildShl(B, LLVMBuildZExt(B, hi, l->t_i64, ""),
+                                                  LLVMConstInt(l->t_i64, 32, 0), ""), "");
+        return t == PT_F64 ? LLVMBuildBitCast(B, w, l->t_f64, "") : w;
+    }
+    LLVMValueRef w = shuffle(g, LLVMBuildZExt(B, v, l->t_i32, ""), PT_U32, lane);
+    if (t == PT_BOOL)
+        return LLVMBuildICmp(B, LLVMIntNE, w, ll_i32(l, 0), "");
+    return LLVMBuildTrunc(B, w, LLVMTypeOf(v), "");
+}
+
+static LLVMValueRef special(Gen *g, PirSpecial s)
+{
+    if (g->l->host) {
+        LLVMValueRef w = ll_i32(g->l, s);
+        return ll_call(g->l, "tk_nvx_sreg", g->l->t_i32, &g->l->t_i32, &w, 1);
+    }
+    static const char *const n[] = { "llvm.nvvm.read.ptx.sreg.tid.x", "llvm.nvvm.read.ptx.sreg.ctaid.x",
+                                     "llvm.nvvm.read.ptx.sreg.nctaid.x" };
+    return ll_intrinsic(g->l, n[s], NULL, 0, NULL, 0);
+}
+
+static LLVMValueRef constant(Gen *g, const PirExpr *e)
+{
+    LLVMTypeRef t = ll_reg_type(g->l, e->ty);
+    if (pir_ty_float(e->ty))
+        return LLVMConstReal(t, e->fval);
+    return LLVMConstInt(t, (unsigned long long)e->ival, pir_ty_signed(e->ty));
+}
+
+static LLVMValueRef ex(Gen *g, const PirExpr *e)
+{
+    Ll *l = g->l;
+    LLVMBuilderRef B = g->b;
+    switch (e->kind) {
+    case PE_CONST:
+        return constant(g, e);
+    case PE_LOCAL:
+        return read_local(g, e->local);
+    case PE_ELEM:
+        return LLVMBuildLoad2(B, ll_reg_type(l, e->local->ty), elem_ptr(g, e->local, e->a), "");
+    case PE_PARAM:
+        return g->param[e->index];
+    case PE_SPECIAL:
+        return special(g, (PirSpecial)e->op);
+    case PE_UN: {
+        LLVMValueRef a = ex(g, e->a);
+        if (e->op == PU_NEG)
+            return pir_ty_float(e->ty) ? LLVMBuildFNeg(B, a, "") : LLVMBuildNeg(B, a, "");
+        return LLVMBuildNot(B, a, "");      /* PU_NOT on i1, PU_BITNOT */
+    }
+    case PE_BIN:
+        return binary(g, e);
+    case PE_SELECT: {
+        LLVMValueRef c = ex(g, e->a), a = ex(g, e->b), b = ex(g, e->c);
+        return LLVMBuildSelect(B, c, a, b, "");
+    }
+    case PE_CONV:
+        return convert(g, ex(g, e->a), e->a->ty, e->ty);
+    case PE_BITCAST: {
+        LLVMValueRef a = ex(g, e->a);
+        LLVMTypeRef t = ll_reg_type(l, e->ty);
+        return LLVMTypeOf(a) == t ? a : LLVMBuildBitCast(B, a, t, "");
+    }
+    case PE_MATH:
+        return math(g, e);
+    case PE_SHFL_XOR:
+        return shuffle(g, ex(g, e->a), e->a->ty, e->lane);
+    case PE_LOAD:
+        return masked_load(g, e);
+    case PE_PTRADD: {
+        LLVMValueRef i = ex(g, e->b);
+        return LLVMBuildGEP2(B, ll_mem_type(l, e->a->elem), ex(g, e->a), &i, 1, "");
+    }
+    case PE_PTRINT:
+        return LLVMBuildPtrToInt(B, ex(g, e->a), l->t_i64, "");
+    case PE_SADDR: {
+        LLVMValueRef off = ex(g, e->a);
+        if (l->host)       /* the stand-in's shared addresses are offsets in tk_smem */
+            return off;
+        LLVMValueRef p = LLVMBuildInBoundsGEP2(B, l->t_i8, l->smem, &off, 1, "");
+        return LLVMBuildPtrToInt(B, p, l->t_i32, "");
+    }
+    }
+    fail(g, "unknown expression");
+    return LLVMGetUndef(l->t_i32);
+}
+
+/* ------------------------------------------------------------ inline PTX */
+
+/* GCC's %N to LLVM's $N; a literal $ doubled. */
+static char *asm_text(Arena *a, const char *s)
+{
+    Buf b = { .a = a };
+    buf_puts(&b, "");
+    for (; *s; s++) {
+        if (*s == '%' && s[1] >= '0' && s[1] <= '9')
+            buf_putc(&b, '$');
+        else if (*s == '%' && s[1] == '%')
+            buf_putc(&b, *s++);
+        else if (*s == '$')
+            buf_puts(&b, "$$");
+        else
+            buf_putc(&b, *s);
+    }
+    return b.s;
+}
+
+static LLVMTypeRef cons_type(Ll *l, char c)
+{
+    switch (c) {
+    case 'f': return l->t_f32;
+    case 'd': return l->t_f64;
+    case 'l': return l->t_i64;
+    case 'h': return l->t_i16;
+    default:  return l->t_i32;      /* r */
+    }
+}
+
+/* PS_ASM on the stand-in: tk_nvx_NAME(out[], the untied inputs) with the
+ * outputs (tied ones holding their current values) in a buffer. */
+static void host_asm(Gen *g, const PirStmt *s, const PirAsmInfo *info, LLVMTypeRef *outt,
+                     LLVMValueRef *args, LLVMTypeRef *argt, int nargs)
+{
+    Ll *l = g->l;
+    LLVMTypeRef bt = LLVMArrayType2(outt[0], (uint64_t)info->nout);
+    LLVMValueRef buf = LLVMBuildAlloca(g->b, bt, "");
+    LLVMValueRef cargs[16] = { buf };
+    LLVMTypeRef ct[16] = { LLVMPointerTypeInContext(l->c, 0) };
+    int nc = 1, tied = 0;
+    for (const char *c = info->cons; *c; c += strcspn(c, ",") + (c[strcspn(c, ",")] == ','))
+        tied += *c >= '0' && *c <= '9';
+    for (int i = 0; i < nargs; i++) {
+        if (i >= nargs - tied) {       /* the tied inputs come last: their outputs' slots */
+            int o = i - (nargs - tied);
+            LLVMValueRef ix[2] = { ll_i32(l, 0), ll_i32(l, o) };
+            LLVMBuildStore(g->b, args[i], LLVMBuildInBoundsGEP2(g->b, bt, buf, ix, 2, ""));
+            continue;
+        }
+        cargs[nc] = args[i], ct[nc++] = argt[i];
+    }
+    ll_call(l, arena_printf(g->f->a, "tk_nvx_%s", info->name), l->t_void, ct, cargs, nc);
+    for (int i = 0; i < info->nout; i++) {
+        LLVMValueRef ix[2] = { ll_i32(l, 0), ll_i32(l, i) };
+        write_lvalue(g, s->out[i], LLVMBuildLoad2(g->b, outt[i], LLVMBuildInBoundsGEP2(g->b, bt, buf, ix, 2, ""), ""));
+    }
+}
+
+/* PS_ASM: outputs as a struct (or one value); a constraint that is a digit
+ * ties that input to the output of that number, and takes its current value. */
+static void asm_stmt(Gen *g, const PirStmt *s)
+{
+    Ll *l = g->l;
+    const PirAsmInfo *info = &pir_asm[s->asm_op];
+    LLVMTypeRef outt[4], argt[16];
+    LLVMValueRef args[16];
+    int nargs = 0, nin = 0;
+    const char *c = info->cons;
+    for (int i = 0; *c; i++) {
+        size_t len = strcspn(c, ",");
+        if (i < info->nout) {
+            outt[i] = cons_type(l, c[1]);      /* "=f" */
+        } else if (*c >= '0' && *c <= '9') {
+            int o = *c - '0';
+            args[nargs] = ex(g, s->out[o]);
+            argt[nargs++] = outt[o];
+        } else {
+            args[nargs] = ex(g, s->in[nin++]);
+            argt[nargs] = LLVMTypeOf(args[nargs]);
+            nargs++;
+        }
+        c += len + (c[len] == ',');
+    }
+    Arena *a = g->f->a;
+    if (l->host) {
+        host_asm(g, s, info, outt, args, argt, nargs);
+        return;
+    }
+    const char *cons = info->memory ? arena_printf(a, "%s,~{memory}", info->cons) : info->cons;
+    const char *text = asm_text(a, info->ptx);
+    LLVMTypeRef rt = info->nout == 1 ? outt[0] : LLVMStructTypeInContext(l->c, outt, (unsigned)info->nout, 0);
+    LLVMTypeRef ft = LLVMFunctionType(rt, argt, (unsigned)nargs, 0);
+    LLVMValueRef fn = LLVMGetInlineAsm(ft, text, strlen(text), cons, strlen(cons), info->memory, 0,
+                                       LLVMInlineAsmDialectATT, 0);
+    LLVMValueRef r = LLVMBuildCall2(g->b, ft, fn, args, (unsigned)nargs, "");
+    for (int i = 0; i < info->nout; i++)
+        write_lvalue(g, s->out[i], info->nout == 1 ? r : LLVMBuildExtractValue(g->b, r, (unsigned)i, ""));
+}
+
+/* ------------------------------------------------------------ statements */
+
+/* PS_LOADV: nw 32-bit words at mem into local[dst0 ..], the words' bits
+ * reinterpreted as the local's element type (two f16 per word, ...). */
+static void loadv(Gen *g, const PirStmt *s)
+{
+    Ll *l = g->l;
+    LLVMBuilderRef B = g->b;
+    LLVMTypeRef vt = s->nw == 1 ? l->t_i32 : LLVMVectorType(l->t_i32, (unsigned)s->nw);
+    LLVMValueRef v = LLVMBuildLoad2(B, vt, addr(g, &s->mem), "");
+    LLVMSetAlignment(v, 4 * (unsigned)s->nw);
+    PirTy et = s->local->ty;
+    unsigned k = (unsigned)(32 * s->nw / pir_ty_bits[et]);
+    LLVMTypeRef rt = ll_reg_type(l, et);
+    v = LLVMBuildBitCast(B, v, k == 1 ? rt : LLVMVectorType(rt, k), "");
+    for (unsigned i = 0; i < k; i++) {
+        LLVMValueRef x = k == 1 ? v : LLVMBuildExtractElement(B, v, ll_i32(l, i), "");
+        PirExpr idx = { .kind = PE_CONST, .ty = PT_I32, .ival = s->dst0 + (int64_t)i };
+        write_local(g, s->local, &idx, x);
+    }
+}
+
+static void store(Gen *g, const PirStmt *s)
+{
+    Ll *l = g->l;
+    LLVMBuilderRef B = g->b;
+    if (s->nw == 0) {
+        LLVMValueRef v = ex(g, s->val);
+        if (s->mem.ty == PT_BOOL)
+            v = LLVMBuildZExt(B, v, l->t_i8, "");
+        LLVMSetAlignment(LLVMBuildStore(B, v, addr(g, &s->mem)), bytes_of(s->mem.ty));
+        return;
+    }
+    LLVMTypeRef vt = LLVMVectorType(l->t_i32, (unsigned)s->nw);
+    LLVMValueRef v = LLVMGetUndef(vt);
+    for (int i = 0; i < s->nw; i++)
+        v = LLVMBuildInsertElement(B, v, ex(g, s->w[i]), ll_i32(l, i), "");
+    LLVMSetAlignment(LLVMBuildStore(B, v, addr(g, &s->mem)), 4 * (unsigned)s->nw);
+}
+
+static void if_stmt(Gen *g, const PirStmt *s)
+{
+    LLVMValueRef c = ex(g, s->cond);
+    if (is_const_int(c)) {
+        const PirBlock *b = LLVMConstIntGetZExtValue(c) ? s->body : s->els;
+        if (b)
+            stmts(g, b);
+        return;
+    }
+    LLVMBasicBlockRef then = block(g, "then"), els = s->els ? block(g, "else") : NULL, end = block(g, "endif");
+    LLVMBuildCondBr(g->b, c, then, els ? els : end);
+    LLVMPositionBuilderAtEnd(g->b, then);
+    stmts(g, s->body);
+    if (els) {
+        if (!LLVMGetBasicBlockTerminator(LLVMGetInsertBlock(g->b)))
+            LLVMBuildBr(g->b, end);
+        LLVMPositionBuilderAtEnd(g->b, els);
+        stmts(g, s->els);
+    }
+    fall_into(g, end);
+}
+
+/* Does b break out of, or continue, the loop whose body it is? */
+static bool jumps(const PirBlock *b)
+{
+    for (int i = 0; b && i < b->s.n; i++) {
+        const PirStmt *s = b->s.v[i];
+        if (s->kind == PS_BREAK || s->kind == PS_CONTINUE)
+            return true;
+        if ((s->kind == PS_IF || s->kind == PS_BLOCK) && (jumps(s->body) || jumps(s->els)))
+            return true;
+    }
+    return false;
+}
+
+/* The loop's iterations as constants, or -1 when they do not all fold. */
+static int64_t unroll_count(Gen *g, const PirStmt *s, LLVMValueRef lo, LLVMValueRef hi)
+{
+    if (!s->unroll || jumps(s->body) || !is_const_int(lo) || !is_const_int(hi))
+        return -1;
+    bool sgn = pir_ty_signed(s->local->ty);
+    int64_t n = 0, h = sgn ? LLVMConstIntGetSExtValue(hi) : (int64_t)LLVMConstIntGetZExtValue(hi);
+    LLVMValueRef c = lo;
+    for (; (sgn ? LLVMConstIntGetSExtValue(c) : (int64_t)LLVMConstIntGetZExtValue(c)) < h; n++) {
+        if (n >= MAX_UNROLL)
+            return -1;
+        g->bound[s->local->id] = c;
+        c = ex(g, s->next);
+        g->bound[s->local->id] = NULL;
+        if (!is_const_int(c))
+            return -1;
+    }
+    return n;
+}
+
+static void set_unroll_full(Gen *g, LLVMValueRef br)
+{
+    LLVMContextRef c = g->l->c;
+    LLVMMetadataRef tmp = LLVMTemporaryMDNode(c, NULL, 0);
+    LLVMMetadataRef full = LLVMMDStringInContext2(c, "llvm.loop.unroll.full", 21);
+    LLVMMetadataRef opt = LLVMMDNodeInContext2(c, &full, 1);
+    LLVMMetadataRef ops[2] = { tmp, opt };
+    LLVMMetadataRef loop = LLVMMDNodeInContext2(c, ops, 2);
+    LLVMMetadataReplaceAllUsesWith(tmp, loop);
+    LLVMSetMetadata(br, LLVMGetMDKindIDInContext(c, "llvm.loop", 9), LLVMMetadataAsValue(c, loop));
+}
+
+static void for_stmt(Gen *g, const PirStmt *s)
+{
+    const PirLocal *ctr = s->local;
+    LLVMValueRef lo = ex(g, s->lo), hi = ex(g, s->hi);
+    int64_t n = unroll_count(g, s, lo, hi);
+    if (n >= 0) {
+        LLVMValueRef c = lo;
+        for (int64_t i = 0; i < n && g->ok; i++) {
+            g->bound[ctr->id] = c;
+            stmts(g, s->body);
+            c = ex(g, s->next);
+        }
+        g->bound[ctr->id] = NULL;
+        return;
+    }
+    LLVMBasicBlockRef head = block(g, "for"), body = block(g, "for.body"), next = block(g, "for.next"),
+                      end = block(g, "for.end");
+    write_local(g, ctr, NULL, lo);
+    fall_into(g, head);
+    LLVMValueRef cond = LLVMBuildICmp(g->b, pir_ty_signed(ctr->ty) ? LLVMIntSLT : LLVMIntULT,
+                                      read_local(g, ctr), hi, "");
+    LLVMBuildCondBr(g->b, cond, body, end);
+    LLVMPositionBuilderAtEnd(g->b, body);
+    Loop lp = { end, next, g->loop };
+    g->loop = &lp;
+    stmts(g, s->body);
+    g->loop = lp.up;
+    fall_into(g, next);
+    write_local(g, ctr, NULL, ex(g, s->next));
+    LLVMValueRef br = LLVMBuildBr(g->b, head);
+    if (s->unroll)
+        set_unroll_full(g, br);
+    LLVMPositionBuilderAtEnd(g->b, end);
+}
+
+static void while_stmt(Gen *g, const PirStmt *s)
+{
+    LLVMBasicBlockRef head = block(g, "while"), body = block(g, "while.body"), end = block(g, "while.end");
+    fall_into(g, head);
+    if (s->cond)
+        LLVMBuildCondBr(g->b, ex(g, s->cond), body, end);
+    else
+        LLVMBuildBr(g->b, body);
+    LLVMPositionBuilderAtEnd(g->b, body);
+    Loop lp = { end, head, g->loop };
+    g->loop = &lp;
+    stmts(g, s->body);
+    g->loop = lp.up;
+    fall_into(g, head);
+    LLVMPositionBuilderAtEnd(g->b, end);
+}
+
+static void jump(Gen *g, bool brk)
+{
+    if (!g->loop) {
+        fail(g, brk ? "break outside a loop" : "continue outside a loop");
+        return;
+    }
+    LLVMBuildBr(g->b, brk ? g->loop->brk : g->loop->cont);
+    LLVMPositionBuilderAtEnd(g->b, block(g, "dead"));
+}
+
+static void stmt(Gen *g, const PirStmt *s)
+{
+    switch (s->kind) {
+    case PS_DECL:
+        if (s->init)
+            write_local(g, s->local, NULL, ex(g, s->init));
+        break;
+    case PS_ASSIGN:
+        write_local(g, s->local, s->idx, ex(g, s->val));
+        break;
+    case PS_IF:       if_stmt(g, s); break;
+    case PS_FOR:      for_stmt(g, s); break;
+    case PS_WHILE:    while_stmt(g, s); break;
+    case PS_BREAK:    jump(g, true); break;
+    case PS_CONTINUE: jump(g, false); break;
+    case PS_BARRIER:
+        if (g->l->host)
+            ll_call(g->l, "tk_nvx_sync", g->l->t_void, NULL, NULL, 0);
+        else
+            ll_intrinsic(g->l, "llvm.nvvm.barrier0", NULL, 0, NULL, 0);
+        break;
+    case PS_STORE:    store(g, s); break;
+    case PS_LOADV:    loadv(g, s); break;
+    case PS_ASM:      asm_stmt(g, s); break;
+    case PS_BLOCK:    stmts(g, s->body); break;
+    }
+}
+
+static void stmts(Gen *g, const PirBlock *b)
+{
+    for (int i = 0; i < b->s.n && g->ok; i++)
+        stmt(g, b->s.v[i]);
+}
+
+/* ------------------------------------------------------------ the function */
+
+static void add_attr(Ll *l, LLVMValueRef fn, unsigned idx, const char *name)
+{
+    unsigned kind = LLVMGetEnumAttributeKindForName(name, strlen(name));
+    LLVMAddAttributeAtIndex(fn, idx, LLVMCreateEnumAttribute(l->c, kind, 0));
+}
+
+static void annotate(Ll *l, LLVMValueRef fn, const char *key, int value)
+{
+    LLVMValueRef ops[3] = { fn, LLVMMDStringInContext(l->c, key, (unsigned)strlen(key)), ll_i32(l, value) };
+    LLVMAddNamedMetadataOperand(l->m, "nvvm.annotations", LLVMMDNodeInContext(l->c, ops, 3));
+}
+
+static LLVMValueRef declare(Ll *l, const PirFunc *f)
+{
+    int np = f->params.n;
+    LLVMTypeRef *pt = arena_alloc(f->a, sizeof *pt * (size_t)(np + 1));
+    for (int i = 0; i < np; i++)
+        pt[i] = f->params.v[i].kind == PP_TENSOR ? l->t_gptr : ll_reg_type(l, f->params.v[i].ty);
+    LLVMValueRef fn = LLVMAddFunction(l->m, f->name, LLVMFunctionType(l->t_void, pt, (unsigned)np, 0));
+    if (!l->host)
+        LLVMSetFunctionCallConv(fn, LLVMPTXKernelCallConv);
+    for (int i = 0; i < np; i++) {
+        const PirParam *p = &f->params.v[i];
+        if (p->kind == PP_TENSOR && (p->flags & PIR_NOALIAS))
+            add_attr(l, fn, (unsigned)i + 1, "noalias");
+        if (p->kind == PP_TENSOR && (p->flags & PIR_CONST))
+            add_attr(l, fn, (unsigned)i + 1, "readonly");
+        LLVMSetValueName2(LLVMGetParam(fn, (unsigned)i), p->name, strlen(p->name));
+    }
+    add_attr(l, fn, LLVMAttributeFunctionIndex, "nounwind");
+    if (!l->host) {
+        annotate(l, fn, "kernel", 1);
+        annotate(l, fn, "maxntidx", f->threads);
+    }
+    return fn;
+}
+
+LLVMValueRef nvptx_gen(Ll *l, const PirFunc *f, Diag *d)
+{
+    Gen g = { .l = l, .b = l->b, .f = f, .d = d, .ok = true };
+    g.fn = declare(l, f);
+    size_t nl = (size_t)f->locals.n + 1;
+    g.param = arena_alloc(f->a, sizeof *g.param * (size_t)(f->params.n + 1));
+    g.slot = arena_alloc(f->a, sizeof *g.slot * nl);
+    g.bound = arena_alloc(f->a, sizeof *g.bound * nl);
+    for (int i = 0; i < f->params.n; i++)
+        g.param[i] = LLVMGetParam(g.fn, (unsigned)i);
+    LLVMPositionBuilderAtEnd(g.b, block(&g, "entry"));
+    for (int i = 0; i < f->locals.n; i++) {
+        const PirLocal *lc = f->locals.v[i];
+        LLVMTypeRef t = ll_reg_type(l, lc->ty);
+        g.slot[i] = LLVMBuildAlloca(g.b, lc->n ? LLVMArrayType2(t, (uint64_t)lc->n) : t, lc->hint ? lc->hint : "");
+    }
+    stmts(&g, f->body);
+    if (!LLVMGetBasicBlockTerminator(LLVMGetInsertBlock(g.b)))
+        LLVMBuildRetVoid(g.b);
+    /* blocks left open after a break ("dead") end in unreachable */
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(g.fn); bb; bb = LLVMGetNextBasicBlock(bb))
+        if (!LLVMGetBasicBlockTerminator(bb)) {
+            LLVMPositionBuilderAtEnd(g.b, bb);
+            LLVMBuildUnreachable(g.b);
+        }
+    return g.ok ? g.fn : NULL;
+}

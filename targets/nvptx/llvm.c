@@ -1,0 +1,293 @@
+/*
+ * targets/nvptx/llvm.c — PTX from LLVM 19's NVPTX backend, through the
+ * LLVM C API only.
+ *
+ * Per header: every kernel is lowered to the per-thread IR (lower/gpu.c),
+ * built into one LLVM module (gen.c), optimized with default<O3> and
+ * printed as PTX by the target machine for nvptx64-nvidia-cuda, CPU sm_XX.
+ * One module, like the one NVRTC program of --codegen=nvrtc, so the header
+ * around it is the same.  TKC_LOGS=nvptx prints the time each step took.
+ * TKC_NVPTX_PASSES=none skips the optimizer (to read the IR gen.c builds),
+ * TKC_NVPTX_PASSES=PIPELINE runs another one.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <llvm-c/Analysis.h>
+#include <llvm-c/Target.h>
+#include <llvm-c/TargetMachine.h>
+#include <llvm-c/Transforms/PassBuilder.h>
+
+#include "ll.h"
+
+/* The architectures tkc targets and the PTX ISA each gets: 7.8 knows sm_89
+ * (CUDA 11.8 drivers and later); sm_90a needs 8.0. */
+static const struct { const char *sm, *features; } archs[] = {
+    { "sm_80", "+ptx78" }, { "sm_86", "+ptx78" }, { "sm_89", "+ptx78" },
+    { "sm_90", "+ptx80" }, { "sm_90a", "+ptx80" },
+};
+#define NARCH (sizeof archs / sizeof *archs)
+
+const char *nvptx_unavailable(void)
+{
+    return NULL;
+}
+
+static double now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+/* One target machine per architecture, made on first use. */
+static LLVMTargetMachineRef machine(const char *arch, Diag *d)
+{
+    static LLVMTargetMachineRef tms[NARCH];
+    static LLVMTargetRef target;
+    size_t i = 0;
+    while (i < NARCH && strcmp(archs[i].sm, arch))
+        i++;
+    if (i == NARCH) {
+        diag_error(d, (Span){0}, "--target=nvptx: unknown architecture '%s'", arch);
+        return NULL;
+    }
+    if (tms[i])
+        return tms[i];
+    if (!target) {
+        LLVMInitializeNVPTXTargetInfo();
+        LLVMInitializeNVPTXTarget();
+        LLVMInitializeNVPTXTargetMC();
+        LLVMInitializeNVPTXAsmPrinter();
+        char *err = NULL;
+        if (LLVMGetTargetFromTriple("nvptx64-nvidia-cuda", &target, &err)) {
+            diag_error(d, (Span){0}, "--target=nvptx: LLVM has no NVPTX target: %s", err ? err : "?");
+            LLVMDisposeMessage(err);
+            target = NULL;
+            return NULL;
+        }
+    }
+    tms[i] = LLVMCreateTargetMachine(target, "nvptx64-nvidia-cuda", archs[i].sm, archs[i].features,
+                                     LLVMCodeGenLevelAggressive, LLVMRelocDefault, LLVMCodeModelDefault);
+    return tms[i];
+}
+
+LLVMTypeRef ll_reg_type(Ll *l, PirTy t)
+{
+    switch (t) {
+    case PT_VOID: return l->t_void;
+    case PT_BOOL: return l->t_i1;
+    case PT_I8: case PT_U8: return l->t_i8;
+    case PT_I16: case PT_U16: case PT_F16: case PT_BF16: return l->t_i16;
+    case PT_I32: case PT_U32: return l->t_i32;
+    case PT_I64: case PT_U64: return l->t_i64;
+    case PT_F32: return l->t_f32;
+    case PT_F64: return l->t_f64;
+    case PT_PTR: return l->t_gptr;
+    case PT_COUNT: break;
+    }
+    return l->t_i32;
+}
+
+LLVMTypeRef ll_mem_type(Ll *l, PirTy t)
+{
+    return t == PT_BOOL ? l->t_i8 : ll_reg_type(l, t);
+}
+
+LLVMValueRef ll_intrinsic(Ll *l, const char *name, LLVMTypeRef *over, int nover, LLVMValueRef *args, int nargs)
+{
+    unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
+    LLVMValueRef fn = LLVMGetIntrinsicDeclaration(l->m, id, over, (size_t)nover);
+    LLVMTypeRef ft = LLVMIntrinsicGetType(l->c, id, over, (size_t)nover);
+    return LLVMBuildCall2(l->b, ft, fn, args, (unsigned)nargs, "");
+}
+
+LLVMValueRef ll_call(Ll *l, const char *name, LLVMTypeRef ret, LLVMTypeRef *argt, LLVMValueRef *args, int nargs)
+{
+    LLVMTypeRef ft = LLVMFunctionType(ret, argt, (unsigned)nargs, 0);
+    LLVMValueRef fn = LLVMGetNamedFunction(l->m, name);
+    if (!fn)
+        fn = LLVMAddFunction(l->m, name, ft);
+    return LLVMBuildCall2(l->b, ft, fn, args, (unsigned)nargs, "");
+}
+
+LLVMValueRef ll_f(Ll *l, LLVMTypeRef t, double v)
+{
+    return LLVMConstReal(t, v);
+}
+
+LLVMValueRef ll_i32(Ll *l, int64_t v)
+{
+    return LLVMConstInt(l->t_i32, (unsigned long long)v, 1);
+}
+
+/* LLVM's warnings and remarks (a loop it could not unroll as asked, say)
+ * are no business of tkc's user: only TKC_LOGS=nvptx shows them.  Errors
+ * surface through the calls that fail. */
+static void diagnostic(LLVMDiagnosticInfoRef di, void *ctx)
+{
+    LLVMDiagnosticSeverity sev = LLVMGetDiagInfoSeverity(di);
+    if (sev != LLVMDSError && sev != LLVMDSWarning)
+        return;
+    char *s = LLVMGetDiagInfoDescription(di);
+    tir_log("nvptx", "LLVM: %s", s);
+    LLVMDisposeMessage(s);
+}
+
+/* TKC_NVPTX_HOST=1 (with --emit=llvm): the module for this machine's CPU
+ * instead, for tests/gpu/emu, which runs it one thread per CUDA thread:
+ * thread ids, barriers, shuffles and the inline PTX become calls of C
+ * functions tk_nvx_* (tests/gpu/emu/nvptx.cc), pointers address space 0. */
+static LLVMTargetMachineRef host_machine(Diag *d)
+{
+    static LLVMTargetMachineRef tm;
+    if (tm)
+        return tm;
+    LLVMInitializeNativeTarget();
+    LLVMInitializeNativeAsmPrinter();
+    char *triple = LLVMGetDefaultTargetTriple(), *err = NULL;
+    LLVMTargetRef t;
+    if (LLVMGetTargetFromTriple(triple, &t, &err)) {
+        diag_error(d, (Span){0}, "TKC_NVPTX_HOST: no LLVM target for %s: %s", triple, err ? err : "?");
+        LLVMDisposeMessage(err);
+    } else {
+        tm = LLVMCreateTargetMachine(t, triple, "", "", LLVMCodeGenLevelDefault, LLVMRelocPIC,
+                                     LLVMCodeModelDefault);
+    }
+    LLVMDisposeMessage(triple);
+    return tm;
+}
+
+static void ll_init(Ll *l, LLVMTargetMachineRef tm, bool host)
+{
+    LLVMContextRef c = l->c = LLVMContextCreate();
+    LLVMContextSetDiagnosticHandler(c, diagnostic, NULL);
+    l->m = LLVMModuleCreateWithNameInContext("tkc", c);
+    l->b = LLVMCreateBuilderInContext(c);
+    l->host = host;
+    char *triple = LLVMGetTargetMachineTriple(tm);
+    LLVMSetTarget(l->m, triple);
+    LLVMDisposeMessage(triple);
+    LLVMTargetDataRef td = LLVMCreateTargetDataLayout(tm);
+    LLVMSetModuleDataLayout(l->m, td);
+    LLVMDisposeTargetData(td);
+    l->t_void = LLVMVoidTypeInContext(c);
+    l->t_i1 = LLVMInt1TypeInContext(c);
+    l->t_i8 = LLVMInt8TypeInContext(c);
+    l->t_i16 = LLVMInt16TypeInContext(c);
+    l->t_i32 = LLVMInt32TypeInContext(c);
+    l->t_i64 = LLVMInt64TypeInContext(c);
+    l->t_f32 = LLVMFloatTypeInContext(c);
+    l->t_f64 = LLVMDoubleTypeInContext(c);
+    l->t_half = LLVMHalfTypeInContext(c);
+    l->t_bf16 = LLVMBFloatTypeInContext(c);
+    l->t_gptr = LLVMPointerTypeInContext(c, host ? 0 : LL_GLOBAL);
+    l->t_sptr = LLVMPointerTypeInContext(c, host ? 0 : LL_SHARED);
+    l->smem = LLVMAddGlobalInAddressSpace(l->m, LLVMArrayType2(l->t_i8, 0), "tk_smem", host ? 0 : LL_SHARED);
+    LLVMSetLinkage(l->smem, LLVMExternalLinkage);
+    LLVMSetAlignment(l->smem, 16);
+}
+
+static void ll_free(Ll *l)
+{
+    LLVMDisposeBuilder(l->b);
+    LLVMDisposeModule(l->m);
+    LLVMContextDispose(l->c);
+}
+
+static char *arena_copy(Arena *a, const char *s, size_t n)
+{
+    char *r = arena_alloc(a, n + 1);
+    memcpy(r, s, n);
+    r[n] = 0;
+    return r;
+}
+
+/* default<O3>; TKC_NVPTX_PASSES=PIPELINE another (for experiments), =none none. */
+static bool optimize(Ll *l, LLVMTargetMachineRef tm, Diag *d)
+{
+    const char *env = getenv("TKC_NVPTX_PASSES");
+    if (env && !strcmp(env, "none"))
+        return true;
+    LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
+    /* Loops PIR marks unroll carry llvm.loop.unroll.full (or were unrolled
+     * by gen.c); LLVM unrolls no others: its own unrolling of the already
+     * long straight-line tile code doubled the code and the compile time
+     * (TKC_NVPTX_UNROLL=1 turns it back on, for comparisons). */
+    const char *unroll = getenv("TKC_NVPTX_UNROLL");
+    LLVMPassBuilderOptionsSetLoopUnrolling(po, unroll && !strcmp(unroll, "1"));
+    LLVMErrorRef e = LLVMRunPasses(l->m, env && *env ? env : "default<O3>", tm, po);
+    LLVMDisposePassBuilderOptions(po);
+    if (!e)
+        return true;
+    char *msg = LLVMGetErrorMessage(e);
+    diag_error(d, (Span){0}, "internal error: nvptx: the LLVM pass pipeline failed: %s", msg);
+    LLVMDisposeErrorMessage(msg);
+    return false;
+}
+
+static bool emit_ptx(Arena *a, Ll *l, LLVMTargetMachineRef tm, CudaBinary *bin, Diag *d)
+{
+    char *err = NULL;
+    LLVMMemoryBufferRef mb = NULL;
+    if (LLVMTargetMachineEmitToMemoryBuffer(tm, l->m, LLVMAssemblyFile, &err, &mb)) {
+        diag_error(d, (Span){0}, "internal error: nvptx: LLVM could not make PTX: %s", err ? err : "?");
+        LLVMDisposeMessage(err);
+        return false;
+    }
+    bin->ptx = arena_copy(a, LLVMGetBufferStart(mb), LLVMGetBufferSize(mb));
+    LLVMDisposeMemoryBuffer(mb);
+    return true;
+}
+
+bool nvptx_compile_pir(Arena *a, PirFunc **fs, int n, CudaKernel *ck, const char *arch, char **ir,
+                       CudaBinary *bin, Diag *d)
+{
+    double t0 = now_ms();
+    const char *h = getenv("TKC_NVPTX_HOST");
+    bool host = ir && h && !strcmp(h, "1");
+    LLVMTargetMachineRef tm = host ? host_machine(d) : machine(arch, d);
+    if (!tm)
+        return false;
+    Ll l = { 0 };
+    ll_init(&l, tm, host);
+    bool ok = true;
+    for (int i = 0; i < n && ok; i++) {
+        ok = nvptx_gen(&l, fs[i], d) != NULL;
+        ck[i] = (CudaKernel){ fs[i]->name, fs[i]->threads, fs[i]->smem };
+    }
+    char *msg = NULL;
+    if (ok && LLVMVerifyModule(l.m, LLVMReturnStatusAction, &msg)) {
+        diag_error(d, (Span){0}, "internal error: nvptx: invalid LLVM IR:\n%s", msg);
+        ok = false;
+    }
+    LLVMDisposeMessage(msg);
+    double t1 = now_ms();
+    ok = ok && optimize(&l, tm, d);
+    double t2 = now_ms();
+    if (ok && ir) {
+        char *s = LLVMPrintModuleToString(l.m);
+        *ir = arena_copy(a, s, strlen(s));
+        LLVMDisposeMessage(s);
+    } else if (ok) {
+        ok = emit_ptx(a, &l, tm, bin, d);
+    }
+    double t3 = now_ms();
+    ll_free(&l);
+    bin->ms = t3 - t0;
+    if (ok && !ir)
+        tir_log("nvptx", "%d kernel(s) in %.1f ms, %.1f ms/kernel (IR %.1f, O3 %.1f, PTX %.1f; %s, %zu bytes of PTX)",
+                n, bin->ms, bin->ms / (n ? n : 1), t1 - t0, t2 - t1, t3 - t2, arch, strlen(bin->ptx));
+    return ok;
+}
+
+bool nvptx_compile(Arena *a, TirKernel **ks, int n, CudaKernel *ck, const char *arch, char **ir,
+                   CudaBinary *bin, Diag *d)
+{
+    PirFunc **fs = arena_alloc(a, sizeof *fs * (size_t)(n + 1));
+    bool ok = true;
+    for (int i = 0; i < n; i++)
+        ok &= (fs[i] = gpu_lower(ks[i], d)) != NULL;
+    return ok && nvptx_compile_pir(a, fs, n, ck, arch, ir, bin, d);
+}

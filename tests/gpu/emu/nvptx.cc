@@ -1,0 +1,26 @@
+/*
+ * tests/gpu/emu/nvptx.cc — what the nvptx target's host-mode IR
+ * (TKC_NVPTX_HOST=1, targets/nvptx/gen.c) calls on the CPU stand-in: thread
+ * ids, barriers, shuffles and the inline PTX of lower/pir.h's pir_asm[],
+ * each through emu.h/mma.h's helpers.  Asm outputs come and go through
+ * out[] (tied inputs arrive there as the outputs' current values).
+ */
+#include "emu.h"
+
+extern "C" {
+int tk_nvx_sreg(int which) { return (int)(which == 0 ? threadIdx.x : which == 1 ? blockIdx.x : gridDim.x); }
+void tk_nvx_sync(void) { tk_emu_sync(); }
+uint32_t tk_nvx_shfl(uint32_t v, int lane) { return __shfl_xor_sync(0xffffffffu, v, lane); }
+void tk_nvx_ldsm4(uint32_t *o, uint32_t p) { tk_ldsm4(o[0], o[1], o[2], o[3], p); }
+void tk_nvx_ldsm4t(uint32_t *o, uint32_t p) { tk_ldsm4t(o[0], o[1], o[2], o[3], p); }
+void tk_nvx_mma_bf16(float *d, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t b0, uint32_t b1)
+{
+    tk_mma_bf16(d[0], d[1], d[2], d[3], a0, a1, a2, a3, b0, b1);
+}
+void tk_nvx_mma_f16(float *d, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t b0, uint32_t b1)
+{
+    tk_mma_f16(d[0], d[1], d[2], d[3], a0, a1, a2, a3, b0, b1);
+}
+void tk_nvx_pack_bf16x2(uint32_t *o, float lo, float hi) { o[0] = tk_pack_bf16x2(lo, hi); }
+void tk_nvx_pack_f16x2(uint32_t *o, float lo, float hi) { o[0] = tk_pack_f16x2(lo, hi); }
+}
