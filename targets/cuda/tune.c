@@ -153,7 +153,7 @@ static void device_code(const TuneVariant *v, const TargetOptions *to, Diag *d)
     FILE *f = fopen(arena_printf(a, "%s/k.cu", v->dir), "w");
     TirKernel *k = v->tir;
     if (f) {
-        cuda_emit_text(f, false, &k, 1, to, d);
+        cuda_emit_text(f, "cuda", &k, 1, to, d);
         fclose(f);
     }
     arena_free(a);
