@@ -16,15 +16,18 @@ LDLIBS  := -lm -ldl
 # LLVM 19 for --target=nvptx (LLVM's NVPTX backend through the LLVM C API).
 # Without it tkc still builds; --target=nvptx then says it was built without
 # LLVM.  LLVM_CONFIG= (empty) builds without it on purpose.  The shared
-# libLLVM is preferred (link time); a static-only install links statically.
+# libLLVM is preferred (link time); a static-only install links statically,
+# and LLVM_LINK=static asks for that (a tkc that runs where LLVM is absent).
 LLVM_CONFIG ?= $(wildcard /usr/lib/llvm-19/bin/llvm-config)
+LLVM_LINK   ?= shared
 LLVM_MAJOR  := $(if $(LLVM_CONFIG),$(firstword $(subst ., ,$(shell $(LLVM_CONFIG) --version 2>/dev/null))))
 ifeq ($(LLVM_MAJOR),19)
 LLVM_CFLAGS := -DTKC_HAVE_LLVM -isystem $(shell $(LLVM_CONFIG) --includedir)
 LLVM_LIBDIR := $(shell $(LLVM_CONFIG) --libdir)
 LLVM_LIBS   := -L$(LLVM_LIBDIR) -Wl,-rpath,$(LLVM_LIBDIR) \
-               $(shell $(LLVM_CONFIG) --link-shared --libs core passes target nvptx 2>/dev/null || \
-                       $(LLVM_CONFIG) --link-static --libs --system-libs core passes target nvptx)
+               $(if $(filter static,$(LLVM_LINK)),,$(shell $(LLVM_CONFIG) --link-shared --libs core passes target nvptx 2>/dev/null)) \
+               $(if $(filter static,$(LLVM_LINK)),$(shell $(LLVM_CONFIG) --link-static --libs core passes target nvptx native) \
+                 $(patsubst -lzstd,-l:libzstd.so.1,$(shell $(LLVM_CONFIG) --link-static --system-libs)) -lstdc++)
 NVPTX_SRCS  := $(filter-out targets/nvptx/none.c,$(wildcard targets/nvptx/*.c))
 else
 ifneq ($(LLVM_CONFIG),)
@@ -116,6 +119,7 @@ test-gpu: $(B)/tkc
 
 bench-gpu: $(B)/tkc
 	@sh tests/gpu/bench.sh
+	@sh tests/gpu/bench.sh codegen
 	@sh tests/gpu/tune.sh
 
 tune-gpu: $(B)/tkc

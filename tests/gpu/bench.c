@@ -39,6 +39,10 @@ static tk_CUdeviceptr dev(size_t bytes, int fill)
     return p;
 }
 
+#ifndef LABEL
+#define LABEL "tkc"
+#endif
+
 int main(void)
 {
     void *fn;
@@ -84,6 +88,6 @@ int main(void)
         t[r_] = (now() - t0) / 20;
     }
     qsort(t, 7, sizeof *t, cmp);
-    printf("tkc   %-24s %8.3f ms %8.1f GB/s\n", name, t[3] * 1e3, bytes / t[3] / 1e9);
+    printf("%-5s %-24s %8.3f ms %8.1f GB/s\n", LABEL, name, t[3] * 1e3, bytes / t[3] / 1e9);
     return 0;
 }

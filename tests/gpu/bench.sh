@@ -5,6 +5,8 @@
 # (stdlib bias_gelu_residual); each header --max-autotune'd for the shape.  For each: NVRTC compile time, then tkc's time
 # and GB/s, the reference's, and the ratio; the device-to-device copy
 # bandwidth is printed as the ceiling.  Uses build/tkc as it is.
+# `sh tests/gpu/bench.sh codegen`: the same kernels untuned, PTX from NVRTC
+# next to PTX from LLVM (--codegen=llvm), with each compile time.
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 TKC=${TKC:-build/tkc}
@@ -29,6 +31,31 @@ build() {   # KIND FILE KERNEL FLAGS...
         -o "$d/bench" tests/gpu/bench.c -lm -ldl || return 1
     "$d/bench"
 }
+
+# codegen KIND FILE KERNEL FLAGS...: the untuned header with PTX from NVRTC
+# and from LLVM (--codegen=llvm, as --target=nvptx): compile time, GB/s.
+codegen() {
+    kind=$1; f=$2; k=$3; shift 3
+    guard=TKC_$(basename "$f" | tr 'a-z.' 'A-Z_')
+    for cg in nvrtc llvm; do
+        d=$B/$k-$cg; mkdir -p "$d"
+        log=nvrtc; [ $cg = llvm ] && log=nvptx
+        if ! TKC_LOGS=$log "$TKC" "$f" --target=cuda --codegen=$cg --kernel=$k "$@" -o "$d/bench.h" 2>"$d/tkc.log"; then
+            echo "bench: tkc --codegen=$cg failed for $k"; sed 's/^/    /' "$d/tkc.log"; continue
+        fi
+        echo "$cg $k: $(sed -n "s/^\[$log\] //p" "$d/tkc.log" | head -1)"
+        $CC -std=c11 -O2 -Wall -Wextra -DKIND=$kind -DLABEL="\"$cg\"" -DBENCH_MODULE=tk_cuda_mod_$guard \
+            -I "$d" -o "$d/bench" tests/gpu/bench.c -lm -ldl && "$d/bench"
+    done
+}
+
+if [ "${1:-}" = codegen ]; then
+    echo "tkc CUDA codegen: NVRTC vs LLVM NVPTX, untuned headers, 8192 x 4096 ($(date -u +%Y-%m-%dT%H:%MZ))"
+    codegen 1 stdlib/nn.tk softmax -D BLOCK=4096
+    codegen 2 stdlib/nn.tk layernorm_f16 -D BLOCK=4096
+    codegen 3 stdlib/vec.tk bias_gelu_residual
+    exit 0
+fi
 
 echo "tkc CUDA benchmarks, 8192 x 4096 ($(date -u +%Y-%m-%dT%H:%MZ))"
 command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
