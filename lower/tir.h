@@ -76,6 +76,7 @@ typedef struct TirKernel {
     Vec(TRequire) requires;
     Vec(TVar) vars;
     /* dims/tensors specialized by -D are constants: see info */
+    int warps, stages;             /* launch options (@launch, @autotune); 0 = default */
 } TirKernel;
 
 /* lower/lower.c: typed AST -> tile IR for one choice of const values. */
