@@ -229,12 +229,15 @@ static Slots open_block(GpuMma *m, int64_t R, int64_t C, bool elems, PirLocal **
     }
     if (!elems)
         return s;
+    /* a group in one row: its row and first column once per group */
+    PirLocal *r = C % V ? NULL : let(m, "i", op(m, PB_DIV, ref(m, *gl), ci(m, C)));
+    PirLocal *c0 = C % V ? NULL : let(m, "i", op(m, PB_REM, ref(m, *gl), ci(m, C)));
     PirExpr *j = loop(m, "j", V, 1, true);
     s.depth++;
     PirExpr *f = add(m, ref(m, *gl), j);
     s.k = ref(m, let(m, "k", add(m, mul(m, *q, ci(m, V)), j)));
-    s.i0 = ref(m, let(m, "i", op(m, PB_DIV, f, ci(m, C))));
-    s.i1 = ref(m, let(m, "i", op(m, PB_REM, f, ci(m, C))));
+    s.i0 = ref(m, r ? r : let(m, "i", op(m, PB_DIV, f, ci(m, C))));
+    s.i1 = ref(m, c0 ? let(m, "i", add(m, ref(m, c0), j)) : let(m, "i", op(m, PB_REM, f, ci(m, C))));
     return s;
 }
 
