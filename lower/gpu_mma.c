@@ -454,6 +454,7 @@ typedef struct GpuPipe {
     int64_t stage, offb;       /* bytes per stage; B's offset in one */
     PirTy t;                   /* the counter's type */
     PirExpr *step;
+    PirLocal *lo;              /* the counter's first value */
     PirLocal *cur, *rs;        /* this iteration's stage, the next one's (I32) */
     PirLocal *it, *n;          /* the iteration, the trip count (I64) */
 } GpuPipe;
@@ -586,6 +587,7 @@ void gpu_mma_loop_pre(GpuMma *m, const Instr *loop, PirExpr *lo, PirExpr *hi, Pi
         return;
     p->step = step;
     pir_barrier(F, CUR);               /* the last readers of the staging region are done */
+    p->lo = let(m, "lo", lo);
     /* n = lo < hi ? (hi - lo - 1) / step + 1 : 0, step > 0 here */
     PirExpr *L = i64(m, lo), *H = i64(m, hi), *lt = pir_bin(F, PB_LT, L, H);
     PirExpr *d = pir_select(F, lt, pir_bin(F, PB_SUB, pir_bin(F, PB_SUB, H, L), pir_int(F, PT_I64, 1)),
@@ -599,7 +601,7 @@ void gpu_mma_loop_pre(GpuMma *m, const Instr *loop, PirExpr *lo, PirExpr *hi, Pi
     for (int s = 0; s + 1 < p->S; s++) {
         PirStmt *i = pir_if(F, CUR, pir_bin(F, PB_LT, pir_int(F, PT_I64, s), ref(m, p->n)));
         gpu_push(m->e, i->body);
-        pipe_copy(m, p, lo, s, ci(m, s));
+        pipe_copy(m, p, ref(m, p->lo), s, ci(m, s));
         gpu_pop(m->e);
         pir_asm_stmt(F, CUR, PA_CP_COMMIT);
     }
@@ -620,11 +622,13 @@ void gpu_mma_loop_head(GpuMma *m, const Instr *loop)
     PirExpr *ahead = pir_nsw(F, PB_ADD, ref(m, p->it), pir_int(F, PT_I64, S - 1));
     PirStmt *i = pir_if(F, CUR, pir_bin(F, PB_LT, ahead, ref(m, p->n)));
     gpu_push(m->e, i->body);
-    PirLocal *c = gpu_bind(m->e, p->lv, NULL);
-    gpu_bind(m->e, p->lv, c);
     PirExpr *ws = pir_select(F, op(m, PB_EQ, ref(m, p->cur), ci(m, 0)), ci(m, S - 1),
                              op(m, PB_SUB, ref(m, p->cur), ci(m, 1)));
-    pipe_copy(m, p, ref(m, c), S - 1, ws);
+    /* lo + (it + S - 1) * step rather than counter + (S - 1) * step: `it`
+     * steps by one, so the compiler strength-reduces the copies' addresses */
+    PirExpr *kn = pir_bin(F, PB_ADD, ref(m, p->lo),
+                          pir_bin(F, PB_MUL, pir_conv(F, p->t, ahead), p->step));
+    pipe_copy(m, p, kn, 0, ws);
     gpu_pop(m->e);
     pir_asm_stmt(F, CUR, PA_CP_COMMIT);
     pir_assign(F, CUR, p->it, NULL, pir_nsw(F, PB_ADD, ref(m, p->it), pir_int(F, PT_I64, 1)));

@@ -14,16 +14,17 @@ TKC=${TKC:-build/tkc}
 case $TKC in /*) ;; *) TKC=$PWD/$TKC ;; esac
 B=$(dirname "$TKC")/gpu-sweep
 CC=${CC:-gcc}
-CONFIGS=${CONFIGS:-"before:TKC_MMA_PIPE=0:-D BM=64 -D BN=64 -D BK=64
-p64x64x64:-:-D BM=64 -D BN=64 -D BK=64
-p128x128x32:-:-D BM=128 -D BN=128 -D BK=32
-p128x128x64:-:-D BM=128 -D BN=128 -D BK=64
-p128x128x32s4:TKC_MMA_STAGES=4:-D BM=128 -D BN=128 -D BK=32
-p128x128x64s2:TKC_MMA_STAGES=2:-D BM=128 -D BN=128 -D BK=64
-p128x128x32w4:TKC_WARPS=4:-D BM=128 -D BN=128 -D BK=32
-p128x256x32:-:-D BM=128 -D BN=256 -D BK=32
-p128x256x64:-:-D BM=128 -D BN=256 -D BK=64
-p256x128x32:-:-D BM=256 -D BN=128 -D BK=32"}
+CONFIGS=${CONFIGS:-"before:TKC_MMA_PIPE=0:-D BM=64 -D BN=64 -D BK=64 -D GM=1
+g1-128x128x64:-:-D GM=1
+g8-128x128x64:-:
+g16-128x128x64:-:-D GM=16
+g8-128x128x64w4:TKC_WARPS=4:
+g8-128x128x32w4:TKC_WARPS=4:-D BK=32
+g8-128x128x64s4:TKC_MMA_STAGES=4:
+g8-128x256x64:-:-D BN=256
+g8-128x256x32:-:-D BN=256 -D BK=32
+g8-256x128x64:-:-D BM=256
+g8-64x128x64w4:TKC_WARPS=4:-D BM=64"}
 mode=${1:-build}; [ $# -gt 0 ] && shift
 echo "$CONFIGS" | while IFS=: read -r label envs flags; do
     [ -n "$label" ] || continue

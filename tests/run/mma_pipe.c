@@ -8,6 +8,7 @@ static void one(int64_t M, int64_t N, int64_t K, int32_t k0)
     tk_bf16 *a = TKT_NEW(tk_bf16, M * K), *b = TKT_NEW(tk_bf16, K * N);
     tk_f16 *ah = TKT_NEW(tk_f16, M * K), *bh = TKT_NEW(tk_f16, K * N);
     float *c1 = TKT_OUT(float, M * N), *c3 = TKT_OUT(float, M * N), *got = TKT_OUT(float, M * N);
+    float *c4 = TKT_OUT(float, M * N);
     tk_f16 *c2 = TKT_OUT(tk_f16, M * N);
     size_t rn = sizeof(double) * (size_t)(M * N + 1);
     double *rb = calloc(1, rn), *rh = calloc(1, rn), *rf = calloc(1, rn);
@@ -42,6 +43,8 @@ static void one(int64_t M, int64_t N, int64_t K, int32_t k0)
     tkt_close("pp_big c", got, rh, M * N, tol, 2e-3);
     tkt_status("pp_from", pp_from(a, b, c3, k0, M, K, N), TK_OK, tk_last_error(), (char *)0);
     tkt_close("pp_from c", c3, rf, M * N, tol, 1e-5);
+    tkt_status("pp_grouped", pp_grouped(a, b, c4, M, K, N), TK_OK, tk_last_error(), (char *)0);
+    tkt_close("pp_grouped c", c4, rb, M * N, tol, 1e-5);
     tkt_check_guards();
     free(rb);
     free(rh);
@@ -53,7 +56,7 @@ int main(void)
 {
     static const int64_t shapes[][4] = {
         {1, 1, 1, 0}, {5, 7, 3, 0}, {33, 65, 33, 3}, {67, 131, 97, 17}, {64, 64, 128, 0},
-        {128, 136, 96, 40}, {129, 257, 200, 1}, {40, 48, 520, 100}, {17, 9, 31, 40},
+        {128, 136, 96, 40}, {129, 257, 200, 1}, {200, 130, 64, 0}, {40, 48, 520, 100}, {17, 9, 31, 40},
     };
     char name[80];
     for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
