@@ -47,6 +47,19 @@ typedef struct Grid {
     int MI, NI;            /* its 16 x 8 fragments */
 } Grid;
 
+/* A pipelined K loop (see "pipelined K loops" below). */
+typedef struct GpuPipe {
+    int dot, lv;               /* the DOT, the loop counter */
+    int S;                     /* stages */
+    int64_t stage, offb;       /* bytes per stage; B's offset in one */
+    PirTy t;                   /* the counter's type */
+    PirExpr *step;
+    PirLocal *lo;              /* the counter's first value */
+    bool late;                 /* the dot issues the copies after its first k step's MMAs */
+    PirLocal *cur, *rs;        /* this iteration's stage, the next one's (I32) */
+    PirLocal *it, *n;          /* the iteration, the trip count (I64) */
+} GpuPipe;
+
 /* The loops over a thread's slots (open_frag, open_block). */
 typedef struct Slots { PirExpr *k, *i0, *i1; int depth; } Slots;
 
@@ -338,6 +351,7 @@ static PirExpr *el2(GpuMma *m, PirLocal *a, PirExpr *i, int64_t w, int c)
 }
 
 static struct GpuPipe *pipe_of(const GpuMma *m, const Instr *dot);
+static void pipe_issue(GpuMma *m, struct GpuPipe *p, int part, int parts);
 static void pipe_bases(GpuMma *m, struct GpuPipe *p, PirExpr **ea, PirExpr **eb);
 
 bool gpu_mma_dot(GpuMma *m, const Instr *in)
@@ -406,7 +420,15 @@ bool gpu_mma_dot(GpuMma *m, const Instr *in)
     }
     s->in[4] = el2(m, fb, ni, 2, 0);
     s->in[5] = el2(m, fb, ni, 2, 1);
-    close_n(m, 4);
+    close_n(m, 2);
+    for (int j = 0; pp && pp->late && j < K / 16; j++) {
+        /* the next copies go out, a part after each k step's MMAs, while
+         * the tensor cores work */
+        gpu_push(m->e, pir_if(F, CUR, op(m, PB_EQ, kk, ci(m, 16 * j)))->body);
+        pipe_issue(m, pp, j, (int)(K / 16));
+        gpu_pop(m->e);
+    }
+    close_n(m, 2);
     if (!m->fused[in->id])
         to_block(m, acc, in->id, &g, M * SA * 2 + K * SB * 2);
     return true;
@@ -448,16 +470,6 @@ void gpu_mma_var_op(GpuMma *m, const Instr *in)
  * with their masks and `other`, and stored to the stage directly (the
  * barriers order those stores like the copies). */
 
-typedef struct GpuPipe {
-    int dot, lv;               /* the DOT, the loop counter */
-    int S;                     /* stages */
-    int64_t stage, offb;       /* bytes per stage; B's offset in one */
-    PirTy t;                   /* the counter's type */
-    PirExpr *step;
-    PirLocal *lo;              /* the counter's first value */
-    PirLocal *cur, *rs;        /* this iteration's stage, the next one's (I32) */
-    PirLocal *it, *n;          /* the iteration, the trip count (I64) */
-} GpuPipe;
 
 static void plan_pipe(GpuMma *m, const Instr *in, const int *uses)
 {
@@ -490,6 +502,13 @@ static void plan_pipe(GpuMma *m, const Instr *in, const int *uses)
     GpuPipe *p = arena_alloc(m->a, sizeof *p);
     *p = (GpuPipe){ .dot = in->id, .lv = lv->id, .S = S, .stage = stage, .offb = bytes_a,
                     .t = pir_ty_compute(lv->ty.dt) };
+    env = getenv("TKC_MMA_LATE");
+    p->late = !(env && !strcmp(env, "0"));
+    for (int i = 0; i < in->parent->ins.n && in->parent->ins.v[i] != in->id; i++) {
+        const Instr *x = I(m, in->parent->ins.v[i]);
+        if (x->blocks[0] || x->blocks[1] || x->op == OP_BREAK || x->op == OP_CONTINUE || x->op == OP_YIELD)
+            p->late = false;
+    }
     m->pipe[loop->id] = p;
     m->staged[a] = m->staged[b] = true;
 }
@@ -515,13 +534,24 @@ static void pipe_bases(GpuMma *m, GpuPipe *p, PirExpr **ea, PirExpr **eb)
     *eb = add(m, base, ci(m, p->offb));
 }
 
-/* Copy load v ([R, C]) of the iteration whose counter the loop's LOOPVAR
- * reads now into the stage at byte offset `at` (I32; rows of C + PAD). */
-static void copy_tile(GpuMma *m, int v, PirExpr *at)
+/* This thread's rounds of 16-byte chunks of load v, T chunks a round. */
+static int64_t rounds(const GpuMma *m, int v)
+{
+    const TTy *t = ty(m, v);
+    return (t->dim[0] * t->dim[1] / 8 + m->T - 1) / m->T;
+}
+
+/* Copy rounds [q0, q1) of load v ([R, C]) of the iteration whose counter
+ * the loop's LOOPVAR reads now into the stage at byte offset `at` (I32;
+ * rows of C + PAD). */
+static void copy_tile(GpuMma *m, int v, PirExpr *at, int64_t q0, int64_t q1)
 {
     const TTy *t = ty(m, v);
     int64_t R = t->dim[0], C = t->dim[1], SR = C + PAD, nch = R * C / 8;
-    PirExpr *q = loop(m, "q", (nch + m->T - 1) / m->T, 1, true);
+    if (q1 <= q0)
+        return;
+    scope(m);
+    PirExpr *q = add(m, loop(m, "q", q1 - q0, 1, true), ci(m, q0));
     PirLocal *ch = let(m, "ch", add(m, mul(m, q, ci(m, m->T)), gpu_tid(m->e)));
     int depth = 1;
     if (nch % m->T) {
@@ -555,12 +585,12 @@ static void copy_tile(GpuMma *m, int v, PirExpr *at)
     for (int i = 0; i < 4; i++)
         st->w[i] = w[i];
     st->val = w[0];
-    close_n(m, depth);
+    close_n(m, depth + 1);
 }
 
-/* Copy the operands of the iteration `ahead` iterations after the one whose
- * counter is `base` into stage `slot`. */
-static void pipe_copy(GpuMma *m, GpuPipe *p, PirExpr *base, int64_t ahead, PirExpr *slot)
+/* Copy part `part` of `parts` of the operands of the iteration `ahead`
+ * iterations after the one whose counter is `base` into stage `slot`. */
+static void pipe_copy(GpuMma *m, GpuPipe *p, PirExpr *base, int64_t ahead, PirExpr *slot, int part, int parts)
 {
     const Instr *dot = I(m, p->dot);
     PirExpr *kc = base;
@@ -569,12 +599,9 @@ static void pipe_copy(GpuMma *m, GpuPipe *p, PirExpr *base, int64_t ahead, PirEx
     PirLocal *k = let(m, "kn", kc);
     PirLocal *c = gpu_bind(m->e, p->lv, k);
     PirLocal *at = let(m, "st", add(m, ci(m, m->off), mul(m, slot, ci(m, p->stage))));
-    scope(m);
-    copy_tile(m, dot->args[0], ref(m, at));
-    close_n(m, 1);
-    scope(m);
-    copy_tile(m, dot->args[1], add(m, ref(m, at), ci(m, p->offb)));
-    close_n(m, 1);
+    int64_t ra = rounds(m, dot->args[0]), rb = rounds(m, dot->args[1]);
+    copy_tile(m, dot->args[0], ref(m, at), ra * part / parts, ra * (part + 1) / parts);
+    copy_tile(m, dot->args[1], add(m, ref(m, at), ci(m, p->offb)), rb * part / parts, rb * (part + 1) / parts);
     gpu_bind(m->e, p->lv, c);
 }
 
@@ -601,10 +628,32 @@ void gpu_mma_loop_pre(GpuMma *m, const Instr *loop, PirExpr *lo, PirExpr *hi, Pi
     for (int s = 0; s + 1 < p->S; s++) {
         PirStmt *i = pir_if(F, CUR, pir_bin(F, PB_LT, pir_int(F, PT_I64, s), ref(m, p->n)));
         gpu_push(m->e, i->body);
-        pipe_copy(m, p, ref(m, p->lo), s, ci(m, s));
+        pipe_copy(m, p, ref(m, p->lo), s, ci(m, s), 0, 1);
         gpu_pop(m->e);
         pir_asm_stmt(F, CUR, PA_CP_COMMIT);
     }
+}
+
+/* Part `part` of `parts` of the copies of iteration it + S - 1; after the
+ * last part the commit and it++. */
+static void pipe_issue(GpuMma *m, GpuPipe *p, int part, int parts)
+{
+    int S = p->S;
+    PirExpr *ahead = pir_nsw(F, PB_ADD, ref(m, p->it), pir_int(F, PT_I64, S - 1));
+    PirStmt *i = pir_if(F, CUR, pir_bin(F, PB_LT, ahead, ref(m, p->n)));
+    gpu_push(m->e, i->body);
+    PirExpr *ws = pir_select(F, op(m, PB_EQ, ref(m, p->cur), ci(m, 0)), ci(m, S - 1),
+                             op(m, PB_SUB, ref(m, p->cur), ci(m, 1)));
+    /* lo + (it + S - 1) * step rather than counter + (S - 1) * step: `it`
+     * steps by one, so the compiler strength-reduces the copies' addresses */
+    PirExpr *kn = pir_bin(F, PB_ADD, ref(m, p->lo),
+                          pir_bin(F, PB_MUL, pir_conv(F, p->t, ahead), p->step));
+    pipe_copy(m, p, kn, 0, ws, part, parts);
+    gpu_pop(m->e);
+    if (part + 1 < parts)
+        return;
+    pir_asm_stmt(F, CUR, PA_CP_COMMIT);
+    pir_assign(F, CUR, p->it, NULL, pir_nsw(F, PB_ADD, ref(m, p->it), pir_int(F, PT_I64, 1)));
 }
 
 void gpu_mma_loop_head(GpuMma *m, const Instr *loop)
@@ -619,19 +668,8 @@ void gpu_mma_loop_head(GpuMma *m, const Instr *loop)
     PirStmt *w = pir_asm_stmt(F, CUR, PA_CP_WAIT);
     w->in[0] = ci(m, S - 2);
     pir_barrier(F, CUR);
-    PirExpr *ahead = pir_nsw(F, PB_ADD, ref(m, p->it), pir_int(F, PT_I64, S - 1));
-    PirStmt *i = pir_if(F, CUR, pir_bin(F, PB_LT, ahead, ref(m, p->n)));
-    gpu_push(m->e, i->body);
-    PirExpr *ws = pir_select(F, op(m, PB_EQ, ref(m, p->cur), ci(m, 0)), ci(m, S - 1),
-                             op(m, PB_SUB, ref(m, p->cur), ci(m, 1)));
-    /* lo + (it + S - 1) * step rather than counter + (S - 1) * step: `it`
-     * steps by one, so the compiler strength-reduces the copies' addresses */
-    PirExpr *kn = pir_bin(F, PB_ADD, ref(m, p->lo),
-                          pir_bin(F, PB_MUL, pir_conv(F, p->t, ahead), p->step));
-    pipe_copy(m, p, kn, 0, ws);
-    gpu_pop(m->e);
-    pir_asm_stmt(F, CUR, PA_CP_COMMIT);
-    pir_assign(F, CUR, p->it, NULL, pir_nsw(F, PB_ADD, ref(m, p->it), pir_int(F, PT_I64, 1)));
+    if (!p->late)
+        pipe_issue(m, p, 0, 1);
 }
 
 void gpu_mma_loop_post(GpuMma *m, const Instr *loop)

@@ -15,16 +15,16 @@ case $TKC in /*) ;; *) TKC=$PWD/$TKC ;; esac
 B=$(dirname "$TKC")/gpu-sweep
 CC=${CC:-gcc}
 CONFIGS=${CONFIGS:-"before:TKC_MMA_PIPE=0:-D BM=64 -D BN=64 -D BK=64 -D GM=1
-g1-128x128x64:-:-D GM=1
-g8-128x128x64:-:
-g16-128x128x64:-:-D GM=16
-g8-128x128x64w4:TKC_WARPS=4:
-g8-128x128x32w4:TKC_WARPS=4:-D BK=32
-g8-128x128x64s4:TKC_MMA_STAGES=4:
-g8-128x256x64:-:-D BN=256
-g8-128x256x32:-:-D BN=256 -D BK=32
-g8-256x128x64:-:-D BM=256
-g8-64x128x64w4:TKC_WARPS=4:-D BM=64"}
+default::
+early:TKC_MMA_LATE=0:
+g1:-:-D GM=1
+bk32:-:-D BK=32
+s4:TKC_MMA_STAGES=4:
+s2:TKC_MMA_STAGES=2:
+w4:TKC_WARPS=4:
+w4bk32:TKC_WARPS=4:-D BK=32
+bn256:-:-D BN=256
+bn256bk32:-:-D BN=256 -D BK=32"}
 mode=${1:-build}; [ $# -gt 0 ] && shift
 echo "$CONFIGS" | while IFS=: read -r label envs flags; do
     [ -n "$label" ] || continue
@@ -32,7 +32,7 @@ echo "$CONFIGS" | while IFS=: read -r label envs flags; do
     if [ "$mode" = build ]; then
         mkdir -p "$d"
         # shellcheck disable=SC2086,SC2046
-        if env $( [ "$envs" = - ] || echo "$envs" | tr , ' ') TKC_LOGS=nvrtc "$TKC" stdlib/matmul.tk --target=cuda \
+        if env $( [ "$envs" = - ] || [ -z "$envs" ] || echo "$envs" | tr , ' ') TKC_LOGS=nvrtc "$TKC" stdlib/matmul.tk --target=cuda \
             --kernel=matmul_bf16 $flags -o "$d/bench.h" 2>"$d/tkc.log" \
             && $CC -std=c11 -O2 -DBENCH_MODULE=tk_cuda_mod_TKC_MATMUL_TK -I "$d" -o "$d/bench" \
                 tests/gpu/bench_mm.c -lm -ldl; then
