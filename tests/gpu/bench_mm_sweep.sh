@@ -15,16 +15,14 @@ case $TKC in /*) ;; *) TKC=$PWD/$TKC ;; esac
 B=$(dirname "$TKC")/gpu-sweep
 CC=${CC:-gcc}
 CONFIGS=${CONFIGS:-"before:TKC_MMA_PIPE=0:-D BM=64 -D BN=64 -D BK=64 -D GM=1
-default::
-early:TKC_MMA_LATE=0:
-g1:-:-D GM=1
-bk32:-:-D BK=32
-s4:TKC_MMA_STAGES=4:
-s2:TKC_MMA_STAGES=2:
-w4:TKC_WARPS=4:
-w4bk32:TKC_WARPS=4:-D BK=32
-bn256:-:-D BN=256
-bn256bk32:-:-D BN=256 -D BK=32"}
+128x128x64::-D BN=128
+128x128x64late:TKC_MMA_LATE=1:-D BN=128
+128x256x64::-D BN=256
+128x256x64late:TKC_MMA_LATE=1:-D BN=256
+128x256x64s4:TKC_MMA_STAGES=4:-D BN=256
+128x256x64g1::-D BN=256 -D GM=1
+256x128x64::-D BM=256 -D BN=128
+128x256x32s4:TKC_MMA_STAGES=4:-D BN=256 -D BK=32"}
 mode=${1:-build}; [ $# -gt 0 ] && shift
 echo "$CONFIGS" | while IFS=: read -r label envs flags; do
     [ -n "$label" ] || continue
