@@ -39,6 +39,7 @@
  * shared memory and for how long), once to build the function.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "gpu.h"
@@ -822,6 +823,8 @@ static Class classify(const GL *e, const Instr *in)
     if (op == OP_LOOPVAR || (!e->live[in->id] && !is_root(op)))
         return CL_SKIP;
     if (op == OP_CONST || op == OP_ARANGE || is_view(op) || e->recomp[in->id])
+        return CL_SKIP;
+    if (op == OP_LOAD && gpu_mma_staged(&e->mma, in))    /* copied by its pipelined loop */
         return CL_SKIP;
     if ((op == OP_VAR_GET || op == OP_VAR_SET) && gpu_mma_var(&e->mma, in))
         return CL_BREAK;
@@ -1664,6 +1667,8 @@ static void emit_for(GL *e, const Instr *in)
     PirStmt *g = pir_if(F, gpu_cur(e), pir_bin(F, PB_GT, S, lit_zero(e, dt)));
     PirLocal *c = pir_local(F, "v", pir_ty_compute(dt), 0);
     e->val[lv->id] = c;
+    gpu_push(e, g->body);
+    gpu_mma_loop_pre(&e->mma, in, lo, E, S);        /* a pipelined K loop's prologue */
     PirStmt *s = pir_for(F, g->body, c, lo, E, S, false);
     if (!dtype_is_float(dt)) {
         PirTy U = dtype_info[dt].bits == 64 ? PT_U64 : PT_U32;
@@ -1671,7 +1676,12 @@ static void emit_for(GL *e, const Instr *in)
         PirExpr *left = pir_bin(F, PB_SUB, pir_conv(F, U, E), pir_conv(F, U, C));
         s->next = pir_select(F, pir_bin(F, PB_LE, left, pir_conv(F, U, S)), E, pir_bin(F, PB_ADD, C, S));
     }
-    emit_body(e, s->body, body);
+    gpu_push(e, s->body);
+    gpu_mma_loop_head(&e->mma, in);
+    emit_block(e, body);
+    gpu_pop(e);
+    gpu_mma_loop_post(&e->mma, in);
+    gpu_pop(e);
     gpu_pop(e);
 }
 
@@ -1766,12 +1776,94 @@ static void emit_block(GL *e, TBlock *b)
     flush(e);
 }
 
+/* ------------------------------------------------------------ for pipelined loops */
+
+/* What gpu_mma.c's pipelined K loops (asynchronous copies of dot operands
+ * into shared memory, issued iterations ahead) need from the block layout. */
+
+PirLocal *gpu_bind(GL *e, int v, PirLocal *l)
+{
+    PirLocal *old = e->val[v];
+    e->val[v] = l;
+    return old;
+}
+
+/* Is block b open where `at` is (b holds at, or an instruction around it)? */
+static bool encloses(const GL *e, const TBlock *b, const Instr *at)
+{
+    for (const Instr *x = at; x; x = x->parent ? x->parent->owner : NULL)
+        if (x->parent == b)
+            return true;
+    return false;
+}
+
+/* Can v be computed at the head of loop, before its body: recomputed
+ * tiles, aranges and constants over scalars defined before the loop (in a
+ * block open there) and the loop's counter? */
+static bool ready(const GL *e, int v, const Instr *loop)
+{
+    if (v <= 0)
+        return true;
+    const Instr *in = I(e, v);
+    if (in->op == OP_CONST || in->op == OP_ARANGE)
+        return true;
+    if (in->op == OP_LOOPVAR)
+        return in->parent == loop->blocks[0];
+    if (in->ty.rank == 0 && !is_view(in->op))
+        return e->pos[v] < e->pos[loop->id] && encloses(e, in->parent, loop);
+    if (!is_view(in->op) && !e->recomp[v])
+        return false;
+    for (int j = 0; j < in->nargs; j++)
+        if (!ready(e, in->args[j], loop))
+            return false;
+    return true;
+}
+
+bool gpu_async_ok(GL *e, int v, const Instr *loop)
+{
+    const Instr *in = I(e, v);
+    if (in->op != OP_LOAD || in->ty.rank != 2 || !e->reload[v])
+        return false;
+    for (int j = 0; j < 3; j++)
+        if (!ready(e, in->args[j], loop))
+            return false;
+    return true;
+}
+
+bool gpu_load_chunk(GL *e, int v, PirExpr *i0, PirExpr *i1, PirExpr **ptr, PirExpr **ok)
+{
+    const Instr *ld = I(e, v);
+    const TTy *L = &ld->ty;
+    Chunks c;
+    if (ld->op != OP_LOAD || L->rank != 2 || !e->reload[v]
+        || !chunks(e, L, e->ki->params[ld->index].dt, &c) || c.nc != 1 || c.cw != 16)
+        return false;
+    int off = ld->args[0], m = ld->args[1];
+    Idx ix = { .rank = 2, .d = { i0, e->ti } };
+    if (gkind(e, off, align(e, &ix, ty(e, off), L)) != GK_CONTIG)
+        return false;
+    Lane save = e->ln;
+    e->ln.gi[1] = gpu_let(e, "gi", i1);        /* what subst() puts for the token */
+    e->ln.q = gpu_let(e, "q", gpu_i(e, 0));
+    set_tokens(e, true);
+    PirExpr *o = subst(e, operand(e, off, L, &ix), L, 0);
+    *ok = m > 0 ? all_true(e, m, align(e, &ix, ty(e, m), L), L) : NULL;
+    set_tokens(e, false);
+    *ptr = pir_ptradd(F, tensor(e, ld), o);
+    e->ln = save;
+    return true;
+}
+
 /* ------------------------------------------------------------ kernels */
 
 static int pick_threads(const GL *e)
 {
-    if (e->k->warps > 0)          /* @launch or an autotune variant */
-        return 32 * e->k->warps;
+    int w = e->k->warps;
+    const char *env = getenv("TKC_WARPS");     /* experiments: the default warps */
+    if (w <= 0 && env)
+        w = atoi(env);
+    if (w > 0 && w <= 32)
+        return 32 * w;
     int64_t big = 1;
     for (int v = 1; v < e->n; v++)
         if (e->live[v] && tty_numel(ty(e, v)) > big)

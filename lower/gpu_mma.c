@@ -36,6 +36,8 @@
 #include "gpu.h"
 
 #define PAD 8          /* elements of padding per staged 16-bit row: 16 bytes */
+#define PIPE_MAX (160 * 1024)  /* bytes: a pipeline's stages at most (sm_80 has 163 KB) */
+#define PIPE_STAGES 3  /* the default */
 #define OPAD 8         /* floats of padding per row of the f32 conversion area */
 
 typedef struct Grid {
@@ -44,6 +46,19 @@ typedef struct Grid {
     int64_t TM, TN;        /* a warp's piece */
     int MI, NI;            /* its 16 x 8 fragments */
 } Grid;
+
+/* A pipelined K loop (see "pipelined K loops" below). */
+typedef struct GpuPipe {
+    int dot, lv;               /* the DOT, the loop counter */
+    int S;                     /* stages */
+    int64_t stage, offb;       /* bytes per stage; B's offset in one */
+    PirTy t;                   /* the counter's type */
+    PirExpr *step;
+    PirLocal *lo;              /* the counter's first value */
+    bool late;                 /* the dot issues the copies after its first k step's MMAs */
+    PirLocal *cur, *rs;        /* this iteration's stage, the next one's (I32) */
+    PirLocal *it, *n;          /* the iteration, the trip count (I64) */
+} GpuPipe;
 
 /* The loops over a thread's slots (open_frag, open_block). */
 typedef struct Slots { PirExpr *k, *i0, *i1; int depth; } Slots;
@@ -136,6 +151,8 @@ static bool quiet_between(const GpuMma *m, const Instr *g, const Instr *s, int x
     return i < b->ins.n;
 }
 
+static void plan_pipe(GpuMma *m, const Instr *in, const int *uses);
+
 void gpu_mma_plan(GpuMma *m)
 {
     TirKernel *k = m->k;
@@ -143,6 +160,8 @@ void gpu_mma_plan(GpuMma *m)
     m->on = arena_alloc(m->a, (size_t)n + 1);
     m->fused = arena_alloc(m->a, (size_t)n + 1);
     m->frag_var = arena_alloc(m->a, (size_t)k->vars.n + 1);
+    m->pipe = arena_alloc(m->a, sizeof(struct GpuPipe *) * ((size_t)n + 1));
+    m->staged = arena_alloc(m->a, (size_t)n + 1);
     const char *env = getenv("TKC_MMA");
     if (env && !strcmp(env, "0"))
         return;
@@ -172,6 +191,7 @@ void gpu_mma_plan(GpuMma *m)
             continue;
         m->fused[gv] = m->fused[v] = m->fused[s->id] = true;
         m->frag_var[x] = true;
+        plan_pipe(m, in, uses);
     }
 }
 
@@ -222,12 +242,15 @@ static Slots open_block(GpuMma *m, int64_t R, int64_t C, bool elems, PirLocal **
     }
     if (!elems)
         return s;
+    /* a group in one row: its row and first column once per group */
+    PirLocal *r = C % V ? NULL : let(m, "i", op(m, PB_DIV, ref(m, *gl), ci(m, C)));
+    PirLocal *c0 = C % V ? NULL : let(m, "i", op(m, PB_REM, ref(m, *gl), ci(m, C)));
     PirExpr *j = loop(m, "j", V, 1, true);
     s.depth++;
     PirExpr *f = add(m, ref(m, *gl), j);
     s.k = ref(m, let(m, "k", add(m, mul(m, *q, ci(m, V)), j)));
-    s.i0 = ref(m, let(m, "i", op(m, PB_DIV, f, ci(m, C))));
-    s.i1 = ref(m, let(m, "i", op(m, PB_REM, f, ci(m, C))));
+    s.i0 = ref(m, r ? r : let(m, "i", op(m, PB_DIV, f, ci(m, C))));
+    s.i1 = ref(m, c0 ? let(m, "i", add(m, ref(m, c0), j)) : let(m, "i", op(m, PB_REM, f, ci(m, C))));
     return s;
 }
 
@@ -327,6 +350,10 @@ static PirExpr *el2(GpuMma *m, PirLocal *a, PirExpr *i, int64_t w, int c)
     return pir_elem(F, a, add(m, mul(m, i, ci(m, w)), ci(m, c)));
 }
 
+static struct GpuPipe *pipe_of(const GpuMma *m, const Instr *dot);
+static void pipe_issue(GpuMma *m, struct GpuPipe *p, int part, int parts);
+static void pipe_bases(GpuMma *m, struct GpuPipe *p, PirExpr **ea, PirExpr **eb);
+
 bool gpu_mma_dot(GpuMma *m, const Instr *in)
 {
     Grid g;
@@ -334,8 +361,12 @@ bool gpu_mma_dot(GpuMma *m, const Instr *in)
         return false;
     int a = in->args[0], b = in->args[1], c = in->args[2];
     int64_t M = g.M, N = g.N, K = ty(m, a)->dim[1], SA = K + PAD, SB = N + PAD;
-    int64_t offa = m->off, offb = m->off + M * SA * 2;
-    need(m, M * SA * 2 + K * SB * 2);
+    struct GpuPipe *pp = pipe_of(m, in);
+    PirExpr *ea = ci(m, m->off), *eb = ci(m, m->off + M * SA * 2);
+    if (pp)
+        pipe_bases(m, pp, &ea, &eb);
+    else
+        need(m, M * SA * 2 + K * SB * 2);
     PirLocal *acc;
     if (m->fused[in->id]) {
         acc = gpu_var(m->e, I(m, c)->index);
@@ -344,18 +375,20 @@ bool gpu_mma_dot(GpuMma *m, const Instr *in)
         pir_decl(F, CUR, acc, NULL);
         from_tile(m, acc, c, &g);
     }
-    pir_barrier(F, CUR);
-    stage(m, a, offa);
-    stage(m, b, offb);
-    pir_barrier(F, CUR);
+    if (!pp) {
+        pir_barrier(F, CUR);
+        stage(m, a, m->off);
+        stage(m, b, m->off + M * SA * 2);
+        pir_barrier(F, CUR);
+    }
     scope(m);
     PirExpr *w = op(m, PB_SHR, gpu_tid(m->e), ci(m, 5)), *l = op(m, PB_AND, gpu_tid(m->e), ci(m, 31));
     PirExpr *ra = add(m, mul(m, op(m, PB_REM, w, ci(m, g.WM)), ci(m, g.TM)), op(m, PB_AND, l, ci(m, 15)));
     PirExpr *oa = mul(m, add(m, mul(m, ra, ci(m, SA)), mul(m, op(m, PB_SHR, l, ci(m, 4)), ci(m, 8))), ci(m, 2));
     PirExpr *cb = add(m, mul(m, op(m, PB_DIV, w, ci(m, g.WM)), ci(m, g.TN)), mul(m, op(m, PB_SHR, l, ci(m, 4)), ci(m, 8)));
     PirExpr *ob = mul(m, add(m, mul(m, op(m, PB_AND, l, ci(m, 15)), ci(m, SB)), cb), ci(m, 2));
-    PirLocal *sa = let(m, "sa", pir_saddr(F, add(m, ci(m, offa), oa)));
-    PirLocal *sb = let(m, "sb", pir_saddr(F, add(m, ci(m, offb), ob)));
+    PirLocal *sa = let(m, "sa", pir_saddr(F, add(m, ea, oa)));
+    PirLocal *sb = let(m, "sb", pir_saddr(F, add(m, eb, ob)));
     PirExpr *kk = loop(m, "kk", K, 16, true);
     PirLocal *fa = pir_local(F, "fa", PT_U32, g.MI * 4), *fb = pir_local(F, "fb", PT_U32, g.NI * 2);
     pir_decl(F, CUR, fa, NULL);
@@ -387,7 +420,15 @@ bool gpu_mma_dot(GpuMma *m, const Instr *in)
     }
     s->in[4] = el2(m, fb, ni, 2, 0);
     s->in[5] = el2(m, fb, ni, 2, 1);
-    close_n(m, 4);
+    close_n(m, 2);
+    for (int j = 0; pp && pp->late && j < K / 16; j++) {
+        /* the next copies go out, a part after each k step's MMAs, while
+         * the tensor cores work */
+        gpu_push(m->e, pir_if(F, CUR, op(m, PB_EQ, kk, ci(m, 16 * j)))->body);
+        pipe_issue(m, pp, j, (int)(K / 16));
+        gpu_pop(m->e);
+    }
+    close_n(m, 2);
     if (!m->fused[in->id])
         to_block(m, acc, in->id, &g, M * SA * 2 + K * SB * 2);
     return true;
@@ -403,4 +444,241 @@ void gpu_mma_var_op(GpuMma *m, const Instr *in)
         from_tile(m, gpu_var(m->e, in->index), in->args[0], &g);
     else
         to_block(m, gpu_var(m->e, in->index), in->id, &g, 0);
+}
+
+/* ------------------------------------------------------------ pipelined K loops */
+
+/* A K loop whose dot reads two loads made only for it (acc += dot(load(a[rm,
+ * rk]), load(b[rk, rn])), the loads' offsets and masks known at the loop's
+ * head) copies the operands straight from global to shared memory with
+ * cp.async, S - 1 iterations ahead, into S stages of the staging region
+ * (each as stage() lays them out):
+ *
+ *   barrier; n = the trip count; it = 0
+ *   for s < S - 1: if (s < n) copy iteration s into stage s; commit
+ *   loop: cur = it % S
+ *         wait_group S - 2          this thread's copies of iteration it landed
+ *         barrier                   everyone's did; everyone is done with it - 1
+ *         if (it + S - 1 < n) copy iteration it + S - 1 into stage (it - 1) % S
+ *         commit; it++
+ *         ... the dot reads stage cur ...
+ *   wait_group 0                    (a break may leave copies in flight)
+ *
+ * A 16-byte chunk of a row goes by cp.async when it is wholly unmasked and
+ * its source is 16-byte aligned (checked at run time: rows of a tensor whose
+ * width is not a multiple of 8 are not); otherwise its elements are loaded
+ * with their masks and `other`, and stored to the stage directly (the
+ * barriers order those stores like the copies). */
+
+
+static void plan_pipe(GpuMma *m, const Instr *in, const int *uses)
+{
+    const Instr *loop = in->parent->owner;
+    const char *env = getenv("TKC_MMA_PIPE");
+    if ((env && !strcmp(env, "0")) || !loop || loop->op != OP_FOR || m->pipe[loop->id])
+        return;
+    const Instr *lv = I(m, loop->blocks[0]->ins.v[0]);
+    if (lv->op != OP_LOOPVAR || dtype_is_float(lv->ty.dt))
+        return;
+    int a = in->args[0], b = in->args[1];
+    for (int i = 0; i < 2; i++) {
+        int x = i ? b : a;
+        if (I(m, x)->parent != in->parent || uses[x] != 1 || !gpu_async_ok(m->e, x, loop))
+            return;
+    }
+    Grid g;
+    if (!dot_fits(m, in, &g))
+        return;
+    int64_t K = ty(m, a)->dim[1], bytes_a = g.M * (K + PAD) * 2;
+    int64_t stage = (bytes_a + K * (g.N + PAD) * 2 + 127) / 128 * 128;
+    env = getenv("TKC_MMA_STAGES");            /* experiments: the default stages */
+    int S = m->k->stages > 0 ? m->k->stages : env ? atoi(env) : PIPE_STAGES;
+    if (S < 2)
+        S = 2;
+    while (S > 2 && S * stage > PIPE_MAX)
+        S--;
+    if (S * stage > PIPE_MAX)
+        return;
+    GpuPipe *p = arena_alloc(m->a, sizeof *p);
+    *p = (GpuPipe){ .dot = in->id, .lv = lv->id, .S = S, .stage = stage, .offb = bytes_a,
+                    .t = pir_ty_compute(lv->ty.dt) };
+    /* Interleaving pays when a k step has many MMAs per warp (H200: 128x256
+     * tiles of 64x64 per warp +9% at 8192^3; 128x128 of 64x32 -6%). */
+    env = getenv("TKC_MMA_LATE");
+    p->late = env ? !strcmp(env, "1") : g.MI * g.NI >= 32;
+    for (int i = 0; i < in->parent->ins.n && in->parent->ins.v[i] != in->id; i++) {
+        const Instr *x = I(m, in->parent->ins.v[i]);
+        if (x->blocks[0] || x->blocks[1] || x->op == OP_BREAK || x->op == OP_CONTINUE || x->op == OP_YIELD)
+            p->late = false;
+    }
+    m->pipe[loop->id] = p;
+    m->staged[a] = m->staged[b] = true;
+}
+
+bool gpu_mma_staged(const GpuMma *m, const Instr *in)
+{
+    return m->staged && m->staged[in->id];
+}
+
+static GpuPipe *pipe_of(const GpuMma *m, const Instr *dot)
+{
+    const Instr *loop = dot->parent->owner;
+    GpuPipe *p = loop && m->pipe ? m->pipe[loop->id] : NULL;
+    return p && p->dot == dot->id ? p : NULL;
+}
+
+/* The byte offsets of this iteration's A and B stages. */
+static void pipe_bases(GpuMma *m, GpuPipe *p, PirExpr **ea, PirExpr **eb)
+{
+    need(m, p->S * p->stage);
+    PirExpr *base = add(m, ci(m, m->off), mul(m, ref(m, p->cur), ci(m, p->stage)));
+    *ea = base;
+    *eb = add(m, base, ci(m, p->offb));
+}
+
+/* This thread's rounds of 16-byte chunks of load v, T chunks a round. */
+static int64_t rounds(const GpuMma *m, int v)
+{
+    const TTy *t = ty(m, v);
+    return (t->dim[0] * t->dim[1] / 8 + m->T - 1) / m->T;
+}
+
+/* Copy rounds [q0, q1) of load v ([R, C]) of the iteration whose counter
+ * the loop's LOOPVAR reads now into the stage at byte offset `at` (I32;
+ * rows of C + PAD). */
+static void copy_tile(GpuMma *m, int v, PirExpr *at, int64_t q0, int64_t q1)
+{
+    const TTy *t = ty(m, v);
+    int64_t R = t->dim[0], C = t->dim[1], SR = C + PAD, nch = R * C / 8;
+    if (q1 <= q0)
+        return;
+    scope(m);
+    PirExpr *q = add(m, loop(m, "q", q1 - q0, 1, true), ci(m, q0));
+    PirLocal *ch = let(m, "ch", add(m, mul(m, q, ci(m, m->T)), gpu_tid(m->e)));
+    int depth = 1;
+    if (nch % m->T) {
+        gpu_push(m->e, pir_if(F, CUR, op(m, PB_LT, ref(m, ch), ci(m, nch)))->body);
+        depth++;
+    }
+    PirLocal *i0 = let(m, "i", op(m, PB_DIV, ref(m, ch), ci(m, C / 8)));
+    PirLocal *i1 = let(m, "i", mul(m, op(m, PB_REM, ref(m, ch), ci(m, C / 8)), ci(m, 8)));
+    PirLocal *dst = let(m, "dst", add(m, at, mul(m, add(m, mul(m, ref(m, i0), ci(m, SR)), ref(m, i1)), ci(m, 2))));
+    PirExpr *ptr, *ok;
+    if (gpu_load_chunk(m->e, v, ref(m, i0), ref(m, i1), &ptr, &ok)) {
+        PirExpr *al = op(m, PB_EQ, op(m, PB_AND, pir_ptrint(F, ptr), pir_int(F, PT_U64, 15)), pir_int(F, PT_U64, 0));
+        PirStmt *s = pir_if(F, CUR, ok ? op(m, PB_AND, ok, al) : al);
+        PirStmt *cp = pir_asm_stmt(F, s->body, PA_CP_ASYNC);
+        cp->in[0] = pir_saddr(F, ref(m, dst));
+        cp->in[1] = ptr;
+        cp->in[2] = pir_int(F, PT_U32, 16);
+        s->els = pir_block(F);
+        gpu_push(m->e, s->els);
+        depth++;
+    }
+    PirExpr *w[4];
+    for (int i = 0; i < 4; i++) {
+        PirExpr *lo = gpu_at(m->e, v, ref(m, i0), add(m, ref(m, i1), ci(m, 2 * i)), NULL);
+        PirExpr *hi = gpu_at(m->e, v, ref(m, i0), add(m, ref(m, i1), ci(m, 2 * i + 1)), NULL);
+        w[i] = pack2(m, t->dt, lo, hi);
+    }
+    PirStmt *st = pir_stmt(F, CUR, PS_STORE);
+    st->mem = pir_smem(PT_U32, 0, op(m, PB_SHR, ref(m, dst), ci(m, 2)));
+    st->nw = 4;
+    for (int i = 0; i < 4; i++)
+        st->w[i] = w[i];
+    st->val = w[0];
+    close_n(m, depth + 1);
+}
+
+/* Copy part `part` of `parts` of the operands of the iteration `ahead`
+ * iterations after the one whose counter is `base` into stage `slot`. */
+static void pipe_copy(GpuMma *m, GpuPipe *p, PirExpr *base, int64_t ahead, PirExpr *slot, int part, int parts)
+{
+    const Instr *dot = I(m, p->dot);
+    PirExpr *kc = base;
+    if (ahead)
+        kc = pir_bin(F, PB_ADD, base, pir_bin(F, PB_MUL, pir_int(F, p->t, ahead), p->step));
+    PirLocal *k = let(m, "kn", kc);
+    PirLocal *c = gpu_bind(m->e, p->lv, k);
+    PirLocal *at = let(m, "st", add(m, ci(m, m->off), mul(m, slot, ci(m, p->stage))));
+    int64_t ra = rounds(m, dot->args[0]), rb = rounds(m, dot->args[1]);
+    copy_tile(m, dot->args[0], ref(m, at), ra * part / parts, ra * (part + 1) / parts);
+    copy_tile(m, dot->args[1], add(m, ref(m, at), ci(m, p->offb)), rb * part / parts, rb * (part + 1) / parts);
+    gpu_bind(m->e, p->lv, c);
+}
+
+static PirExpr *i64(GpuMma *m, PirExpr *x) { return pir_conv(F, PT_I64, x); }
+
+void gpu_mma_loop_pre(GpuMma *m, const Instr *loop, PirExpr *lo, PirExpr *hi, PirExpr *step)
+{
+    GpuPipe *p = m->pipe ? m->pipe[loop->id] : NULL;
+    if (!p)
+        return;
+    p->step = step;
+    pir_barrier(F, CUR);               /* the last readers of the staging region are done */
+    p->lo = let(m, "lo", lo);
+    /* n = lo < hi ? (hi - lo - 1) / step + 1 : 0, step > 0 here */
+    PirExpr *L = i64(m, lo), *H = i64(m, hi), *lt = pir_bin(F, PB_LT, L, H);
+    PirExpr *d = pir_select(F, lt, pir_bin(F, PB_SUB, pir_bin(F, PB_SUB, H, L), pir_int(F, PT_I64, 1)),
+                            pir_int(F, PT_I64, 0));
+    PirExpr *cnt = pir_nsw(F, PB_ADD, pir_nsw(F, PB_DIV, d, i64(m, step)), pir_int(F, PT_I64, 1));
+    p->n = let(m, "n", pir_select(F, lt, cnt, pir_int(F, PT_I64, 0)));
+    p->it = let(m, "it", pir_int(F, PT_I64, 0));
+    p->rs = let(m, "rs", ci(m, 0));
+    p->cur = pir_local(F, "cur", PT_I32, 0);
+    pir_decl(F, CUR, p->cur, ci(m, 0));
+    for (int s = 0; s + 1 < p->S; s++) {
+        PirStmt *i = pir_if(F, CUR, pir_bin(F, PB_LT, pir_int(F, PT_I64, s), ref(m, p->n)));
+        gpu_push(m->e, i->body);
+        pipe_copy(m, p, ref(m, p->lo), s, ci(m, s), 0, 1);
+        gpu_pop(m->e);
+        pir_asm_stmt(F, CUR, PA_CP_COMMIT);
+    }
+}
+
+/* Part `part` of `parts` of the copies of iteration it + S - 1; after the
+ * last part the commit and it++. */
+static void pipe_issue(GpuMma *m, GpuPipe *p, int part, int parts)
+{
+    int S = p->S;
+    PirExpr *ahead = pir_nsw(F, PB_ADD, ref(m, p->it), pir_int(F, PT_I64, S - 1));
+    PirStmt *i = pir_if(F, CUR, pir_bin(F, PB_LT, ahead, ref(m, p->n)));
+    gpu_push(m->e, i->body);
+    PirExpr *ws = pir_select(F, op(m, PB_EQ, ref(m, p->cur), ci(m, 0)), ci(m, S - 1),
+                             op(m, PB_SUB, ref(m, p->cur), ci(m, 1)));
+    /* lo + (it + S - 1) * step rather than counter + (S - 1) * step: `it`
+     * steps by one, so the compiler strength-reduces the copies' addresses */
+    PirExpr *kn = pir_bin(F, PB_ADD, ref(m, p->lo),
+                          pir_bin(F, PB_MUL, pir_conv(F, p->t, ahead), p->step));
+    pipe_copy(m, p, kn, 0, ws, part, parts);
+    gpu_pop(m->e);
+    if (part + 1 < parts)
+        return;
+    pir_asm_stmt(F, CUR, PA_CP_COMMIT);
+    pir_assign(F, CUR, p->it, NULL, pir_nsw(F, PB_ADD, ref(m, p->it), pir_int(F, PT_I64, 1)));
+}
+
+void gpu_mma_loop_head(GpuMma *m, const Instr *loop)
+{
+    GpuPipe *p = m->pipe ? m->pipe[loop->id] : NULL;
+    if (!p)
+        return;
+    int S = p->S;
+    pir_assign(F, CUR, p->cur, NULL, ref(m, p->rs));
+    pir_assign(F, CUR, p->rs, NULL, pir_select(F, op(m, PB_EQ, ref(m, p->rs), ci(m, S - 1)), ci(m, 0),
+                                                add(m, ref(m, p->rs), ci(m, 1))));
+    PirStmt *w = pir_asm_stmt(F, CUR, PA_CP_WAIT);
+    w->in[0] = ci(m, S - 2);
+    pir_barrier(F, CUR);
+    if (!p->late)
+        pipe_issue(m, p, 0, 1);
+}
+
+void gpu_mma_loop_post(GpuMma *m, const Instr *loop)
+{
+    GpuPipe *p = m->pipe ? m->pipe[loop->id] : NULL;
+    if (!p)
+        return;
+    PirStmt *w = pir_asm_stmt(F, CUR, PA_CP_WAIT);
+    w->in[0] = ci(m, 0);
 }

@@ -22,7 +22,8 @@
  * listed at the end of this comment.
  *
  * Additions: PirExpr.nsw and pir_nsw (index arithmetic that cannot overflow,
- * divisions without special cases).
+ * divisions without special cases).  PA_CP_ASYNC, PA_CP_COMMIT, PA_CP_WAIT
+ * (asynchronous global-to-shared copies, sm_80+).
  */
 #ifndef TKC_PIR_H
 #define TKC_PIR_H
@@ -254,7 +255,17 @@ typedef struct PirExpr {
       "=f,=f,=f,=f,r,r,r,r,r,r,0,1,2,3", 0)                                              \
     /* U32 out = two F32 rounded to bf16/f16: in[0] the low half, in[1] the high */      \
     X(PA_PACK_BF16X2, "pack_bf16x2", 1, 2, "cvt.rn.bf16x2.f32 %0, %2, %1;", "=r,f,f", 0) \
-    X(PA_PACK_F16X2,  "pack_f16x2",  1, 2, "cvt.rn.f16x2.f32 %0, %2, %1;", "=r,f,f", 0)
+    X(PA_PACK_F16X2,  "pack_f16x2",  1, 2, "cvt.rn.f16x2.f32 %0, %2, %1;", "=r,f,f", 0)     \
+    /* no out; in: U32 shared address (PE_SADDR, 16-byte aligned), PTR global source   \
+     * (16-byte aligned), U32 src-size (0..16): copies src-size bytes, zero-fills the   \
+     * rest of the 16; asynchronous until a PA_CP_WAIT covers its group */             \
+    X(PA_CP_ASYNC, "cp_async", 0, 3, "cp.async.cg.shared.global [%0], [%1], 16, %2;", "r,l,r", 1) \
+    /* closes this thread's group of PA_CP_ASYNC issued since the last commit */        \
+    X(PA_CP_COMMIT, "cp_commit", 0, 0, "cp.async.commit_group;", "", 1)                 \
+    /* in: an I32 PE_CONST n: waits until at most n of this thread's committed groups  \
+     * are pending (its copies are then visible to it; a barrier makes them visible to \
+     * the block) */                                                                    \
+    X(PA_CP_WAIT, "cp_wait", 0, 1, "cp.async.wait_group %0;", "n", 1)
 
 typedef enum {
 #define X(n, s, no, ni, t, c, v) n,
@@ -270,7 +281,7 @@ typedef struct PirAsmInfo {
                             * they are not in in[] */
     const char *ptx;       /* the template */
     const char *cons;      /* constraints, comma-separated, outputs first */
-    bool memory;           /* volatile with a memory clobber (reads shared memory) */
+    bool memory;           /* volatile with a memory clobber (reads or writes memory) */
 } PirAsmInfo;
 extern const PirAsmInfo pir_asm[PA_COUNT];
 

@@ -80,6 +80,7 @@ typedef struct TirKernel {
      * yet).  From @launch, or from the --max-autotune variant. */
     int warps, stages;
     /* dims/tensors specialized by -D are constants: see info */
+    int warps, stages;             /* launch options (@launch, @autotune); 0 = default */
 } TirKernel;
 
 /* lower/lower.c: typed AST -> tile IR for one choice of const values. */

@@ -112,6 +112,10 @@ const char cuda_mma_prelude[] =
     "          : \"r\"(a0), \"r\"(a1), \"r\"(a2), \"r\"(a3), \"r\"(b0), \"r\"(b1)); }\n"
     "TK_DEF_MMA(bf16)\n"
     "TK_DEF_MMA(f16)\n"
+    "TK_D void tk_cp_async(uint32_t s, const void *g, uint32_t n)\n"
+    "{ asm volatile(\"cp.async.cg.shared.global [%0], [%1], 16, %2;\" :: \"r\"(s), \"l\"(g), \"r\"(n) : \"memory\"); }\n"
+    "TK_D void tk_cp_commit(void) { asm volatile(\"cp.async.commit_group;\" ::: \"memory\"); }\n"
+    "#define tk_cp_wait(n) asm volatile(\"cp.async.wait_group %0;\" :: \"n\"(n) : \"memory\")\n"
     "#endif\n";
 
 typedef struct PE {
@@ -371,7 +375,7 @@ static void asm_call(PE *p, const PirStmt *s)
     if (ret)
         line(p, "%s = tk_%s(%s);", ex(p, s->out[0]), ai->name, b.s);
     else
-        line(p, "tk_%s(%s);", ai->name, b.s);
+        line(p, "tk_%s(%s);", ai->name, b.n ? b.s : "");
 }
 
 static void stmt(PE *p, const PirStmt *s)

@@ -379,5 +379,5 @@ static bool cuda_measure(Arena *a, const TuneVariant *v, const TuneShape *s, dou
     return true;
 }
 
-const TuneBackend cuda_tune_backend = { .target = "cuda", .warps = true, .jobs = 16, .device = cuda_device,
+const TuneBackend cuda_tune_backend = { .target = "cuda", .warps = true, .stages = true, .jobs = 16, .device = cuda_device,
                                         .build = cuda_build, .measure = cuda_measure };

@@ -6,14 +6,14 @@
 # full against torch's float32 product of the same inputs; the FMA path
 # (TKC_MMA=0) is timed at 4096^3 for comparison.  Uses build/tkc as it is.
 #
-#   sh tests/gpu/bench_mm.sh            # BM/BN/BK: -D flags in TILE / SKINNY below
+#   sh tests/gpu/bench_mm.sh            # -D flags in TILE (default: the kernel's) / SKINNY below
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 TKC=${TKC:-build/tkc}
 case $TKC in /*) ;; *) TKC=$PWD/$TKC ;; esac
 B=$(dirname "$TKC")/gpu-bench-mm
 CC=${CC:-gcc}
-TILE=${TILE:-"-D BM=64 -D BN=64 -D BK=64"}
+TILE=${TILE:-""}
 SKINNY=${SKINNY:-"-D BM=16 -D BN=128 -D BK=64"}
 mkdir -p "$B/dump"
 
