@@ -76,11 +76,10 @@ typedef struct TirKernel {
     Vec(TRequire) requires;
     Vec(TVar) vars;
     /* Launch options (GPU targets; 0: the target chooses): warps per
-     * program, and software-pipelining stages (reserved: no pass uses them
-     * yet).  From @launch, or from the --max-autotune variant. */
+     * program, and the depth of the software pipeline of loops feeding a dot
+     * (lower/gpu_mma.c).  From @launch, or from the --max-autotune variant. */
     int warps, stages;
     /* dims/tensors specialized by -D are constants: see info */
-    int warps, stages;             /* launch options (@launch, @autotune); 0 = default */
 } TirKernel;
 
 /* lower/lower.c: typed AST -> tile IR for one choice of const values. */
