@@ -93,6 +93,13 @@ struct GL {
     PirLocal *tok_i, *tok_k, *tok_j;
     PirExpr *ti, *tk, *tj;   /* references to the tokens (compared by pointer) */
     GpuMma mma;              /* dot on tensor cores (gpu_mma.c) */
+    GpuLay *lay;             /* value id -> its layout (see "layouts") */
+    GpuLay *vlay;            /* var -> its layout */
+    GpuLay run_lay;          /* the layout of the pending run */
+    GpuLay cur_lay;          /* the layout of the lane loops open now */
+    PirExpr *rkx;            /* GL_FRAG lanes: the GL_ROW slot of the lane's row */
+    bool *needb;             /* GL_FRAG values also wanted in the block layout */
+    PirLocal **valb;         /* ... their block-layout copy */
 };
 
 #define F (e->f)
@@ -490,6 +497,203 @@ static void plan_smem(GL *e)
     e->smem = top;
 }
 
+/* ------------------------------------------------------------ layouts */
+
+/* Every tile has a layout (gpu.h: GpuLay).  The block layout is the
+ * default; a DOT on tensor cores leaves its result in the fragments of its
+ * warp grid (GL_FRAG), and what is computed from it stays there when it
+ * can: elementwise ops (and `where`, casts) with an operand in fragments,
+ * in-place vars updated from them, row reductions (GL_ROW: each thread
+ * holds the results of its own rows) and what is computed from those.  A
+ * lane of a given layout reads an operand of the same layout at its own
+ * slot; a GL_ROW vector broadcast along the columns of a GL_FRAG tile
+ * (x[:, None]) at the slot of the lane's row; aranges and the masks built
+ * from them are recomputed at the lane's (row, column).  Any other read is
+ * a conversion: a GL_FRAG tile read by the block layout at its own flat
+ * index gets a block-layout copy through the MMA staging region right after
+ * its definition (gpu_mma_to_block); everything else goes through the
+ * value's shared buffer, written from its own layout. */
+
+bool gpu_grid_eq(const GpuGrid *a, const GpuGrid *b)
+{
+    return a->M == b->M && a->N == b->N && a->WM == b->WM && a->WN == b->WN;
+}
+
+static bool lay_eq(const GpuLay *a, const GpuLay *b)
+{
+    return a->kind == b->kind && (a->kind == GL_BLOCK || gpu_grid_eq(&a->g, &b->g));
+}
+
+/* Can a tile of shape t have layout l? */
+static bool lay_fits(const GpuLay *l, const TTy *t)
+{
+    switch (l->kind) {
+    case GL_FRAG:
+        return t->rank == 2 && t->dim[0] == l->g.M && t->dim[1] == l->g.N;
+    case GL_ROW:
+        return (t->rank == 1 || (t->rank == 2 && t->dim[1] == 1)) && t->dim[0] == l->g.M;
+    default:
+        return true;
+    }
+}
+
+/* Registers per thread of a tile in layout l (GL_BLOCK: of n elements). */
+static int64_t lay_count(const GL *e, const GpuLay *l, int64_t n)
+{
+    if (l->kind == GL_FRAG)
+        return (int64_t)l->g.MI * l->g.NI * 4;
+    if (l->kind == GL_ROW)
+        return (int64_t)l->g.MI * 2;
+    return gpu_groups(e->T, e->V, n) * gpu_vwidth(e->V, n);
+}
+
+/* Do shapes a and b differ in size-1 dims only? */
+static bool same_but_ones(const TTy *a, const TTy *b)
+{
+    int i = 0, j = 0;
+    for (;;) {
+        while (i < a->rank && a->dim[i] == 1)
+            i++;
+        while (j < b->rank && b->dim[j] == 1)
+            j++;
+        if (i == a->rank || j == b->rank)
+            return i == a->rank && j == b->rank;
+        if (a->dim[i++] != b->dim[j++])
+            return false;
+    }
+}
+
+/* The value v's elements are, through views that keep every element where
+ * it is up to size-1 dims (no expanding broadcast, no transpose). */
+static int same_base(const GL *e, int v)
+{
+    for (;;) {
+        const Instr *in = I(e, v);
+        if (!is_view(in->op) || in->ty.rank == 0)
+            return v;
+        int u = in->args[0];
+        const TTy *ut = ty(e, u);
+        if (ut->rank == 0 || !same_but_ones(ut, &in->ty))
+            return v;
+        if (in->op == OP_TRANS)
+            for (int i = 0; i < in->ty.rank; i++)
+                if (in->perm[i] != i && in->ty.dim[i] != 1)
+                    return v;
+        v = u;
+    }
+}
+
+/* The slot of tile v at index ix when the lane open now holds it. */
+static PirExpr *own_slot(GL *e, int v, const Idx *ix)
+{
+    const GpuLay *l = &e->lay[v], *c = &e->cur_lay;
+    if (!e->val[v])
+        return NULL;
+    if (ix->ident && lay_eq(l, c))
+        return e->kx;
+    if (c->kind == GL_FRAG && l->kind == GL_ROW && gpu_grid_eq(&l->g, &c->g) && ix->rank >= 1
+        && ix->d[0]->kind == PE_LOCAL && ix->d[0]->local == e->ln.i[0]
+        && (ix->rank == 1 || pir_is_int(ix->d[1], 0)))
+        return e->rkx;
+    return NULL;
+}
+
+PirLocal *gpu_frag(GL *e, int v, const GpuGrid *g)
+{
+    int b = same_base(e, v);
+    const GpuLay *l = &e->lay[b];
+    if (l->kind != GL_FRAG || !gpu_grid_eq(&l->g, g) || !lay_fits(l, ty(e, v)))
+        return NULL;
+    return e->val[b];
+}
+
+PirLocal *gpu_frag_a(GL *e, int v, const GpuGrid *g, GpuGrid *ga)
+{
+    int b = same_base(e, v);
+    const GpuLay *l = &e->lay[b];
+    const TTy *t = ty(e, v);
+    if (l->kind != GL_FRAG || !lay_fits(l, t) || l->g.WN != 1 || l->g.WM != g->WM || l->g.M != g->M
+        || t->dim[1] % 16)
+        return NULL;
+    *ga = l->g;
+    return e->val[b];
+}
+
+void gpu_bind(GL *e, int v, PirLocal *regs) { e->val[v] = regs; }
+
+/* The layout an elementwise op of shape t takes from its operand u: u's
+ * own, when u is in fragments or rows that fit t; else none (GL_BLOCK). */
+static GpuLay lay_from(const GL *e, int u, const TTy *t)
+{
+    GpuLay none = { .kind = GL_BLOCK };
+    if (u <= 0 || ty(e, u)->rank == 0)
+        return none;
+    const GpuLay *l = &e->lay[same_base(e, u)];
+    return l->kind != GL_BLOCK && lay_fits(l, t) ? *l : none;
+}
+
+static bool row_reduce(const GL *e, const Instr *in, GpuLay *out)
+{
+    int src = in->args[0];
+    const TTy *st = ty(e, src);
+    GpuLay l = lay_from(e, src, st);
+    if (in->op != OP_REDUCE || l.kind != GL_FRAG || st->rank != 2 || in->axis != 1 || l.g.WN != 1
+        || (in->rkind != RK_SUM && in->rkind != RK_MAX && in->rkind != RK_MIN))
+        return false;
+    *out = (GpuLay){ .kind = GL_ROW, .g = l.g };
+    return lay_fits(out, &in->ty);
+}
+
+/* One round of layout assignment over the kernel, in program order (the
+ * vars' layouts come from the previous round); true when something changed. */
+static bool lay_round(GL *e)
+{
+    bool changed = false;
+    for (int v = 1; v < e->n; v++) {
+        const Instr *in = I(e, v);
+        GpuLay l = { .kind = GL_BLOCK }, r;
+        GpuGrid g;
+        if (!e->live[v] || in->ty.rank == 0 || e->recomp[v] || is_view(in->op))
+            continue;
+        if (in->op == OP_DOT && gpu_mma_grid(&e->mma, in, &g))
+            l = (GpuLay){ .kind = GL_FRAG, .g = g };
+        else if (row_reduce(e, in, &r))
+            l = r;
+        else if (in->op == OP_VAR_GET && in->index >= 0 && in->index < e->k->vars.n
+                 && !gpu_mma_var(&e->mma, in))
+            l = e->vlay[in->index];
+        else if ((op_flags[in->op] & OPF_E) && in->op != OP_LOAD)
+            for (int j = 0; j < in->nargs && l.kind == GL_BLOCK; j++)
+                l = lay_from(e, in->args[j], &in->ty);
+        if (!lay_eq(&l, &e->lay[v]))
+            changed = true;
+        e->lay[v] = l;
+    }
+    /* a var takes the layout its updates have (splats and recomputed
+     * values have none; a var set from several layouts keeps the first) */
+    for (int x = 0; x < e->k->vars.n; x++) {
+        const TTy *vt = &e->k->vars.v[x].ty;
+        GpuLay l = { .kind = GL_BLOCK };
+        for (int v = 1; v < e->n && l.kind == GL_BLOCK; v++) {
+            const Instr *in = I(e, v);
+            if (in->op == OP_VAR_SET && in->index == x && e->live[v] && !gpu_mma_var(&e->mma, in))
+                l = lay_from(e, in->args[0], vt);
+        }
+        if (!lay_eq(&l, &e->vlay[x]))
+            changed = true;
+        e->vlay[x] = l;
+    }
+    return changed;
+}
+
+static void plan_layouts(GL *e)
+{
+    e->lay = arena_alloc(e->a, sizeof(GpuLay) * (size_t)e->n);
+    e->vlay = arena_alloc(e->a, sizeof(GpuLay) * (size_t)(e->k->vars.n + 1));
+    for (int round = 0; round < 8 && lay_round(e); round++)
+        ;
+}
+
 /* ------------------------------------------------------------ reading */
 
 static PirExpr *scalar(GL *e, int v);
@@ -640,10 +844,19 @@ static PirExpr *rd(GL *e, int v, Idx ix)
         return gpu_add(e, gpu_i(e, in->ival), ix.d[0]);
     if (e->recomp[v])
         return recompute(e, v, ix);
-    if (ix.ident && e->val[v])
-        return pir_elem(F, e->val[v], e->kx);
-    if (ix.ident) {
+    PirExpr *own = own_slot(e, v, &ix);
+    if (own)
+        return pir_elem(F, e->val[v], own);
+    if (ix.ident && lay_eq(&e->lay[v], &e->cur_lay)) {
         fail(e, in, "internal error: a tile read before its definition");
+        return lit_zero(e, in->ty.dt);
+    }
+    if (ix.ident && e->lay[v].kind == GL_FRAG && e->cur_lay.kind == GL_BLOCK) {
+        e->needb[v] = true;       /* same flat index in the block layout: a copy */
+        if (e->valb[v])
+            return pir_elem(F, e->valb[v], e->kx);
+        if (!e->plan)
+            fail(e, in, "internal error: no block-layout copy of a fragment tile");
         return lit_zero(e, in->ty.dt);
     }
     if (e->reload[v])
@@ -790,16 +1003,39 @@ static void close_lane(GL *e, const TTy *t)
     close_group(e, t);
 }
 
+static int open_lay(GL *e, const GpuLay *l, const TTy *t);
+static void close_lay(GL *e, int depth);
+
 static void write_shared(GL *e, int v)
 {
     if (!e->shared[v] || !e->val[v])
         return;
     const TTy *t = ty(e, v);
     pir_barrier(F, gpu_cur(e));
-    open_lane(e, t);
-    pir_store(F, gpu_cur(e), sbuf(e, v, pir_ref(F, e->ln.f)), pir_elem(F, e->val[v], e->kx));
-    close_lane(e, t);
+    if (e->lay[v].kind != GL_BLOCK) {
+        int depth = open_lay(e, &e->lay[v], t);
+        Idx ix = { .rank = t->rank };
+        for (int d = 0; d < t->rank; d++)
+            ix.d[d] = pir_ref(F, e->ln.i[d]);
+        pir_store(F, gpu_cur(e), sbuf(e, v, join_lin(e, &ix, t)), pir_elem(F, e->val[v], e->kx));
+        close_lay(e, depth);
+    } else {
+        open_lane(e, t);
+        pir_store(F, gpu_cur(e), sbuf(e, v, pir_ref(F, e->ln.f)), pir_elem(F, e->val[v], e->kx));
+        close_lane(e, t);
+    }
     pir_barrier(F, gpu_cur(e));
+}
+
+/* After v's definition: its copies for readers of other layouts. */
+static void settle(GL *e, int v)
+{
+    write_shared(e, v);
+    if (e->needb[v] && e->val[v] && e->lay[v].kind == GL_FRAG) {
+        int64_t n = tty_numel(ty(e, v));
+        e->valb[v] = decl_array(e, "v", pir_ty_compute(ty(e, v)->dt), kcount(e, n));
+        gpu_mma_to_block(&e->mma, e->val[v], e->valb[v], &e->lay[v].g);
+    }
 }
 
 static const TTy *lane_shape(const GL *e, const Instr *in)
@@ -1285,10 +1521,71 @@ static void emit_pre(GL *e, int a, const TTy *L)
         vclose(e);
 }
 
+/* Open the loops over a thread's slots of a tile of shape t in layout l
+ * (GL_FRAG or GL_ROW): e->ln.i[], e->kx (and e->rkx) are the lane's; the
+ * loop depth to close. */
+static int open_lay(GL *e, const GpuLay *l, const TTy *t)
+{
+    const GpuGrid *g = &l->g;
+    e->cur_lay = *l;
+    if (l->kind == GL_FRAG) {
+        GpuSlots s = gpu_mma_open_frag(&e->mma, g);
+        e->ln.i[0] = s.i0;
+        e->ln.i[1] = s.i1;
+        e->kx = pir_ref(F, s.k);
+        e->rkx = pir_ref(F, s.rk);
+        return s.depth;
+    }
+    open_scope(e);
+    PirExpr *w = pir_bin(F, PB_SHR, gpu_tid(e), gpu_i(e, 5)), *ln = pir_bin(F, PB_AND, gpu_tid(e), gpu_i(e, 31));
+    PirLocal *r0 = gpu_let(e, "r0", gpu_add(e, gpu_mul(e, pir_bin(F, PB_REM, w, gpu_i(e, g->WM)), gpu_i(e, g->TM)),
+                                            pir_bin(F, PB_SHR, ln, gpu_i(e, 2))));
+    PirLocal *mi = open_for(e, "mi", gpu_i(e, 0), gpu_i(e, g->MI), 1, true);
+    PirLocal *h = open_for(e, "h", gpu_i(e, 0), gpu_i(e, 2), 1, true);
+    e->kx = pir_ref(F, gpu_let(e, "k", gpu_add(e, gpu_mul(e, pir_ref(F, mi), gpu_i(e, 2)), pir_ref(F, h))));
+    e->ln.i[0] = gpu_let(e, "i", gpu_add(e, gpu_add(e, pir_ref(F, r0), gpu_mul(e, pir_ref(F, mi), gpu_i(e, 16))),
+                                         gpu_mul(e, pir_ref(F, h), gpu_i(e, 8))));
+    if (t->rank == 2)
+        e->ln.i[1] = gpu_let(e, "i", gpu_i(e, 0));
+    return 3;
+}
+
+static void close_lay(GL *e, int depth)
+{
+    while (depth-- > 0)
+        gpu_pop(e);
+    e->cur_lay = (GpuLay){ .kind = GL_BLOCK };
+}
+
+/* A run in the fragment or row layout: elementwise only, no vectors. */
+static void flush_lay(GL *e)
+{
+    const TTy *L = &e->run_shape;
+    int64_t K = lay_count(e, &e->run_lay, tty_numel(L));
+    for (int i = 0; i < e->run.n; i++) {
+        const Instr *m = I(e, e->run.v[i]);
+        if (m->op != OP_VAR_SET)
+            e->val[m->id] = decl_array(e, "v", pir_ty_compute(m->ty.dt), K);
+    }
+    if (e->run_barrier)
+        pir_barrier(F, gpu_cur(e));
+    int depth = open_lay(e, &e->run_lay, L);
+    for (int i = 0; i < e->run.n; i++)
+        emit_lane(e, I(e, e->run.v[i]), L);
+    close_lay(e, depth);
+    for (int i = 0; i < e->run.n; i++)
+        settle(e, e->run.v[i]);
+    e->run.n = 0;
+}
+
 static void flush(GL *e)
 {
     if (e->run.n == 0)
         return;
+    if (e->run_lay.kind != GL_BLOCK) {
+        flush_lay(e);
+        return;
+    }
     const TTy *L = &e->run_shape;
     int64_t K = kcount(e, tty_numel(L));
     for (int i = 0; i < e->run.n; i++) {
@@ -1338,7 +1635,7 @@ static void flush(GL *e)
     for (int i = 0; i < pre.n; i++)
         e->pre[pre.v[i]] = 0;
     for (int i = 0; i < e->run.n; i++)
-        write_shared(e, e->run.v[i]);
+        settle(e, e->run.v[i]);
     e->run.n = 0;
 }
 
@@ -1352,14 +1649,26 @@ static bool same_shape(const TTy *a, const TTy *b)
     return true;
 }
 
+/* The layout of lane instruction in's loops. */
+static GpuLay lane_lay(const GL *e, const Instr *in)
+{
+    if (in->op == OP_LOAD || in->op == OP_STORE)
+        return (GpuLay){ .kind = GL_BLOCK };
+    if (in->op == OP_VAR_SET || in->op == OP_VAR_GET)
+        return e->vlay[in->index];
+    return e->lay[in->id];
+}
+
 static void add_lane(GL *e, const Instr *in)
 {
     bool hz = mem_hazard(e, in);
-    if (e->run.n && (hz || !same_shape(&e->run_shape, lane_shape(e, in))))
+    GpuLay l = lane_lay(e, in);
+    if (e->run.n && (hz || !same_shape(&e->run_shape, lane_shape(e, in)) || !lay_eq(&l, &e->run_lay)))
         flush(e);
     if (e->run.n == 0) {
         e->run_shape = *lane_shape(e, in);
         e->run_barrier = hz;
+        e->run_lay = l;
     }
     vec_push(e->a, e->run, in->id);
     if (e->shared[in->id] || e->plan)   /* planning: every member its own run */
@@ -1568,6 +1877,40 @@ static void reduce_axis(GL *e, const Instr *in)
     close_lane(e, t);
 }
 
+/* sum/max/min along the columns of a GL_FRAG tile into GL_ROW: over the
+ * thread's own columns, then over the quad's four lanes (which hold the
+ * rest of the warp's columns: WN = 1, so the warp has all of them). */
+static void reduce_rows(GL *e, const Instr *in)
+{
+    const GpuGrid *g = &e->lay[in->id].g;
+    int src = in->args[0];
+    PirLocal *x = gpu_frag(e, src, g);
+    if (!x) {
+        fail(e, in, "internal error: a row reduction of a tile not in fragments");
+        return;
+    }
+    DType xdt = ty(e, src)->dt, rdt = in->ty.dt;
+    ReduceKind rk = in->rkind;
+    PirLocal *res = e->val[in->id] = decl_array(e, "v", pir_ty_compute(rdt), lay_count(e, &e->lay[in->id], 0));
+    PirLocal *mi = open_for(e, "mi", gpu_i(e, 0), gpu_i(e, g->MI), 1, true);
+    PirLocal *h = open_for(e, "h", gpu_i(e, 0), gpu_i(e, 2), 1, true);
+    PirLocal *a = gpu_let(e, "a", red_init(e, rk, rdt));
+    PirLocal *ni = open_for(e, "ni", gpu_i(e, 0), gpu_i(e, g->NI), 1, true);
+    PirLocal *c = open_for(e, "c", gpu_i(e, 0), gpu_i(e, 2), 1, true);
+    PirExpr *tile = gpu_add(e, gpu_mul(e, pir_ref(F, mi), gpu_i(e, g->NI)), pir_ref(F, ni));
+    PirExpr *k = gpu_add(e, gpu_add(e, gpu_mul(e, tile, gpu_i(e, 4)), gpu_mul(e, pir_ref(F, h), gpu_i(e, 2))), pir_ref(F, c));
+    pir_assign(F, gpu_cur(e), a, NULL, red_step(e, rk, pir_ref(F, a), conv_dt(e, pir_elem(F, x, k), xdt, rdt)));
+    gpu_pop(e);
+    gpu_pop(e);
+    for (int o = 1; o <= 2; o <<= 1) {
+        PirLocal *b = gpu_let(e, "b", pir_shfl_xor(F, pir_ref(F, a), o));
+        pir_assign(F, gpu_cur(e), a, NULL, red_step(e, rk, pir_ref(F, a), pir_ref(F, b)));
+    }
+    pir_assign(F, gpu_cur(e), res, gpu_add(e, gpu_mul(e, pir_ref(F, mi), gpu_i(e, 2)), pir_ref(F, h)), pir_ref(F, a));
+    gpu_pop(e);
+    gpu_pop(e);
+}
+
 static void emit_reduce(GL *e, const Instr *in)
 {
     const TTy *st = ty(e, in->args[0]);
@@ -1575,7 +1918,9 @@ static void emit_reduce(GL *e, const Instr *in)
         fail(e, in, "reduction axis out of range");
         return;
     }
-    if (in->ty.rank == 0)
+    if (e->lay[in->id].kind == GL_ROW)
+        reduce_rows(e, in);
+    else if (in->ty.rank == 0)
         reduce_all(e, in);
     else
         reduce_axis(e, in);
@@ -1682,20 +2027,20 @@ static void emit_other(GL *e, const Instr *in)
     switch (in->op) {
     case OP_REDUCE:
         emit_reduce(e, in);
-        write_shared(e, in->id);
+        settle(e, in->id);
         break;
     case OP_CUMSUM:
         emit_cumsum(e, in);
-        write_shared(e, in->id);
+        settle(e, in->id);
         break;
     case OP_DOT:
         if (!gpu_mma_dot(&e->mma, in))
             emit_dot(e, in);
-        write_shared(e, in->id);
+        settle(e, in->id);
         break;
     case OP_VAR_GET: case OP_VAR_SET:     /* of a var in the MMA fragment layout */
         gpu_mma_var_op(&e->mma, in);
-        write_shared(e, in->id);
+        settle(e, in->id);
         break;
     case OP_LOAD: case OP_STORE:
         for (int j = 0; j < 3; j++)
@@ -1777,7 +2122,33 @@ static int pick_threads(const GL *e)
     for (int i = 0; i < e->k->vars.n; i++)
         if (tty_numel(&e->k->vars.v[i].ty) > big)
             big = tty_numel(&e->k->vars.v[i].ty);
-    return big >= 4096 ? 256 : 128;
+    int T = big >= 4096 ? 256 : 128;
+    /* Row reductions of a tensor-core dot's result: as many warps as fit
+     * along its M in 16-row slices (a warp grid with WN = 1). */
+    int64_t M = 0;
+    bool rows = false;
+    for (int v = 1; v < e->n; v++) {
+        const Instr *in = I(e, v);
+        if (!e->live[v])
+            continue;
+        if (in->op == OP_REDUCE && in->axis == 1 && ty(e, in->args[0])->rank == 2)
+            rows = true;
+        if (in->op == OP_DOT && in->ty.rank == 2 && in->ty.dt == DT_F32 && ty(e, in->args[0])->rank == 2
+            && (ty(e, in->args[0])->dt == DT_BF16 || ty(e, in->args[0])->dt == DT_F16)
+            && (M == 0 || in->ty.dim[0] < M))
+            M = in->ty.dim[0];
+    }
+    while (rows && M > 0 && T > 64 && M % (16 * (T / 32)) != 0)
+        T /= 2;
+    return T;
+}
+
+static bool has_row_reduce(const GL *e)
+{
+    for (int v = 1; v < e->n; v++)
+        if (e->live[v] && I(e, v)->op == OP_REDUCE && I(e, v)->axis == 1 && ty(e, I(e, v)->args[0])->rank == 2)
+            return true;
+    return false;
 }
 
 static void add_params(GL *e)
@@ -1804,6 +2175,7 @@ static void build(GL *e)
     F->threads = e->T;
     e->stack.n = 0;
     e->val = arena_alloc(e->a, sizeof(PirLocal *) * (size_t)e->n);
+    e->valb = arena_alloc(e->a, sizeof(PirLocal *) * (size_t)e->n);
     e->prel = arena_alloc(e->a, sizeof(PirLocal *) * (size_t)e->n);
     add_params(e);
     int g0 = pir_add_param(F, PP_GRID, PT_I64, 0, "tk_g0", -1, 0);
@@ -1831,7 +2203,7 @@ static void build(GL *e)
         if (t->rank == 0)
             e->var[i] = gpu_let(e, "var", lit_zero(e, t->dt));
         else
-            e->var[i] = decl_array(e, "var", pir_ty_compute(t->dt), kcount(e, tty_numel(t)));
+            e->var[i] = decl_array(e, "var", pir_ty_compute(t->dt), lay_count(e, &e->vlay[i], tty_numel(t)));
     }
     emit_block(e, e->k->body);
     if (e->smem > 0)
@@ -1868,11 +2240,21 @@ PirFunc *gpu_lower(TirKernel *k, Diag *d)
     plan_recomp(&e);
     plan_vectors(&e);
     e.T = pick_threads(&e);
-    e.mma = (GpuMma){ .k = k, .a = e.a, .T = e.T, .V = e.V, .live = e.live, .e = &e };
+    e.mma = (GpuMma){ .k = k, .a = e.a, .T = e.T, .V = e.V, .live = e.live, .e = &e,
+                      .rows = has_row_reduce(&e) };
     gpu_mma_plan(&e.mma);
-    /* pass 1: plan into a throwaway function */
+    plan_layouts(&e);
+    e.needb = arena_alloc(e.a, (size_t)n);
+    e.cur_lay = (GpuLay){ .kind = GL_BLOCK };
+    /* pass 1: plan into a throwaway function; again when block-layout
+     * copies of fragment tiles turned up (their conversions take room) */
     e.plan = true;
     build(&e);
+    bool copies = false;
+    for (int v = 1; v < n; v++)
+        copies |= e.needb[v];
+    if (copies && e.ok)
+        build(&e);
     if (!e.ok)
         return NULL;
     plan_smem(&e);

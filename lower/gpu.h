@@ -10,6 +10,26 @@
 
 typedef struct GL GL;
 
+/* The m16n8 accumulator layout of a warp grid (see gpu_mma.c): W = WM * WN
+ * warps tile [M, N]; a warp's TM x TN piece is MI x NI fragments of 16 x 8. */
+typedef struct GpuGrid {
+    int64_t M, N;
+    int WM, WN;            /* warps along M and N */
+    int64_t TM, TN;        /* a warp's piece */
+    int MI, NI;            /* its 16 x 8 fragments */
+} GpuGrid;
+
+/* Where a tile's elements live (gpu.c, "layouts"):
+ *   GL_BLOCK  gpu.c's block layout: groups of V consecutive flat elements
+ *   GL_FRAG   [M, N] in grid g's fragments: slot (mi * NI + ni) * 4 + c
+ *   GL_ROW    [M] or [M, 1] as the rows of g's fragments: a thread holds
+ *             its rows r0 + mi * 16 + 8 * h in slot mi * 2 + h (what a
+ *             reduction along N of a GL_FRAG tile gives; replicated over
+ *             the 4 lanes of a quad and the WN warps of a row) */
+typedef enum { GL_BLOCK, GL_FRAG, GL_ROW } GpuLayKind;
+typedef struct GpuLay { GpuLayKind kind; GpuGrid g; } GpuLay;
+bool gpu_grid_eq(const GpuGrid *a, const GpuGrid *b);
+
 /* gpu.c: the block layout.  A thread owns groups of gpu_vwidth(V, n)
  * consecutive elements of a tile of n elements, gpu_groups(T, V, n) of
  * them. */
@@ -32,6 +52,14 @@ PirExpr *gpu_add(GL *e, PirExpr *a, PirExpr *b);   /* nsw I32 arithmetic */
 PirExpr *gpu_mul(GL *e, PirExpr *a, PirExpr *b);
 PirExpr *gpu_op(GL *e, PirBinOp op, PirExpr *a, PirExpr *b);   /* plain */
 PirLocal *gpu_let(GL *e, const char *hint, PirExpr *init);     /* declared and set */
+/* The registers of tile v when it is in grid g's fragment layout (read at
+ * its own index), else NULL. */
+PirLocal *gpu_frag(GL *e, int v, const GpuGrid *g);
+/* The registers of tile v ([g.M, K], 16-bit) when its fragments can feed
+ * mma.sync's A operand of a dot on grid g directly: a GL_FRAG tile of a
+ * grid with WN = 1 and g's rows.  NULL otherwise. */
+PirLocal *gpu_frag_a(GL *e, int v, const GpuGrid *g, GpuGrid *ga);
+void gpu_bind(GL *e, int v, PirLocal *regs);    /* v's registers (in v's layout) */
 
 typedef struct GpuMma {
     TirKernel *k;
@@ -43,6 +71,7 @@ typedef struct GpuMma {
     bool *fused;               /* VAR_GET/DOT/VAR_SET of an in-place accumulator */
     bool *frag_var;            /* vars held in the fragment layout */
     int64_t need, off;         /* the staging region: bytes, offset in shared memory */
+    bool rows;                 /* prefer warp grids with WN = 1 (row reductions follow) */
 } GpuMma;
 
 /* gpu_mma.c.  Set k, a, T, V, live, e, then plan (TKC_MMA=0 turns it off). */
@@ -53,5 +82,15 @@ bool gpu_mma_dot(GpuMma *m, const Instr *in);
  * built by gpu_mma_var_op (a VAR_GET defines v's block-layout registers). */
 bool gpu_mma_var(const GpuMma *m, const Instr *in);
 void gpu_mma_var_op(GpuMma *m, const Instr *in);
+/* The warp grid of a DOT on tensor cores (false: not on tensor cores). */
+bool gpu_mma_grid(const GpuMma *m, const Instr *in, GpuGrid *g);
+/* Open the unrolled loops over a thread's slots of grid g: its slot k, row
+ * i0 and column i1, and the slot of its row in the GL_ROW layout (rk);
+ * close with gpu_pop `depth` times. */
+typedef struct GpuSlots { PirLocal *k, *i0, *i1, *rk; int depth; } GpuSlots;
+GpuSlots gpu_mma_open_frag(GpuMma *m, const GpuGrid *g);
+/* Fragments src (grid g) into dst, the same tile in gpu.c's block layout,
+ * through the staging region. */
+void gpu_mma_to_block(GpuMma *m, PirLocal *src, PirLocal *dst, const GpuGrid *g);
 
 #endif

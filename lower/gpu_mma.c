@@ -38,12 +38,7 @@
 #define PAD 8          /* elements of padding per staged 16-bit row: 16 bytes */
 #define OPAD 8         /* floats of padding per row of the f32 conversion area */
 
-typedef struct Grid {
-    int64_t M, N;
-    int WM, WN;            /* warps along M and N */
-    int64_t TM, TN;        /* a warp's piece */
-    int MI, NI;            /* its 16 x 8 fragments */
-} Grid;
+typedef GpuGrid Grid;
 
 /* The loops over a thread's slots (open_frag, open_block). */
 typedef struct Slots { PirExpr *k, *i0, *i1; int depth; } Slots;
@@ -83,16 +78,19 @@ static void close_n(GpuMma *m, int n)
         gpu_pop(m->e);
 }
 
-/* The squarest warp grid over [M, N] with 16 x 16 per warp at least. */
+/* The squarest warp grid over [M, N] with 16 x 16 per warp at least; with
+ * m->rows, WN = 1 where it fits (a warp owns whole rows: row reductions
+ * stay within a quad, and the grids of [M, *] dots agree). */
 static bool grid_of(const GpuMma *m, int64_t M, int64_t N, Grid *g)
 {
     int W = m->T / 32;
     int64_t best = -1;
     if (M <= 0 || N <= 0 || M % 16 || N % 16)
         return false;
+    bool rows = m->rows && M % (16 * W) == 0;
     for (int wm = 1; wm <= W; wm++) {
         int wn = W / wm;
-        if (W % wm || M % (16 * wm) || N % (16 * wn))
+        if (W % wm || M % (16 * wm) || N % (16 * wn) || (rows && wn != 1))
             continue;
         int64_t cost = M / wm / 16 + N / wn / 16;      /* ldmatrix per 16 of K */
         if (best < 0 || cost < best) {
@@ -188,9 +186,7 @@ static void need(GpuMma *m, int64_t bytes)
         m->need = bytes;
 }
 
-/* Open the unrolled loops over a thread's fragment slots of grid g: slot,
- * row and column; close with close_n(m, s.depth). */
-static Slots open_frag(GpuMma *m, const Grid *g)
+GpuSlots gpu_mma_open_frag(GpuMma *m, const Grid *g)
 {
     scope(m);
     PirExpr *w = op(m, PB_SHR, gpu_tid(m->e), ci(m, 5)), *l = op(m, PB_AND, gpu_tid(m->e), ci(m, 31));
@@ -200,11 +196,20 @@ static Slots open_frag(GpuMma *m, const Grid *g)
     PirExpr *mi = loop(m, "mi", g->MI, 1, true);
     PirExpr *ni = loop(m, "ni", g->NI, 1, true);
     PirExpr *c = loop(m, "c", 4, 1, true);
-    Slots s = { .depth = 4 };
-    s.k = ref(m, let(m, "k", add(m, mul(m, add(m, mul(m, mi, ci(m, g->NI)), ni), ci(m, 4)), c)));
-    s.i0 = ref(m, let(m, "i", add(m, add(m, ref(m, r0), mul(m, mi, ci(m, 16))), mul(m, op(m, PB_SHR, c, ci(m, 1)), ci(m, 8)))));
-    s.i1 = ref(m, let(m, "i", add(m, add(m, ref(m, c0), mul(m, ni, ci(m, 8))), op(m, PB_AND, c, ci(m, 1)))));
+    GpuSlots s = { .depth = 4 };
+    s.k = let(m, "k", add(m, mul(m, add(m, mul(m, mi, ci(m, g->NI)), ni), ci(m, 4)), c));
+    s.i0 = let(m, "i", add(m, add(m, ref(m, r0), mul(m, mi, ci(m, 16))), mul(m, op(m, PB_SHR, c, ci(m, 1)), ci(m, 8))));
+    s.i1 = let(m, "i", add(m, add(m, ref(m, c0), mul(m, ni, ci(m, 8))), op(m, PB_AND, c, ci(m, 1))));
+    s.rk = let(m, "rk", add(m, mul(m, mi, ci(m, 2)), op(m, PB_SHR, c, ci(m, 1))));
     return s;
+}
+
+/* Open the unrolled loops over a thread's fragment slots of grid g: slot,
+ * row and column; close with close_n(m, s.depth). */
+static Slots open_frag(GpuMma *m, const Grid *g)
+{
+    GpuSlots gs = gpu_mma_open_frag(m, g);
+    return (Slots){ .k = ref(m, gs.k), .i0 = ref(m, gs.i0), .i1 = ref(m, gs.i1), .depth = gs.depth };
 }
 
 /* Loops over a thread's slots of gpu.c's block layout of [R, C]: per group
@@ -286,15 +291,14 @@ static void stage(GpuMma *m, int v, int64_t off)
  * registers, through the staging region: in slabs of rows whose f32 copy
  * takes at most `cap` bytes (so a conversion needs no more shared memory
  * than the operands' staging, or 32 KB). */
-static void to_block(GpuMma *m, PirLocal *src, int dst, const Grid *g, int64_t cap)
+static void to_block_into(GpuMma *m, PirLocal *src, PirLocal *d, const Grid *g, int64_t cap)
 {
-    int64_t n = g->M * g->N, SO = g->N + OPAD, rows = g->M;
+    int64_t SO = g->N + OPAD, rows = g->M;
     if (cap < 32768)
         cap = 32768;
     while (rows > 1 && (rows * SO * 4 > cap || g->M % rows))
         rows--;
     need(m, rows * SO * 4);
-    PirLocal *d = gpu_value(m->e, dst, groups(m, n) * vwidth(m, n));
     PirExpr *sl = loop(m, "s", g->M, rows, false);
     pir_barrier(F, CUR);
     Slots s = open_frag(m, g);
@@ -314,6 +318,17 @@ static void to_block(GpuMma *m, PirLocal *src, int dst, const Grid *g, int64_t c
     close_n(m, s.depth + 1);
 }
 
+static void to_block(GpuMma *m, PirLocal *src, int dst, const Grid *g, int64_t cap)
+{
+    int64_t n = g->M * g->N;
+    to_block_into(m, src, gpu_value(m->e, dst, groups(m, n) * vwidth(m, n)), g, cap);
+}
+
+void gpu_mma_to_block(GpuMma *m, PirLocal *src, PirLocal *dst, const Grid *g)
+{
+    to_block_into(m, src, dst, g, 0);
+}
+
 /* Fill fragment array dst (grid g) with tile v read at each slot's index. */
 static void from_tile(GpuMma *m, PirLocal *dst, int v, const Grid *g)
 {
@@ -327,25 +342,61 @@ static PirExpr *el2(GpuMma *m, PirLocal *a, PirExpr *i, int64_t w, int c)
     return pir_elem(F, a, add(m, mul(m, i, ci(m, w)), ci(m, c)));
 }
 
+/* The accumulator of a DOT on grid g, set to its acc operand: the var
+ * itself when fused, a copy of an operand already in g's fragments, or
+ * the operand read at each slot. */
+static PirLocal *acc_init(GpuMma *m, const Instr *in, const Grid *g)
+{
+    int c = in->args[2];
+    if (m->fused[in->id])
+        return gpu_var(m->e, I(m, c)->index);
+    PirLocal *acc = pir_local(F, "d", PT_F32, g->MI * g->NI * 4);
+    pir_decl(F, CUR, acc, NULL);
+    PirLocal *src = c > 0 ? gpu_frag(m->e, c, g) : NULL;
+    if (!src) {
+        from_tile(m, acc, c, g);
+        return acc;
+    }
+    PirExpr *k = loop(m, "k", g->MI * g->NI * 4, 1, true);
+    pir_assign(F, CUR, acc, k, pir_elem(F, src, k));
+    close_n(m, 1);
+    return acc;
+}
+
+/* mma.sync's A fragment of k-block kk / 16 straight from the registers of
+ * an operand in the fragment layout (grid ga: WN = 1, the rows of the dot):
+ * a0 a1 are n-tile kk / 8's c0 c1 and c2 c3 packed, a2 a3 n-tile kk / 8 + 1's. */
+static void frag_a(GpuMma *m, DType dt, PirLocal *src, const Grid *ga, PirLocal *fa, PirExpr *kk)
+{
+    PirExpr *mi = loop(m, "mi", ga->MI, 1, true);
+    for (int i = 0; i < 4; i++) {
+        PirExpr *t = add(m, add(m, mul(m, mi, ci(m, ga->NI)), op(m, PB_SHR, kk, ci(m, 3))), ci(m, i >> 1));
+        PirExpr *s0 = add(m, mul(m, t, ci(m, 4)), ci(m, (i & 1) * 2));
+        PirExpr *h = pack2(m, dt, pir_elem(F, src, s0), pir_elem(F, src, add(m, s0, ci(m, 1))));
+        pir_assign(F, CUR, fa, add(m, mul(m, mi, ci(m, 4)), ci(m, i)), h);
+    }
+    close_n(m, 1);
+}
+
+bool gpu_mma_grid(const GpuMma *m, const Instr *in, Grid *g)
+{
+    return m->on && m->on[in->id] && dot_fits(m, in, g);
+}
+
 bool gpu_mma_dot(GpuMma *m, const Instr *in)
 {
-    Grid g;
+    Grid g, ga;
     if (!m->on || !m->on[in->id] || !dot_fits(m, in, &g))
         return false;
-    int a = in->args[0], b = in->args[1], c = in->args[2];
+    int a = in->args[0], b = in->args[1];
+    PirLocal *rega = gpu_frag_a(m->e, a, &g, &ga);
     int64_t M = g.M, N = g.N, K = ty(m, a)->dim[1], SA = K + PAD, SB = N + PAD;
-    int64_t offa = m->off, offb = m->off + M * SA * 2;
-    need(m, M * SA * 2 + K * SB * 2);
-    PirLocal *acc;
-    if (m->fused[in->id]) {
-        acc = gpu_var(m->e, I(m, c)->index);
-    } else {
-        acc = pir_local(F, "d", PT_F32, g.MI * g.NI * 4);
-        pir_decl(F, CUR, acc, NULL);
-        from_tile(m, acc, c, &g);
-    }
+    int64_t offa = m->off, offb = rega ? m->off : m->off + M * SA * 2;
+    need(m, (rega ? 0 : M * SA * 2) + K * SB * 2);
+    PirLocal *acc = acc_init(m, in, &g);
     pir_barrier(F, CUR);
-    stage(m, a, offa);
+    if (!rega)
+        stage(m, a, offa);
     stage(m, b, offb);
     pir_barrier(F, CUR);
     scope(m);
@@ -360,13 +411,19 @@ bool gpu_mma_dot(GpuMma *m, const Instr *in)
     PirLocal *fa = pir_local(F, "fa", PT_U32, g.MI * 4), *fb = pir_local(F, "fb", PT_U32, g.NI * 2);
     pir_decl(F, CUR, fa, NULL);
     pir_decl(F, CUR, fb, NULL);
-    PirExpr *mi = loop(m, "mi", g.MI, 1, true);
-    PirStmt *s = pir_asm_stmt(F, CUR, PA_LDSM4);
-    for (int i = 0; i < 4; i++)
-        s->out[i] = el2(m, fa, mi, 4, i);
-    PirExpr *byte = mul(m, add(m, mul(m, mi, ci(m, 16 * SA)), kk), ci(m, 2));
-    s->in[0] = op(m, PB_ADD, ref(m, sa), pir_conv(F, PT_U32, byte));
-    close_n(m, 1);
+    PirExpr *mi, *byte;
+    PirStmt *s;
+    if (rega) {
+        frag_a(m, ty(m, a)->dt, rega, &ga, fa, kk);
+    } else {
+        mi = loop(m, "mi", g.MI, 1, true);
+        s = pir_asm_stmt(F, CUR, PA_LDSM4);
+        for (int i = 0; i < 4; i++)
+            s->out[i] = el2(m, fa, mi, 4, i);
+        byte = mul(m, add(m, mul(m, mi, ci(m, 16 * SA)), kk), ci(m, 2));
+        s->in[0] = op(m, PB_ADD, ref(m, sa), pir_conv(F, PT_U32, byte));
+        close_n(m, 1);
+    }
     PirExpr *nj = loop(m, "nj", g.NI / 2, 1, true);
     s = pir_asm_stmt(F, CUR, PA_LDSM4T);
     PirExpr *n2 = mul(m, nj, ci(m, 2)), *n21 = add(m, n2, ci(m, 1));
@@ -389,7 +446,7 @@ bool gpu_mma_dot(GpuMma *m, const Instr *in)
     s->in[5] = el2(m, fb, ni, 2, 1);
     close_n(m, 4);
     if (!m->fused[in->id])
-        to_block(m, acc, in->id, &g, M * SA * 2 + K * SB * 2);
+        gpu_bind(m->e, in->id, acc);      /* the result stays in g's fragments */
     return true;
 }
 
