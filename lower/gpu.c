@@ -1031,6 +1031,7 @@ static void write_shared(GL *e, int v)
 static void settle(GL *e, int v)
 {
     write_shared(e, v);
+    gpu_mma_settle(&e->mma, v);
     if (e->needb[v] && e->val[v] && e->lay[v].kind == GL_FRAG) {
         int64_t n = tty_numel(ty(e, v));
         e->valb[v] = decl_array(e, "v", pir_ty_compute(ty(e, v)->dt), kcount(e, n));
@@ -1214,9 +1215,16 @@ static PirExpr *subst(GL *e, PirExpr *x, const TTy *t, int j)
     return pir_subst(F, x, e->tok_j, gpu_i(e, j));
 }
 
+static int gkind_s(GL *e, int v, Idx ix, PirExpr **scale);
+
 /* How v, read at ix (token form), varies over a group: the same for every
  * element, one more per element, or otherwise. */
-static int gkind(GL *e, int v, Idx ix)
+static int gkind(GL *e, int v, Idx ix) { return gkind_s(e, v, ix, NULL); }
+
+/* gkind; with scale, also "one more per element times a uniform value",
+ * which *scale then holds (a strided tensor's last stride: the caller
+ * checks at run time that it is 1). */
+static int gkind_s(GL *e, int v, Idx ix, PirExpr **scale)
 {
     if (v <= 0 || ty(e, v)->rank == 0)
         return GK_UNI;
@@ -1244,7 +1252,7 @@ static int gkind(GL *e, int v, Idx ix)
     for (int j = 0; j < in->nargs && j < 3; j++) {
         int u = in->args[j];
         if (u > 0 && ty(e, u)->rank > 0)
-            k[j] = gkind(e, u, align(e, &ix, ty(e, u), &in->ty));
+            k[j] = gkind_s(e, u, align(e, &ix, ty(e, u), &in->ty), scale);
         if (k[j] == GK_OTHER)
             return GK_OTHER;
         nc += k[j] == GK_CONTIG;
@@ -1254,6 +1262,14 @@ static int gkind(GL *e, int v, Idx ix)
     switch (in->op) {
     case OP_ADD:
         return nc == 1 ? GK_CONTIG : GK_OTHER;
+    case OP_MUL: {
+        int u = in->args[k[0] == GK_CONTIG ? 1 : 0];
+        if (!scale || *scale || nc != 1 || dtype_is_float(in->ty.dt) || dtype_info[in->ty.dt].bits != 64)
+            return GK_OTHER;
+        Idx ux = align(e, &ix, ty(e, u), &in->ty);
+        *scale = ty(e, u)->rank == 0 ? scalar(e, u) : rd(e, u, ux);
+        return pir_uses(*scale, e->tok_i) ? GK_OTHER : GK_CONTIG;
+    }
     case OP_SUB:
         return k[0] == GK_CONTIG && k[1] == GK_UNI ? GK_CONTIG : GK_OTHER;
     case OP_CAST: {
@@ -1403,11 +1419,14 @@ static bool vload_open(GL *e, const Instr *ld, Idx ix, const TTy *L, PirLocal *d
     int V = vwidth(e, tty_numel(L));
     Chunks c;
     int off = ld->args[0], m = ld->args[1];
-    if (!chunks(e, L, tdt, &c) || gkind(e, off, align(e, &ix, ty(e, off), &ld->ty)) != GK_CONTIG)
+    PirExpr *sc = NULL;
+    if (!chunks(e, L, tdt, &c) || gkind_s(e, off, align(e, &ix, ty(e, off), &ld->ty), &sc) != GK_CONTIG)
         return false;
     set_tokens(e, true);
     PirExpr *o = subst(e, operand(e, off, &ld->ty, &ix), L, 0);
     PirExpr *ok = m > 0 ? all_true(e, m, align(e, &ix, ty(e, m), &ld->ty), L) : NULL;
+    if (sc)
+        ok = land(e, ok, pir_bin(F, PB_EQ, subst(e, sc, L, 0), pir_int(F, sc->ty, 1)));
     set_tokens(e, false);
     PirExpr *p = tensor(e, ld);
     open_scope(e);
@@ -1448,11 +1467,14 @@ static bool vstore_open(GL *e, const Instr *st, const TTy *L)
     Chunks c;
     int off = st->args[0], m = st->args[2];
     Idx ix = lane_tok(e, L);
-    if (!chunks(e, L, tdt, &c) || gkind(e, off, align(e, &ix, ty(e, off), L)) != GK_CONTIG)
+    PirExpr *sc = NULL;
+    if (!chunks(e, L, tdt, &c) || gkind_s(e, off, align(e, &ix, ty(e, off), L), &sc) != GK_CONTIG)
         return false;
     set_tokens(e, true);
     PirExpr *o = subst(e, operand(e, off, L, &ix), L, 0);
     PirExpr *ok = m > 0 ? all_true(e, m, align(e, &ix, ty(e, m), L), L) : NULL;
+    if (sc)
+        ok = land(e, ok, pir_bin(F, PB_EQ, subst(e, sc, L, 0), pir_int(F, sc->ty, 1)));
     PirExpr *x = store_value(e, st, L, &ix, &vdt);
     x = to_storage(e, x, vdt, tdt);
     set_tokens(e, false);
@@ -2258,8 +2280,8 @@ PirFunc *gpu_lower(TirKernel *k, Diag *d)
     if (!e.ok)
         return NULL;
     plan_smem(&e);
-    e.mma.off = e.smem;       /* the MMA staging region goes last */
-    e.smem += e.mma.need;
+    e.mma.off = e.smem;       /* the MMA staging region goes last, then the resident one */
+    e.smem += e.mma.need + e.mma.res_need;
     /* pass 2: build */
     e.plan = false;
     build(&e);

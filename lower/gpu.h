@@ -72,6 +72,9 @@ typedef struct GpuMma {
     bool *frag_var;            /* vars held in the fragment layout */
     int64_t need, off;         /* the staging region: bytes, offset in shared memory */
     bool rows;                 /* prefer warp grids with WN = 1 (row reductions follow) */
+    int64_t *res;              /* A operands staged once (loop invariant): their offset in
+                                * the resident region, or -1 */
+    int64_t res_need;          /* the resident region: bytes, after the staging region */
 } GpuMma;
 
 /* gpu_mma.c.  Set k, a, T, V, live, e, then plan (TKC_MMA=0 turns it off). */
@@ -82,6 +85,8 @@ bool gpu_mma_dot(GpuMma *m, const Instr *in);
  * built by gpu_mma_var_op (a VAR_GET defines v's block-layout registers). */
 bool gpu_mma_var(const GpuMma *m, const Instr *in);
 void gpu_mma_var_op(GpuMma *m, const Instr *in);
+/* After the definition of tile v: stage it when it is a resident operand. */
+void gpu_mma_settle(GpuMma *m, int v);
 /* The warp grid of a DOT on tensor cores (false: not on tensor cores). */
 bool gpu_mma_grid(const GpuMma *m, const Instr *in, GpuGrid *g);
 /* Open the unrolled loops over a thread's slots of grid g: its slot k, row

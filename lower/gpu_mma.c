@@ -134,10 +134,45 @@ static bool quiet_between(const GpuMma *m, const Instr *g, const Instr *s, int x
     return i < b->ins.n;
 }
 
+/* The innermost loop around instruction in (NULL: none). */
+static const Instr *loop_of(const Instr *in)
+{
+    for (const TBlock *b = in->parent; b && b->owner; b = b->owner->parent)
+        if (b->owner->op == OP_FOR || b->owner->op == OP_WHILE)
+            return b->owner;
+    return NULL;
+}
+
+static bool inside(const Instr *in, const Instr *loop)
+{
+    for (const TBlock *b = in->parent; b && b->owner; b = b->owner->parent)
+        if (b->owner == loop)
+            return true;
+    return false;
+}
+
+/* The A operand of a dot in a loop, defined outside that loop (flash
+ * attention's q): staged once after its definition into a region of its
+ * own instead of in every iteration, so it does not stay in registers. */
+static void plan_resident(GpuMma *m, const Instr *in)
+{
+    int a = in->args[0];
+    const Instr *lp = loop_of(in), *ai = I(m, a);
+    if (!lp || inside(ai, lp) || ai->ty.rank != 2 || ai->op == OP_BROADCAST
+        || ai->op == OP_RESHAPE || ai->op == OP_TRANS || ai->op == OP_EXPAND_DIMS || m->res[a] >= 0)
+        return;
+    const TTy *t = ty(m, a);
+    m->res[a] = m->res_need;
+    m->res_need += (t->dim[0] * (t->dim[1] + PAD) * 2 + 127) / 128 * 128;
+}
+
 void gpu_mma_plan(GpuMma *m)
 {
     TirKernel *k = m->k;
     int n = k->instrs.n;
+    m->res = arena_alloc(m->a, sizeof(int64_t) * ((size_t)n + 1));
+    for (int v = 0; v <= n; v++)
+        m->res[v] = -1;
     m->on = arena_alloc(m->a, (size_t)n + 1);
     m->fused = arena_alloc(m->a, (size_t)n + 1);
     m->frag_var = arena_alloc(m->a, (size_t)k->vars.n + 1);
@@ -151,6 +186,8 @@ void gpu_mma_plan(GpuMma *m)
         if (in->op != OP_DOT || !m->live[v] || !dot_fits(m, in, &g))
             continue;
         m->on[v] = true;
+        if (getenv("TKC_MMA_RES") == NULL || strcmp(getenv("TKC_MMA_RES"), "0"))
+            plan_resident(m, in);
         int gv = in->args[2];
         const Instr *gi = gv > 0 ? I(m, gv) : NULL;
         if (!gi || gi->op != OP_VAR_GET || uses[gv] != 1 || uses[v] != 1 || gi->parent != in->parent)
@@ -378,9 +415,51 @@ static void frag_a(GpuMma *m, DType dt, PirLocal *src, const Grid *ga, PirLocal 
     close_n(m, 1);
 }
 
+void gpu_mma_settle(GpuMma *m, int v)
+{
+    if (m->res && m->res[v] >= 0)
+        stage(m, v, m->off + m->need + m->res[v]);
+}
+
 bool gpu_mma_grid(const GpuMma *m, const Instr *in, Grid *g)
 {
     return m->on && m->on[in->id] && dot_fits(m, in, g);
+}
+
+/* B = trans(x) with x [N, K] (attention's k): stage x itself as [N][K + PAD]
+ * rows (its rows are contiguous in memory and in its registers) and load
+ * B's fragments with ldmatrix without .trans; 0 when b is not such a view. */
+static int trans_src(const GpuMma *m, int b)
+{
+    const Instr *bi = I(m, b);
+    if (bi->op != OP_TRANS || bi->ty.rank != 2 || bi->perm[0] != 1 || bi->perm[1] != 0
+        || ty(m, bi->args[0])->rank != 2)
+        return 0;
+    return bi->args[0];
+}
+
+/* B fragments of n-tiles 2 nj, 2 nj + 1 for k-step kk from x staged as
+ * [N][SK]: lanes 0-7 address matrix 0 (rows n0.., k kk..), 8-15 matrix 1
+ * (k kk + 8..), 16-23 and 24-31 the same for rows n0 + 8.. */
+static void ldsm_bt(GpuMma *m, PirLocal *fb, PirLocal *sbt, PirExpr *nj, PirExpr *kk, int64_t SK)
+{
+    PirStmt *s = pir_asm_stmt(F, CUR, PA_LDSM4);
+    PirExpr *n2 = mul(m, nj, ci(m, 2)), *n21 = add(m, n2, ci(m, 1));
+    s->out[0] = el2(m, fb, n2, 2, 0);
+    s->out[1] = el2(m, fb, n2, 2, 1);
+    s->out[2] = el2(m, fb, n21, 2, 0);
+    s->out[3] = el2(m, fb, n21, 2, 1);
+    PirExpr *byte = mul(m, add(m, mul(m, nj, ci(m, 16 * SK)), kk), ci(m, 2));
+    s->in[0] = op(m, PB_ADD, ref(m, sbt), pir_conv(F, PT_U32, byte));
+}
+
+static PirLocal *sbt_addr(GpuMma *m, const Grid *g, int64_t off, int64_t SK)
+{
+    PirExpr *w = op(m, PB_SHR, gpu_tid(m->e), ci(m, 5)), *l = op(m, PB_AND, gpu_tid(m->e), ci(m, 31));
+    PirExpr *n = add(m, add(m, mul(m, op(m, PB_DIV, w, ci(m, g->WM)), ci(m, g->TN)), op(m, PB_AND, l, ci(m, 7))),
+                     mul(m, op(m, PB_SHR, l, ci(m, 4)), ci(m, 8)));
+    PirExpr *k = mul(m, op(m, PB_AND, op(m, PB_SHR, l, ci(m, 3)), ci(m, 1)), ci(m, 8));
+    return let(m, "sb", pir_saddr(F, add(m, ci(m, off), mul(m, add(m, mul(m, n, ci(m, SK)), k), ci(m, 2)))));
 }
 
 bool gpu_mma_dot(GpuMma *m, const Instr *in)
@@ -390,14 +469,16 @@ bool gpu_mma_dot(GpuMma *m, const Instr *in)
         return false;
     int a = in->args[0], b = in->args[1];
     PirLocal *rega = gpu_frag_a(m->e, a, &g, &ga);
-    int64_t M = g.M, N = g.N, K = ty(m, a)->dim[1], SA = K + PAD, SB = N + PAD;
-    int64_t offa = m->off, offb = rega ? m->off : m->off + M * SA * 2;
-    need(m, (rega ? 0 : M * SA * 2) + K * SB * 2);
+    bool res = !rega && m->res[a] >= 0, own = !rega && !res;
+    int bt = trans_src(m, b);
+    int64_t M = g.M, N = g.N, K = ty(m, a)->dim[1], SA = K + PAD, SB = N + PAD, SK = K + PAD;
+    int64_t offa = res ? m->off + m->need + m->res[a] : m->off, offb = own ? m->off + M * SA * 2 : m->off;
+    need(m, (own ? M * SA * 2 : 0) + (bt ? N * SK : K * SB) * 2);
     PirLocal *acc = acc_init(m, in, &g);
     pir_barrier(F, CUR);
-    if (!rega)
+    if (own)
         stage(m, a, offa);
-    stage(m, b, offb);
+    stage(m, bt ? bt : b, offb);
     pir_barrier(F, CUR);
     scope(m);
     PirExpr *w = op(m, PB_SHR, gpu_tid(m->e), ci(m, 5)), *l = op(m, PB_AND, gpu_tid(m->e), ci(m, 31));
@@ -406,7 +487,7 @@ bool gpu_mma_dot(GpuMma *m, const Instr *in)
     PirExpr *cb = add(m, mul(m, op(m, PB_DIV, w, ci(m, g.WM)), ci(m, g.TN)), mul(m, op(m, PB_SHR, l, ci(m, 4)), ci(m, 8)));
     PirExpr *ob = mul(m, add(m, mul(m, op(m, PB_AND, l, ci(m, 15)), ci(m, SB)), cb), ci(m, 2));
     PirLocal *sa = let(m, "sa", pir_saddr(F, add(m, ci(m, offa), oa)));
-    PirLocal *sb = let(m, "sb", pir_saddr(F, add(m, ci(m, offb), ob)));
+    PirLocal *sb = bt ? sbt_addr(m, &g, offb, SK) : let(m, "sb", pir_saddr(F, add(m, ci(m, offb), ob)));
     PirExpr *kk = loop(m, "kk", K, 16, true);
     PirLocal *fa = pir_local(F, "fa", PT_U32, g.MI * 4), *fb = pir_local(F, "fb", PT_U32, g.NI * 2);
     pir_decl(F, CUR, fa, NULL);
@@ -425,6 +506,10 @@ bool gpu_mma_dot(GpuMma *m, const Instr *in)
         close_n(m, 1);
     }
     PirExpr *nj = loop(m, "nj", g.NI / 2, 1, true);
+    if (bt) {
+        ldsm_bt(m, fb, sb, nj, kk, SK);
+        goto mma;
+    }
     s = pir_asm_stmt(F, CUR, PA_LDSM4T);
     PirExpr *n2 = mul(m, nj, ci(m, 2)), *n21 = add(m, n2, ci(m, 1));
     s->out[0] = el2(m, fb, n2, 2, 0);
@@ -433,6 +518,7 @@ bool gpu_mma_dot(GpuMma *m, const Instr *in)
     s->out[3] = el2(m, fb, n21, 2, 1);
     byte = mul(m, add(m, mul(m, kk, ci(m, SB)), mul(m, nj, ci(m, 16))), ci(m, 2));
     s->in[0] = op(m, PB_ADD, ref(m, sb), pir_conv(F, PT_U32, byte));
+mma:
     close_n(m, 1);
     mi = loop(m, "mi", g.MI, 1, true);
     PirExpr *ni = loop(m, "ni", g.NI, 1, true);
