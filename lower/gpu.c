@@ -35,6 +35,10 @@
  * read (or written twice) at possibly different places within a program, a
  * barrier orders the accesses.
  *
+ * Tiles computed from a dot on tensor cores have other layouts: the MMA
+ * fragments and their rows (see "layouts" below); the block layout stays
+ * the default for every other tile.
+ *
  * The lowering runs twice over the kernel: once to plan (which tiles need
  * shared memory and for how long), once to build the function.
  */
@@ -1551,7 +1555,7 @@ static int open_lay(GL *e, const GpuLay *l, const TTy *t)
     const GpuGrid *g = &l->g;
     e->cur_lay = *l;
     if (l->kind == GL_FRAG) {
-        GpuSlots s = gpu_mma_open_frag(&e->mma, g);
+        GpuSlots s = gpu_mma_open_frag(&e->mma, g, true);
         e->ln.i[0] = s.i0;
         e->ln.i[1] = s.i1;
         e->kx = pir_ref(F, s.k);

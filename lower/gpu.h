@@ -90,10 +90,10 @@ void gpu_mma_settle(GpuMma *m, int v);
 /* The warp grid of a DOT on tensor cores (false: not on tensor cores). */
 bool gpu_mma_grid(const GpuMma *m, const Instr *in, GpuGrid *g);
 /* Open the unrolled loops over a thread's slots of grid g: its slot k, row
- * i0 and column i1, and the slot of its row in the GL_ROW layout (rk);
+ * i0 and column i1, and with rk the slot of its row in the GL_ROW layout;
  * close with gpu_pop `depth` times. */
 typedef struct GpuSlots { PirLocal *k, *i0, *i1, *rk; int depth; } GpuSlots;
-GpuSlots gpu_mma_open_frag(GpuMma *m, const GpuGrid *g);
+GpuSlots gpu_mma_open_frag(GpuMma *m, const GpuGrid *g, bool rk);
 /* Fragments src (grid g) into dst, the same tile in gpu.c's block layout,
  * through the staging region. */
 void gpu_mma_to_block(GpuMma *m, PirLocal *src, PirLocal *dst, const GpuGrid *g);

@@ -27,8 +27,18 @@
  * only stages operands and issues MMAs.  The var's other writes (the zeros
  * before the loop) fill the fragments element by element; its other reads
  * (the epilogue after the loop) convert to gpu.c's block layout through
- * the staging region once.  Any other DOT reads its acc operand at fragment
- * index and converts its result the same way.
+ * the staging region once.
+ *
+ * Any other DOT leaves its result in the fragments (gpu.c's GL_FRAG
+ * layout: what follows may stay there) and takes its acc operand from
+ * fragments of the same grid by copy (acc_init), else reads it at each
+ * slot's index.  Its A operand comes straight from registers when it is a
+ * GL_FRAG tile of a WN = 1 grid over the same rows (frag_a: flash
+ * attention's p); when it is defined outside the loop around the dot it is
+ * staged once into a resident region after the staging region
+ * (plan_resident: attention's q).  A B operand trans(x) is staged as x,
+ * rows of K, and loaded with ldmatrix without .trans (ldsm_bt: attention's
+ * k, whose rows are contiguous in memory).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -223,7 +233,7 @@ static void need(GpuMma *m, int64_t bytes)
         m->need = bytes;
 }
 
-GpuSlots gpu_mma_open_frag(GpuMma *m, const Grid *g)
+GpuSlots gpu_mma_open_frag(GpuMma *m, const Grid *g, bool rk)
 {
     scope(m);
     PirExpr *w = op(m, PB_SHR, gpu_tid(m->e), ci(m, 5)), *l = op(m, PB_AND, gpu_tid(m->e), ci(m, 31));
@@ -237,7 +247,8 @@ GpuSlots gpu_mma_open_frag(GpuMma *m, const Grid *g)
     s.k = let(m, "k", add(m, mul(m, add(m, mul(m, mi, ci(m, g->NI)), ni), ci(m, 4)), c));
     s.i0 = let(m, "i", add(m, add(m, ref(m, r0), mul(m, mi, ci(m, 16))), mul(m, op(m, PB_SHR, c, ci(m, 1)), ci(m, 8))));
     s.i1 = let(m, "i", add(m, add(m, ref(m, c0), mul(m, ni, ci(m, 8))), op(m, PB_AND, c, ci(m, 1))));
-    s.rk = let(m, "rk", add(m, mul(m, mi, ci(m, 2)), op(m, PB_SHR, c, ci(m, 1))));
+    if (rk)
+        s.rk = let(m, "rk", add(m, mul(m, mi, ci(m, 2)), op(m, PB_SHR, c, ci(m, 1))));
     return s;
 }
 
@@ -245,7 +256,7 @@ GpuSlots gpu_mma_open_frag(GpuMma *m, const Grid *g)
  * row and column; close with close_n(m, s.depth). */
 static Slots open_frag(GpuMma *m, const Grid *g)
 {
-    GpuSlots gs = gpu_mma_open_frag(m, g);
+    GpuSlots gs = gpu_mma_open_frag(m, g, false);
     return (Slots){ .k = ref(m, gs.k), .i0 = ref(m, gs.i0), .i1 = ref(m, gs.i1), .depth = gs.depth };
 }
 
@@ -508,17 +519,16 @@ bool gpu_mma_dot(GpuMma *m, const Instr *in)
     PirExpr *nj = loop(m, "nj", g.NI / 2, 1, true);
     if (bt) {
         ldsm_bt(m, fb, sb, nj, kk, SK);
-        goto mma;
+    } else {
+        s = pir_asm_stmt(F, CUR, PA_LDSM4T);
+        PirExpr *n2 = mul(m, nj, ci(m, 2)), *n21 = add(m, n2, ci(m, 1));
+        s->out[0] = el2(m, fb, n2, 2, 0);
+        s->out[1] = el2(m, fb, n2, 2, 1);
+        s->out[2] = el2(m, fb, n21, 2, 0);
+        s->out[3] = el2(m, fb, n21, 2, 1);
+        byte = mul(m, add(m, mul(m, kk, ci(m, SB)), mul(m, nj, ci(m, 16))), ci(m, 2));
+        s->in[0] = op(m, PB_ADD, ref(m, sb), pir_conv(F, PT_U32, byte));
     }
-    s = pir_asm_stmt(F, CUR, PA_LDSM4T);
-    PirExpr *n2 = mul(m, nj, ci(m, 2)), *n21 = add(m, n2, ci(m, 1));
-    s->out[0] = el2(m, fb, n2, 2, 0);
-    s->out[1] = el2(m, fb, n2, 2, 1);
-    s->out[2] = el2(m, fb, n21, 2, 0);
-    s->out[3] = el2(m, fb, n21, 2, 1);
-    byte = mul(m, add(m, mul(m, kk, ci(m, SB)), mul(m, nj, ci(m, 16))), ci(m, 2));
-    s->in[0] = op(m, PB_ADD, ref(m, sb), pir_conv(F, PT_U32, byte));
-mma:
     close_n(m, 1);
     mi = loop(m, "mi", g.MI, 1, true);
     PirExpr *ni = loop(m, "ni", g.NI, 1, true);
