@@ -43,6 +43,7 @@
  * shared memory and for how long), once to build the function.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "gpu.h"
@@ -2115,10 +2116,69 @@ static void emit_other(GL *e, const Instr *in)
     }
 }
 
+static bool within(const Instr *in, const TBlock *b)
+{
+    for (const TBlock *p = in->parent; p; p = p->owner ? p->owner->parent : NULL)
+        if (p == b)
+            return true;
+    return false;
+}
+
+/* Is value v available at the top of loop body b: from outside b, the
+ * loop's counter, or recomputed from such? */
+static bool at_top(const GL *e, int v, const TBlock *b, int depth)
+{
+    const Instr *in = I(e, v);
+    if (v <= 0 || !within(in, b) || in->op == OP_CONST || in->op == OP_ARANGE)
+        return true;
+    if (in->op == OP_LOOPVAR)
+        return in->parent == b;
+    if (depth > 64 || !(is_view(in->op) || e->recomp[v]))
+        return false;
+    for (int j = 0; j < in->nargs; j++)
+        if (!at_top(e, in->args[j], b, depth + 1))
+            return false;
+    return true;
+}
+
+/* Loads of read-only tensors in a loop body go first (flash attention's
+ * v with k): their latency then overlaps the work before their use.
+ * TKC_HOIST=0: in program order. */
+static bool early_load(const GL *e, const Instr *in, const TBlock *b)
+{
+    static int on = -1;
+    if (on < 0)
+        on = !getenv("TKC_HOIST") || strcmp(getenv("TKC_HOIST"), "0");
+    if (!on || !b->owner || b->owner->op != OP_FOR || in->op != OP_LOAD || in->ty.rank == 0
+        || !e->live[in->id] || !e->reload[in->id])
+        return false;
+    bool mma = false;             /* only in loops around tensor-core dots */
+    for (int v = 1; v < e->n && !mma; v++)
+        mma = e->mma.on[v] && within(I(e, v), b);
+    if (!mma)
+        return false;
+    for (int j = 0; j < in->nargs; j++)
+        if (!at_top(e, in->args[j], b, 0))
+            return false;
+    return true;
+}
+
 static void emit_block(GL *e, TBlock *b)
 {
+    bool *early = NULL;
     for (int i = 0; i < b->ins.n && e->ok; i++) {
         Instr *in = I(e, b->ins.v[i]);
+        if (classify(e, in) == CL_LANE && early_load(e, in, b)) {
+            if (!early)
+                early = arena_alloc(e->a, (size_t)b->ins.n);
+            early[i] = true;
+            add_lane(e, in);
+        }
+    }
+    for (int i = 0; i < b->ins.n && e->ok; i++) {
+        Instr *in = I(e, b->ins.v[i]);
+        if (early && early[i])
+            continue;
         switch (classify(e, in)) {
         case CL_SKIP:
             break;
