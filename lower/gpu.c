@@ -615,6 +615,12 @@ PirLocal *gpu_frag(GL *e, int v, const GpuGrid *g)
 PirLocal *gpu_frag_a(GL *e, int v, const GpuGrid *g, GpuGrid *ga)
 {
     int b = same_base(e, v);
+    const Instr *c = I(e, b);
+    /* `x as bf16` of an f32 x in the same fragments: pack x itself (the
+     * packing rounds the same way, once) */
+    if (c->op == OP_CAST && ty(e, c->args[0])->dt == DT_F32 && lay_eq(&e->lay[b], &e->lay[same_base(e, c->args[0])])
+        && e->val[same_base(e, c->args[0])])
+        b = same_base(e, c->args[0]);
     const GpuLay *l = &e->lay[b];
     const TTy *t = ty(e, v);
     if (l->kind != GL_FRAG || !lay_fits(l, t) || l->g.WN != 1 || l->g.WM != g->WM || l->g.M != g->M
