@@ -295,6 +295,17 @@ static PirExpr *pack2(GpuMma *m, DType dt, PirExpr *lo, PirExpr *hi)
     return ref(m, r);
 }
 
+/* Two values of a bf16 tile as a bf16x2 word: they are bf16 already (a
+ * bf16 tile's registers hold rounded values), so their top halves; from a
+ * bf16 load the optimizer then sees the loaded word itself, and the tile
+ * stays in registers as words rather than floats. */
+static PirExpr *pack_exact(GpuMma *m, PirExpr *lo, PirExpr *hi)
+{
+    PirExpr *l = op(m, PB_SHR, pir_bitcast(F, PT_U32, lo), pir_int(F, PT_U32, 16));
+    PirExpr *h = op(m, PB_AND, pir_bitcast(F, PT_U32, hi), pir_int(F, PT_U32, 0xffff0000u));
+    return op(m, PB_OR, l, h);
+}
+
 /* Write tile v ([R, C], f16/bf16) into shared memory at byte offset off,
  * rows of C + PAD 16-bit elements. */
 static void stage(GpuMma *m, int v, int64_t off)
@@ -317,7 +328,8 @@ static void stage(GpuMma *m, int v, int64_t off)
         close_n(m, 1);
         PirExpr *w[4];
         for (int i = 0; i < V / 2; i++)
-            w[i] = pack2(m, t->dt, pir_elem(F, x, ci(m, 2 * i)), pir_elem(F, x, ci(m, 2 * i + 1)));
+            w[i] = t->dt == DT_BF16 ? pack_exact(m, pir_elem(F, x, ci(m, 2 * i)), pir_elem(F, x, ci(m, 2 * i + 1)))
+                                    : pack2(m, t->dt, pir_elem(F, x, ci(m, 2 * i)), pir_elem(F, x, ci(m, 2 * i + 1)));
         /* 4-byte words: (i0 * SR + g1) * 2 bytes, g1 even */
         PirExpr *wi = op(m, PB_DIV, add(m, mul(m, ref(m, i0), ci(m, SR)), ref(m, g1)), ci(m, 2));
         PirStmt *st = pir_stmt(F, CUR, PS_STORE);
