@@ -396,6 +396,12 @@ static void plan_recomp(GL *e)
             if (e->recomp[v] || !e->live[v] || !(op_flags[in->op] & OPF_E) || in->ty.rank == 0
                 || dtype_is_float(in->ty.dt))
                 continue;
+            /* a division by a run-time value costs tens of instructions:
+             * computed once (an index vector broadcast over a tile, say
+             * rn / KW, is then read through shared memory, not redone per
+             * element) */
+            if ((in->op == OP_DIV || in->op == OP_MOD) && I(e, view_base(e, in->args[1]))->op != OP_CONST)
+                continue;
             int c = 1;
             bool ok = true;
             for (int j = 0; j < in->nargs && ok; j++) {
