@@ -1673,8 +1673,14 @@ static void flush(GL *e)
     close_group(e, L);
     for (int i = 0; i < pre.n; i++)
         e->pre[pre.v[i]] = 0;
-    for (int i = 0; i < e->run.n; i++)
+    Vec(int) early = { 0 };
+    for (int i = 0; i < e->run.n; i++) {
         settle(e, e->run.v[i]);
+        if (e->mma.early[e->run.v[i]] >= 0)
+            vec_push(e->a, early, e->run.v[i]);
+    }
+    if (early.n)
+        gpu_mma_stage_early(&e->mma, early.v, early.n);
     e->run.n = 0;
 }
 
@@ -2241,6 +2247,22 @@ static int pick_threads(const GL *e)
     return T;
 }
 
+static bool early_load(const GL *e, const Instr *in, const TBlock *b);
+
+/* B operands of tensor-core dots loaded at the top of the dot's loop body
+ * (early_load) are staged there too, all in one pair of barriers. */
+static void plan_early(GL *e)
+{
+    for (int v = 1; v < e->n; v++) {
+        const Instr *in = I(e, v);
+        if (in->op != OP_DOT || !e->mma.on[v])
+            continue;
+        const Instr *x = I(e, gpu_mma_bsrc(&e->mma, in));
+        if (x->op == OP_LOAD && x->parent == in->parent && early_load(e, x, x->parent))
+            gpu_mma_set_early(&e->mma, x->id);
+    }
+}
+
 static bool has_row_reduce(const GL *e)
 {
     for (int v = 1; v < e->n; v++)
@@ -2342,6 +2364,7 @@ PirFunc *gpu_lower(TirKernel *k, Diag *d)
                       .rows = has_row_reduce(&e) };
     gpu_mma_plan(&e.mma);
     plan_layouts(&e);
+    plan_early(&e);
     e.needb = arena_alloc(e.a, (size_t)n);
     e.cur_lay = (GpuLay){ .kind = GL_BLOCK };
     /* pass 1: plan into a throwaway function; again when block-layout
@@ -2356,8 +2379,8 @@ PirFunc *gpu_lower(TirKernel *k, Diag *d)
     if (!e.ok)
         return NULL;
     plan_smem(&e);
-    e.mma.off = e.smem;       /* the MMA staging region goes last, then the resident one */
-    e.smem += e.mma.need + e.mma.res_need;
+    e.mma.off = e.smem;       /* the MMA staging region goes last, then the resident and early ones */
+    e.smem += e.mma.need + e.mma.res_need + e.mma.early_need;
     /* pass 2: build */
     e.plan = false;
     build(&e);

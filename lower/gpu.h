@@ -75,6 +75,10 @@ typedef struct GpuMma {
     int64_t *res;              /* A operands staged once (loop invariant): their offset in
                                 * the resident region, or -1 */
     int64_t res_need;          /* the resident region: bytes, after the staging region */
+    int64_t *early;            /* B operands staged where they are loaded (at the top of a
+                                * loop body, gpu.c), not at the dot: offset in the early
+                                * region, or -1 */
+    int64_t early_need;        /* the early region: bytes, after the resident region */
 } GpuMma;
 
 /* gpu_mma.c.  Set k, a, T, V, live, e, then plan (TKC_MMA=0 turns it off). */
@@ -87,6 +91,12 @@ bool gpu_mma_var(const GpuMma *m, const Instr *in);
 void gpu_mma_var_op(GpuMma *m, const Instr *in);
 /* After the definition of tile v: stage it when it is a resident operand. */
 void gpu_mma_settle(GpuMma *m, int v);
+/* The tile a DOT on tensor cores stages for its B operand (b, or x for
+ * b = trans(x)); give it a region of its own, staged by gpu_mma_stage_early
+ * right after its definition. */
+int gpu_mma_bsrc(const GpuMma *m, const Instr *dot);
+void gpu_mma_set_early(GpuMma *m, int v);
+void gpu_mma_stage_early(GpuMma *m, const int *v, int n);   /* barrier, stage them, barrier */
 /* The warp grid of a DOT on tensor cores (false: not on tensor cores). */
 bool gpu_mma_grid(const GpuMma *m, const Instr *in, GpuGrid *g);
 /* Open the unrolled loops over a thread's slots of grid g: its slot k, row

@@ -181,8 +181,9 @@ void gpu_mma_plan(GpuMma *m)
     TirKernel *k = m->k;
     int n = k->instrs.n;
     m->res = arena_alloc(m->a, sizeof(int64_t) * ((size_t)n + 1));
+    m->early = arena_alloc(m->a, sizeof(int64_t) * ((size_t)n + 1));
     for (int v = 0; v <= n; v++)
-        m->res[v] = -1;
+        m->res[v] = m->early[v] = -1;
     m->on = arena_alloc(m->a, (size_t)n + 1);
     m->fused = arena_alloc(m->a, (size_t)n + 1);
     m->frag_var = arena_alloc(m->a, (size_t)k->vars.n + 1);
@@ -438,6 +439,31 @@ static void frag_a(GpuMma *m, DType dt, PirLocal *src, const Grid *ga, PirLocal 
     close_n(m, 1);
 }
 
+static int trans_src(const GpuMma *m, int b);
+
+int gpu_mma_bsrc(const GpuMma *m, const Instr *dot)
+{
+    int b = dot->args[1], x = trans_src(m, b);
+    return x ? x : b;
+}
+
+void gpu_mma_set_early(GpuMma *m, int v)
+{
+    const TTy *t = ty(m, v);
+    if (m->early[v] >= 0 || t->rank != 2)
+        return;
+    m->early[v] = m->early_need;
+    m->early_need += (t->dim[0] * (t->dim[1] + PAD) * 2 + 127) / 128 * 128;
+}
+
+void gpu_mma_stage_early(GpuMma *m, const int *v, int n)
+{
+    pir_barrier(F, CUR);
+    for (int i = 0; i < n; i++)
+        stage(m, v[i], m->off + m->need + m->res_need + m->early[v[i]]);
+    pir_barrier(F, CUR);
+}
+
 void gpu_mma_settle(GpuMma *m, int v)
 {
     if (m->res && m->res[v] >= 0)
@@ -493,16 +519,22 @@ bool gpu_mma_dot(GpuMma *m, const Instr *in)
     int a = in->args[0], b = in->args[1];
     PirLocal *rega = gpu_frag_a(m->e, a, &g, &ga);
     bool res = !rega && m->res[a] >= 0, own = !rega && !res;
-    int bt = trans_src(m, b);
+    int bt = trans_src(m, b), bs = bt ? bt : b;
+    bool early = m->early[bs] >= 0;
     int64_t M = g.M, N = g.N, K = ty(m, a)->dim[1], SA = K + PAD, SB = N + PAD, SK = K + PAD;
     int64_t offa = res ? m->off + m->need + m->res[a] : m->off, offb = own ? m->off + M * SA * 2 : m->off;
-    need(m, (own ? M * SA * 2 : 0) + (bt ? N * SK : K * SB) * 2);
+    if (early)
+        offb = m->off + m->need + m->res_need + m->early[bs];
+    need(m, (own ? M * SA * 2 : 0) + (early ? 0 : (bt ? N * SK : K * SB) * 2));
     PirLocal *acc = acc_init(m, in, &g);
-    pir_barrier(F, CUR);
-    if (own)
-        stage(m, a, offa);
-    stage(m, bt ? bt : b, offb);
-    pir_barrier(F, CUR);
+    if (own || !early) {          /* else both operands are in place already */
+        pir_barrier(F, CUR);
+        if (own)
+            stage(m, a, offa);
+        if (!early)
+            stage(m, bs, offb);
+        pir_barrier(F, CUR);
+    }
     scope(m);
     PirExpr *w = op(m, PB_SHR, gpu_tid(m->e), ci(m, 5)), *l = op(m, PB_AND, gpu_tid(m->e), ci(m, 31));
     PirExpr *ra = add(m, mul(m, op(m, PB_REM, w, ci(m, g.WM)), ci(m, g.TM)), op(m, PB_AND, l, ci(m, 15)));
