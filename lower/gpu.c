@@ -1922,6 +1922,15 @@ static void reduce_axis(GL *e, const Instr *in)
     close_lane(e, t);
 }
 
+/* red_step; float max/min as fmax/fmin: the same result, as the running
+ * value never becomes NaN either way (a NaN x leaves it), in one instruction. */
+static PirExpr *row_step(GL *e, ReduceKind rk, DType dt, PirExpr *acc, PirExpr *x)
+{
+    if (dtype_is_float(dt) && (rk == RK_MAX || rk == RK_MIN))
+        return pir_bin(F, rk == RK_MAX ? PB_MAX : PB_MIN, acc, x);
+    return red_step(e, rk, acc, x);
+}
+
 /* sum/max/min along the columns of a GL_FRAG tile into GL_ROW: over the
  * thread's own columns, then over the quad's four lanes (which hold the
  * rest of the warp's columns: WN = 1, so the warp has all of them). */
@@ -1944,12 +1953,12 @@ static void reduce_rows(GL *e, const Instr *in)
     PirLocal *c = open_for(e, "c", gpu_i(e, 0), gpu_i(e, 2), 1, true);
     PirExpr *tile = gpu_add(e, gpu_mul(e, pir_ref(F, mi), gpu_i(e, g->NI)), pir_ref(F, ni));
     PirExpr *k = gpu_add(e, gpu_add(e, gpu_mul(e, tile, gpu_i(e, 4)), gpu_mul(e, pir_ref(F, h), gpu_i(e, 2))), pir_ref(F, c));
-    pir_assign(F, gpu_cur(e), a, NULL, red_step(e, rk, pir_ref(F, a), conv_dt(e, pir_elem(F, x, k), xdt, rdt)));
+    pir_assign(F, gpu_cur(e), a, NULL, row_step(e, rk, rdt, pir_ref(F, a), conv_dt(e, pir_elem(F, x, k), xdt, rdt)));
     gpu_pop(e);
     gpu_pop(e);
     for (int o = 1; o <= 2; o <<= 1) {
         PirLocal *b = gpu_let(e, "b", pir_shfl_xor(F, pir_ref(F, a), o));
-        pir_assign(F, gpu_cur(e), a, NULL, red_step(e, rk, pir_ref(F, a), pir_ref(F, b)));
+        pir_assign(F, gpu_cur(e), a, NULL, row_step(e, rk, rdt, pir_ref(F, a), pir_ref(F, b)));
     }
     pir_assign(F, gpu_cur(e), res, gpu_add(e, gpu_mul(e, pir_ref(F, mi), gpu_i(e, 2)), pir_ref(F, h)), pir_ref(F, a));
     gpu_pop(e);
