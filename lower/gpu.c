@@ -703,11 +703,62 @@ static bool lay_round(GL *e)
     return changed;
 }
 
+/* The layout of the loops that read operand `in` of u (GL_BLOCK also for
+ * readers that are no lanes). */
+static GpuLay reader_lay(const GL *e, const Instr *u)
+{
+    GpuLay none = { .kind = GL_BLOCK };
+    if (u->op == OP_LOAD || u->op == OP_STORE || u->op == OP_VAR_SET)
+        return u->op == OP_VAR_SET ? e->vlay[u->index] : e->lay[u->id];
+    if (u->op == OP_REDUCE && e->lay[u->id].kind == GL_ROW)
+        return (GpuLay){ .kind = GL_FRAG, .g = e->lay[u->id].g };
+    return (op_flags[u->op] & OPF_E) && u->ty.rank > 0 ? e->lay[u->id] : none;
+}
+
+/* Backward: a block-layout tile (elementwise, or a load) whose every reader
+ * reads it at its own index from the same fragment layout takes that
+ * layout (sdpa_relpos's bias: its loads and the add then run in fragments
+ * instead of going through shared memory). */
+static bool lay_back(GL *e)
+{
+    bool changed = false;
+    for (int v = e->n - 1; v >= 1; v--) {
+        const Instr *in = I(e, v);
+        if (!e->live[v] || in->ty.rank != 2 || e->recomp[v] || e->lay[v].kind != GL_BLOCK
+            || !((op_flags[in->op] & OPF_E) || in->op == OP_LOAD) || e->mma.early[v] >= 0)
+            continue;
+        GpuLay l = { .kind = GL_BLOCK };
+        bool ok = true, any = false;
+        for (int u = 1; u < e->n && ok; u++) {
+            const Instr *ui = I(e, u);
+            if (!e->live[u] || is_view(ui->op))
+                continue;
+            for (int j = 0; j < ui->nargs && ok; j++) {
+                int a = ui->args[j];
+                if (a <= 0 || view_base(e, a) != v)
+                    continue;
+                GpuLay r = reader_lay(e, ui);
+                ok = same_base(e, a) == v && r.kind == GL_FRAG && lay_fits(&r, ty(e, a))
+                     && (!any || lay_eq(&r, &l)) && !(ui->op == OP_STORE && j != 1);
+                l = r;
+                any = true;
+            }
+        }
+        if (ok && any && lay_fits(&l, &in->ty)) {
+            e->lay[v] = l;
+            changed = true;
+        }
+    }
+    return changed;
+}
+
 static void plan_layouts(GL *e)
 {
     e->lay = arena_alloc(e->a, sizeof(GpuLay) * (size_t)e->n);
     e->vlay = arena_alloc(e->a, sizeof(GpuLay) * (size_t)(e->k->vars.n + 1));
     for (int round = 0; round < 8 && lay_round(e); round++)
+        ;
+    for (int round = 0; round < 8 && lay_back(e); round++)
         ;
 }
 
@@ -1697,7 +1748,7 @@ static bool same_shape(const TTy *a, const TTy *b)
 /* The layout of lane instruction in's loops. */
 static GpuLay lane_lay(const GL *e, const Instr *in)
 {
-    if (in->op == OP_LOAD || in->op == OP_STORE)
+    if (in->op == OP_STORE)
         return (GpuLay){ .kind = GL_BLOCK };
     if (in->op == OP_VAR_SET || in->op == OP_VAR_GET)
         return e->vlay[in->index];
