@@ -2224,10 +2224,8 @@ static bool at_top(const GL *e, int v, const TBlock *b, int depth)
  * TKC_HOIST=0: in program order. */
 static bool early_load(const GL *e, const Instr *in, const TBlock *b)
 {
-    static int on = -1;
-    if (on < 0)
-        on = !getenv("TKC_HOIST") || strcmp(getenv("TKC_HOIST"), "0");
-    if (!on || !b->owner || b->owner->op != OP_FOR || in->op != OP_LOAD || in->ty.rank == 0
+    const char *env = getenv("TKC_HOIST");
+    if ((env && !strcmp(env, "0")) || !b->owner || b->owner->op != OP_FOR || in->op != OP_LOAD || in->ty.rank == 0
         || !e->live[in->id] || !e->reload[in->id])
         return false;
     bool mma = false;             /* only in loops around tensor-core dots */
