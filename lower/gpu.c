@@ -35,6 +35,10 @@
  * read (or written twice) at possibly different places within a program, a
  * barrier orders the accesses.
  *
+ * Tiles computed from a dot on tensor cores have other layouts: the MMA
+ * fragments and their rows (see "layouts" below); the block layout stays
+ * the default for every other tile.
+ *
  * The lowering runs twice over the kernel: once to plan (which tiles need
  * shared memory and for how long), once to build the function.
  */
@@ -94,6 +98,13 @@ struct GL {
     PirLocal *tok_i, *tok_k, *tok_j;
     PirExpr *ti, *tk, *tj;   /* references to the tokens (compared by pointer) */
     GpuMma mma;              /* dot on tensor cores (gpu_mma.c) */
+    GpuLay *lay;             /* value id -> its layout (see "layouts") */
+    GpuLay *vlay;            /* var -> its layout */
+    GpuLay run_lay;          /* the layout of the pending run */
+    GpuLay cur_lay;          /* the layout of the lane loops open now */
+    PirExpr *rkx;            /* GL_FRAG lanes: the GL_ROW slot of the lane's row */
+    bool *needb;             /* GL_FRAG values also wanted in the block layout */
+    PirLocal **valb;         /* ... their block-layout copy */
 };
 
 #define F (e->f)
@@ -385,6 +396,12 @@ static void plan_recomp(GL *e)
             if (e->recomp[v] || !e->live[v] || !(op_flags[in->op] & OPF_E) || in->ty.rank == 0
                 || dtype_is_float(in->ty.dt))
                 continue;
+            /* a division by a run-time value costs tens of instructions:
+             * computed once (an index vector broadcast over a tile, say
+             * rn / KW, is then read through shared memory, not redone per
+             * element) */
+            if ((in->op == OP_DIV || in->op == OP_MOD) && I(e, view_base(e, in->args[1]))->op != OP_CONST)
+                continue;
             int c = 1;
             bool ok = true;
             for (int j = 0; j < in->nargs && ok; j++) {
@@ -489,6 +506,259 @@ static void plan_smem(GL *e)
             top = off + size;
     }
     e->smem = top;
+}
+
+/* ------------------------------------------------------------ layouts */
+
+/* Every tile has a layout (gpu.h: GpuLay).  The block layout is the
+ * default; a DOT on tensor cores leaves its result in the fragments of its
+ * warp grid (GL_FRAG), and what is computed from it stays there when it
+ * can: elementwise ops (and `where`, casts) with an operand in fragments,
+ * in-place vars updated from them, row reductions (GL_ROW: each thread
+ * holds the results of its own rows) and what is computed from those.  A
+ * lane of a given layout reads an operand of the same layout at its own
+ * slot; a GL_ROW vector broadcast along the columns of a GL_FRAG tile
+ * (x[:, None]) at the slot of the lane's row; aranges and the masks built
+ * from them are recomputed at the lane's (row, column).  Any other read is
+ * a conversion: a GL_FRAG tile read by the block layout at its own flat
+ * index gets a block-layout copy through the MMA staging region right after
+ * its definition (gpu_mma_to_block); everything else goes through the
+ * value's shared buffer, written from its own layout. */
+
+bool gpu_grid_eq(const GpuGrid *a, const GpuGrid *b)
+{
+    return a->M == b->M && a->N == b->N && a->WM == b->WM && a->WN == b->WN;
+}
+
+static bool lay_eq(const GpuLay *a, const GpuLay *b)
+{
+    return a->kind == b->kind && (a->kind == GL_BLOCK || gpu_grid_eq(&a->g, &b->g));
+}
+
+/* Can a tile of shape t have layout l? */
+static bool lay_fits(const GpuLay *l, const TTy *t)
+{
+    switch (l->kind) {
+    case GL_FRAG:
+        return t->rank == 2 && t->dim[0] == l->g.M && t->dim[1] == l->g.N;
+    case GL_ROW:
+        return (t->rank == 1 || (t->rank == 2 && t->dim[1] == 1)) && t->dim[0] == l->g.M;
+    default:
+        return true;
+    }
+}
+
+/* Registers per thread of a tile in layout l (GL_BLOCK: of n elements). */
+static int64_t lay_count(const GL *e, const GpuLay *l, int64_t n)
+{
+    if (l->kind == GL_FRAG)
+        return (int64_t)l->g.MI * l->g.NI * 4;
+    if (l->kind == GL_ROW)
+        return (int64_t)l->g.MI * 2;
+    return gpu_groups(e->T, e->V, n) * gpu_vwidth(e->V, n);
+}
+
+/* Do shapes a and b differ in size-1 dims only? */
+static bool same_but_ones(const TTy *a, const TTy *b)
+{
+    int i = 0, j = 0;
+    for (;;) {
+        while (i < a->rank && a->dim[i] == 1)
+            i++;
+        while (j < b->rank && b->dim[j] == 1)
+            j++;
+        if (i == a->rank || j == b->rank)
+            return i == a->rank && j == b->rank;
+        if (a->dim[i++] != b->dim[j++])
+            return false;
+    }
+}
+
+/* The value v's elements are, through views that keep every element where
+ * it is up to size-1 dims (no expanding broadcast, no transpose). */
+static int same_base(const GL *e, int v)
+{
+    for (;;) {
+        const Instr *in = I(e, v);
+        if (!is_view(in->op) || in->ty.rank == 0)
+            return v;
+        int u = in->args[0];
+        const TTy *ut = ty(e, u);
+        if (ut->rank == 0 || !same_but_ones(ut, &in->ty))
+            return v;
+        if (in->op == OP_TRANS)
+            for (int i = 0; i < in->ty.rank; i++)
+                if (in->perm[i] != i && in->ty.dim[i] != 1)
+                    return v;
+        v = u;
+    }
+}
+
+/* The slot of tile v at index ix when the lane open now holds it. */
+static PirExpr *own_slot(GL *e, int v, const Idx *ix)
+{
+    const GpuLay *l = &e->lay[v], *c = &e->cur_lay;
+    if (!e->val[v])
+        return NULL;
+    if (ix->ident && lay_eq(l, c))
+        return e->kx;
+    if (c->kind == GL_FRAG && l->kind == GL_ROW && gpu_grid_eq(&l->g, &c->g) && ix->rank >= 1
+        && ix->d[0]->kind == PE_LOCAL && ix->d[0]->local == e->ln.i[0]
+        && (ix->rank == 1 || pir_is_int(ix->d[1], 0)))
+        return e->rkx;
+    return NULL;
+}
+
+PirLocal *gpu_frag(GL *e, int v, const GpuGrid *g)
+{
+    int b = same_base(e, v);
+    const GpuLay *l = &e->lay[b];
+    if (l->kind != GL_FRAG || !gpu_grid_eq(&l->g, g) || !lay_fits(l, ty(e, v)))
+        return NULL;
+    return e->val[b];
+}
+
+PirLocal *gpu_frag_a(GL *e, int v, const GpuGrid *g, GpuGrid *ga)
+{
+    int b = same_base(e, v);
+    const Instr *c = I(e, b);
+    /* `x as bf16` of an f32 x in the same fragments: pack x itself (the
+     * packing rounds the same way, once) */
+    if (c->op == OP_CAST && ty(e, c->args[0])->dt == DT_F32 && lay_eq(&e->lay[b], &e->lay[same_base(e, c->args[0])])
+        && e->val[same_base(e, c->args[0])])
+        b = same_base(e, c->args[0]);
+    const GpuLay *l = &e->lay[b];
+    const TTy *t = ty(e, v);
+    if (l->kind != GL_FRAG || !lay_fits(l, t) || l->g.WN != 1 || l->g.WM != g->WM || l->g.M != g->M
+        || t->dim[1] % 16)
+        return NULL;
+    *ga = l->g;
+    return e->val[b];
+}
+
+
+/* The layout an elementwise op of shape t takes from its operand u: u's
+ * own, when u is in fragments or rows that fit t; else none (GL_BLOCK). */
+static GpuLay lay_from(const GL *e, int u, const TTy *t)
+{
+    GpuLay none = { .kind = GL_BLOCK };
+    if (u <= 0 || ty(e, u)->rank == 0)
+        return none;
+    const GpuLay *l = &e->lay[same_base(e, u)];
+    return l->kind != GL_BLOCK && lay_fits(l, t) ? *l : none;
+}
+
+static bool row_reduce(const GL *e, const Instr *in, GpuLay *out)
+{
+    int src = in->args[0];
+    const TTy *st = ty(e, src);
+    GpuLay l = lay_from(e, src, st);
+    if (in->op != OP_REDUCE || l.kind != GL_FRAG || st->rank != 2 || in->axis != 1 || l.g.WN != 1
+        || (in->rkind != RK_SUM && in->rkind != RK_MAX && in->rkind != RK_MIN))
+        return false;
+    *out = (GpuLay){ .kind = GL_ROW, .g = l.g };
+    return lay_fits(out, &in->ty);
+}
+
+/* One round of layout assignment over the kernel, in program order (the
+ * vars' layouts come from the previous round); true when something changed. */
+static bool lay_round(GL *e)
+{
+    bool changed = false;
+    for (int v = 1; v < e->n; v++) {
+        const Instr *in = I(e, v);
+        GpuLay l = { .kind = GL_BLOCK }, r;
+        GpuGrid g;
+        if (!e->live[v] || in->ty.rank == 0 || e->recomp[v] || is_view(in->op))
+            continue;
+        if (in->op == OP_DOT && gpu_mma_grid(&e->mma, in, &g))
+            l = (GpuLay){ .kind = GL_FRAG, .g = g };
+        else if (row_reduce(e, in, &r))
+            l = r;
+        else if (in->op == OP_VAR_GET && in->index >= 0 && in->index < e->k->vars.n
+                 && !gpu_mma_var(&e->mma, in))
+            l = e->vlay[in->index];
+        else if ((op_flags[in->op] & OPF_E) && in->op != OP_LOAD)
+            for (int j = 0; j < in->nargs && l.kind == GL_BLOCK; j++)
+                l = lay_from(e, in->args[j], &in->ty);
+        if (!lay_eq(&l, &e->lay[v]))
+            changed = true;
+        e->lay[v] = l;
+    }
+    /* a var takes the layout its updates have (splats and recomputed
+     * values have none; a var set from several layouts keeps the first) */
+    for (int x = 0; x < e->k->vars.n; x++) {
+        const TTy *vt = &e->k->vars.v[x].ty;
+        GpuLay l = { .kind = GL_BLOCK };
+        for (int v = 1; v < e->n && l.kind == GL_BLOCK; v++) {
+            const Instr *in = I(e, v);
+            if (in->op == OP_VAR_SET && in->index == x && e->live[v] && !gpu_mma_var(&e->mma, in))
+                l = lay_from(e, in->args[0], vt);
+        }
+        if (!lay_eq(&l, &e->vlay[x]))
+            changed = true;
+        e->vlay[x] = l;
+    }
+    return changed;
+}
+
+/* The layout of the loops that read operand `in` of u (GL_BLOCK also for
+ * readers that are no lanes). */
+static GpuLay reader_lay(const GL *e, const Instr *u)
+{
+    GpuLay none = { .kind = GL_BLOCK };
+    if (u->op == OP_LOAD || u->op == OP_STORE || u->op == OP_VAR_SET)
+        return u->op == OP_VAR_SET ? e->vlay[u->index] : e->lay[u->id];
+    if (u->op == OP_REDUCE && e->lay[u->id].kind == GL_ROW)
+        return (GpuLay){ .kind = GL_FRAG, .g = e->lay[u->id].g };
+    return (op_flags[u->op] & OPF_E) && u->ty.rank > 0 ? e->lay[u->id] : none;
+}
+
+/* Backward: a block-layout tile (elementwise, or a load) whose every reader
+ * reads it at its own index from the same fragment layout takes that
+ * layout (sdpa_relpos's bias: its loads and the add then run in fragments
+ * instead of going through shared memory). */
+static bool lay_back(GL *e)
+{
+    bool changed = false;
+    for (int v = e->n - 1; v >= 1; v--) {
+        const Instr *in = I(e, v);
+        if (!e->live[v] || in->ty.rank != 2 || e->recomp[v] || e->lay[v].kind != GL_BLOCK
+            || !((op_flags[in->op] & OPF_E) || in->op == OP_LOAD) || e->mma.early[v] >= 0)
+            continue;
+        GpuLay l = { .kind = GL_BLOCK };
+        bool ok = true, any = false;
+        for (int u = 1; u < e->n && ok; u++) {
+            const Instr *ui = I(e, u);
+            if (!e->live[u] || is_view(ui->op))
+                continue;
+            for (int j = 0; j < ui->nargs && ok; j++) {
+                int a = ui->args[j];
+                if (a <= 0 || view_base(e, a) != v)
+                    continue;
+                GpuLay r = reader_lay(e, ui);
+                ok = same_base(e, a) == v && r.kind == GL_FRAG && lay_fits(&r, ty(e, a))
+                     && (!any || lay_eq(&r, &l)) && !(ui->op == OP_STORE && j != 1);
+                l = r;
+                any = true;
+            }
+        }
+        if (ok && any && lay_fits(&l, &in->ty)) {
+            e->lay[v] = l;
+            changed = true;
+        }
+    }
+    return changed;
+}
+
+static void plan_layouts(GL *e)
+{
+    e->lay = arena_alloc(e->a, sizeof(GpuLay) * (size_t)e->n);
+    e->vlay = arena_alloc(e->a, sizeof(GpuLay) * (size_t)(e->k->vars.n + 1));
+    for (int round = 0; round < 8 && lay_round(e); round++)
+        ;
+    for (int round = 0; round < 8 && lay_back(e); round++)
+        ;
 }
 
 /* ------------------------------------------------------------ reading */
@@ -641,10 +911,19 @@ static PirExpr *rd(GL *e, int v, Idx ix)
         return gpu_add(e, gpu_i(e, in->ival), ix.d[0]);
     if (e->recomp[v])
         return recompute(e, v, ix);
-    if (ix.ident && e->val[v])
-        return pir_elem(F, e->val[v], e->kx);
-    if (ix.ident) {
+    PirExpr *own = own_slot(e, v, &ix);
+    if (own)
+        return pir_elem(F, e->val[v], own);
+    if (ix.ident && lay_eq(&e->lay[v], &e->cur_lay)) {
         fail(e, in, "internal error: a tile read before its definition");
+        return lit_zero(e, in->ty.dt);
+    }
+    if (ix.ident && e->lay[v].kind == GL_FRAG && e->cur_lay.kind == GL_BLOCK) {
+        e->needb[v] = true;       /* same flat index in the block layout: a copy */
+        if (e->valb[v])
+            return pir_elem(F, e->valb[v], e->kx);
+        if (!e->plan)
+            fail(e, in, "internal error: no block-layout copy of a fragment tile");
         return lit_zero(e, in->ty.dt);
     }
     if (e->reload[v])
@@ -791,16 +1070,40 @@ static void close_lane(GL *e, const TTy *t)
     close_group(e, t);
 }
 
+static int open_lay(GL *e, const GpuLay *l, const TTy *t);
+static void close_lay(GL *e, int depth);
+
 static void write_shared(GL *e, int v)
 {
     if (!e->shared[v] || !e->val[v])
         return;
     const TTy *t = ty(e, v);
     pir_barrier(F, gpu_cur(e));
-    open_lane(e, t);
-    pir_store(F, gpu_cur(e), sbuf(e, v, pir_ref(F, e->ln.f)), pir_elem(F, e->val[v], e->kx));
-    close_lane(e, t);
+    if (e->lay[v].kind != GL_BLOCK) {
+        int depth = open_lay(e, &e->lay[v], t);
+        Idx ix = { .rank = t->rank };
+        for (int d = 0; d < t->rank; d++)
+            ix.d[d] = pir_ref(F, e->ln.i[d]);
+        pir_store(F, gpu_cur(e), sbuf(e, v, join_lin(e, &ix, t)), pir_elem(F, e->val[v], e->kx));
+        close_lay(e, depth);
+    } else {
+        open_lane(e, t);
+        pir_store(F, gpu_cur(e), sbuf(e, v, pir_ref(F, e->ln.f)), pir_elem(F, e->val[v], e->kx));
+        close_lane(e, t);
+    }
     pir_barrier(F, gpu_cur(e));
+}
+
+/* After v's definition: its copies for readers of other layouts. */
+static void settle(GL *e, int v)
+{
+    write_shared(e, v);
+    gpu_mma_settle(&e->mma, v);
+    if (e->needb[v] && e->val[v] && e->lay[v].kind == GL_FRAG) {
+        int64_t n = tty_numel(ty(e, v));
+        e->valb[v] = decl_array(e, "v", pir_ty_compute(ty(e, v)->dt), kcount(e, n));
+        gpu_mma_to_block(&e->mma, e->val[v], e->valb[v], &e->lay[v].g);
+    }
 }
 
 static const TTy *lane_shape(const GL *e, const Instr *in)
@@ -981,9 +1284,16 @@ static PirExpr *subst(GL *e, PirExpr *x, const TTy *t, int j)
     return pir_subst(F, x, e->tok_j, gpu_i(e, j));
 }
 
+static int gkind_s(GL *e, int v, Idx ix, PirExpr **scale);
+
 /* How v, read at ix (token form), varies over a group: the same for every
  * element, one more per element, or otherwise. */
-static int gkind(GL *e, int v, Idx ix)
+static int gkind(GL *e, int v, Idx ix) { return gkind_s(e, v, ix, NULL); }
+
+/* gkind; with scale, also "one more per element times a uniform value",
+ * which *scale then holds (a strided tensor's last stride: the caller
+ * checks at run time that it is 1). */
+static int gkind_s(GL *e, int v, Idx ix, PirExpr **scale)
 {
     if (v <= 0 || ty(e, v)->rank == 0)
         return GK_UNI;
@@ -1011,7 +1321,7 @@ static int gkind(GL *e, int v, Idx ix)
     for (int j = 0; j < in->nargs && j < 3; j++) {
         int u = in->args[j];
         if (u > 0 && ty(e, u)->rank > 0)
-            k[j] = gkind(e, u, align(e, &ix, ty(e, u), &in->ty));
+            k[j] = gkind_s(e, u, align(e, &ix, ty(e, u), &in->ty), scale);
         if (k[j] == GK_OTHER)
             return GK_OTHER;
         nc += k[j] == GK_CONTIG;
@@ -1021,6 +1331,14 @@ static int gkind(GL *e, int v, Idx ix)
     switch (in->op) {
     case OP_ADD:
         return nc == 1 ? GK_CONTIG : GK_OTHER;
+    case OP_MUL: {
+        int u = in->args[k[0] == GK_CONTIG ? 1 : 0];
+        if (!scale || *scale || nc != 1 || dtype_is_float(in->ty.dt) || dtype_info[in->ty.dt].bits != 64)
+            return GK_OTHER;
+        Idx ux = align(e, &ix, ty(e, u), &in->ty);
+        *scale = ty(e, u)->rank == 0 ? scalar(e, u) : rd(e, u, ux);
+        return pir_uses(*scale, e->tok_i) ? GK_OTHER : GK_CONTIG;
+    }
     case OP_SUB:
         return k[0] == GK_CONTIG && k[1] == GK_UNI ? GK_CONTIG : GK_OTHER;
     case OP_CAST: {
@@ -1170,11 +1488,14 @@ static bool vload_open(GL *e, const Instr *ld, Idx ix, const TTy *L, PirLocal *d
     int V = vwidth(e, tty_numel(L));
     Chunks c;
     int off = ld->args[0], m = ld->args[1];
-    if (!chunks(e, L, tdt, &c) || gkind(e, off, align(e, &ix, ty(e, off), &ld->ty)) != GK_CONTIG)
+    PirExpr *sc = NULL;
+    if (!chunks(e, L, tdt, &c) || gkind_s(e, off, align(e, &ix, ty(e, off), &ld->ty), &sc) != GK_CONTIG)
         return false;
     set_tokens(e, true);
     PirExpr *o = subst(e, operand(e, off, &ld->ty, &ix), L, 0);
     PirExpr *ok = m > 0 ? all_true(e, m, align(e, &ix, ty(e, m), &ld->ty), L) : NULL;
+    if (sc)
+        ok = land(e, ok, pir_bin(F, PB_EQ, subst(e, sc, L, 0), pir_int(F, sc->ty, 1)));
     set_tokens(e, false);
     PirExpr *p = tensor(e, ld);
     open_scope(e);
@@ -1215,11 +1536,14 @@ static bool vstore_open(GL *e, const Instr *st, const TTy *L)
     Chunks c;
     int off = st->args[0], m = st->args[2];
     Idx ix = lane_tok(e, L);
-    if (!chunks(e, L, tdt, &c) || gkind(e, off, align(e, &ix, ty(e, off), L)) != GK_CONTIG)
+    PirExpr *sc = NULL;
+    if (!chunks(e, L, tdt, &c) || gkind_s(e, off, align(e, &ix, ty(e, off), L), &sc) != GK_CONTIG)
         return false;
     set_tokens(e, true);
     PirExpr *o = subst(e, operand(e, off, L, &ix), L, 0);
     PirExpr *ok = m > 0 ? all_true(e, m, align(e, &ix, ty(e, m), L), L) : NULL;
+    if (sc)
+        ok = land(e, ok, pir_bin(F, PB_EQ, subst(e, sc, L, 0), pir_int(F, sc->ty, 1)));
     PirExpr *x = store_value(e, st, L, &ix, &vdt);
     x = to_storage(e, x, vdt, tdt);
     set_tokens(e, false);
@@ -1288,10 +1612,71 @@ static void emit_pre(GL *e, int a, const TTy *L)
         vclose(e);
 }
 
+/* Open the loops over a thread's slots of a tile of shape t in layout l
+ * (GL_FRAG or GL_ROW): e->ln.i[], e->kx (and e->rkx) are the lane's; the
+ * loop depth to close. */
+static int open_lay(GL *e, const GpuLay *l, const TTy *t)
+{
+    const GpuGrid *g = &l->g;
+    e->cur_lay = *l;
+    if (l->kind == GL_FRAG) {
+        GpuSlots s = gpu_mma_open_frag(&e->mma, g, true);
+        e->ln.i[0] = s.i0;
+        e->ln.i[1] = s.i1;
+        e->kx = pir_ref(F, s.k);
+        e->rkx = pir_ref(F, s.rk);
+        return s.depth;
+    }
+    open_scope(e);
+    PirExpr *w = pir_bin(F, PB_SHR, gpu_tid(e), gpu_i(e, 5)), *ln = pir_bin(F, PB_AND, gpu_tid(e), gpu_i(e, 31));
+    PirLocal *r0 = gpu_let(e, "r0", gpu_add(e, gpu_mul(e, pir_bin(F, PB_REM, w, gpu_i(e, g->WM)), gpu_i(e, g->TM)),
+                                            pir_bin(F, PB_SHR, ln, gpu_i(e, 2))));
+    PirLocal *mi = open_for(e, "mi", gpu_i(e, 0), gpu_i(e, g->MI), 1, true);
+    PirLocal *h = open_for(e, "h", gpu_i(e, 0), gpu_i(e, 2), 1, true);
+    e->kx = pir_ref(F, gpu_let(e, "k", gpu_add(e, gpu_mul(e, pir_ref(F, mi), gpu_i(e, 2)), pir_ref(F, h))));
+    e->ln.i[0] = gpu_let(e, "i", gpu_add(e, gpu_add(e, pir_ref(F, r0), gpu_mul(e, pir_ref(F, mi), gpu_i(e, 16))),
+                                         gpu_mul(e, pir_ref(F, h), gpu_i(e, 8))));
+    if (t->rank == 2)
+        e->ln.i[1] = gpu_let(e, "i", gpu_i(e, 0));
+    return 3;
+}
+
+static void close_lay(GL *e, int depth)
+{
+    while (depth-- > 0)
+        gpu_pop(e);
+    e->cur_lay = (GpuLay){ .kind = GL_BLOCK };
+}
+
+/* A run in the fragment or row layout: elementwise only, no vectors. */
+static void flush_lay(GL *e)
+{
+    const TTy *L = &e->run_shape;
+    int64_t K = lay_count(e, &e->run_lay, tty_numel(L));
+    for (int i = 0; i < e->run.n; i++) {
+        const Instr *m = I(e, e->run.v[i]);
+        if (m->op != OP_VAR_SET)
+            e->val[m->id] = decl_array(e, "v", pir_ty_compute(m->ty.dt), K);
+    }
+    if (e->run_barrier)
+        pir_barrier(F, gpu_cur(e));
+    int depth = open_lay(e, &e->run_lay, L);
+    for (int i = 0; i < e->run.n; i++)
+        emit_lane(e, I(e, e->run.v[i]), L);
+    close_lay(e, depth);
+    for (int i = 0; i < e->run.n; i++)
+        settle(e, e->run.v[i]);
+    e->run.n = 0;
+}
+
 static void flush(GL *e)
 {
     if (e->run.n == 0)
         return;
+    if (e->run_lay.kind != GL_BLOCK) {
+        flush_lay(e);
+        return;
+    }
     const TTy *L = &e->run_shape;
     int64_t K = kcount(e, tty_numel(L));
     for (int i = 0; i < e->run.n; i++) {
@@ -1340,8 +1725,14 @@ static void flush(GL *e)
     close_group(e, L);
     for (int i = 0; i < pre.n; i++)
         e->pre[pre.v[i]] = 0;
-    for (int i = 0; i < e->run.n; i++)
-        write_shared(e, e->run.v[i]);
+    Vec(int) early = { 0 };
+    for (int i = 0; i < e->run.n; i++) {
+        settle(e, e->run.v[i]);
+        if (e->mma.early[e->run.v[i]] >= 0)
+            vec_push(e->a, early, e->run.v[i]);
+    }
+    if (early.n)
+        gpu_mma_stage_early(&e->mma, early.v, early.n);
     e->run.n = 0;
 }
 
@@ -1355,14 +1746,26 @@ static bool same_shape(const TTy *a, const TTy *b)
     return true;
 }
 
+/* The layout of lane instruction in's loops. */
+static GpuLay lane_lay(const GL *e, const Instr *in)
+{
+    if (in->op == OP_STORE)
+        return (GpuLay){ .kind = GL_BLOCK };
+    if (in->op == OP_VAR_SET || in->op == OP_VAR_GET)
+        return e->vlay[in->index];
+    return e->lay[in->id];
+}
+
 static void add_lane(GL *e, const Instr *in)
 {
     bool hz = mem_hazard(e, in);
-    if (e->run.n && (hz || !same_shape(&e->run_shape, lane_shape(e, in))))
+    GpuLay l = lane_lay(e, in);
+    if (e->run.n && (hz || !same_shape(&e->run_shape, lane_shape(e, in)) || !lay_eq(&l, &e->run_lay)))
         flush(e);
     if (e->run.n == 0) {
         e->run_shape = *lane_shape(e, in);
         e->run_barrier = hz;
+        e->run_lay = l;
     }
     vec_push(e->a, e->run, in->id);
     if (e->shared[in->id] || e->plan)   /* planning: every member its own run */
@@ -1571,6 +1974,49 @@ static void reduce_axis(GL *e, const Instr *in)
     close_lane(e, t);
 }
 
+/* red_step; float max/min as fmax/fmin: the same result, as the running
+ * value never becomes NaN either way (a NaN x leaves it), in one instruction. */
+static PirExpr *row_step(GL *e, ReduceKind rk, DType dt, PirExpr *acc, PirExpr *x)
+{
+    if (dtype_is_float(dt) && (rk == RK_MAX || rk == RK_MIN))
+        return pir_bin(F, rk == RK_MAX ? PB_MAX : PB_MIN, acc, x);
+    return red_step(e, rk, acc, x);
+}
+
+/* sum/max/min along the columns of a GL_FRAG tile into GL_ROW: over the
+ * thread's own columns, then over the quad's four lanes (which hold the
+ * rest of the warp's columns: WN = 1, so the warp has all of them). */
+static void reduce_rows(GL *e, const Instr *in)
+{
+    const GpuGrid *g = &e->lay[in->id].g;
+    int src = in->args[0];
+    PirLocal *x = gpu_frag(e, src, g);
+    if (!x) {
+        fail(e, in, "internal error: a row reduction of a tile not in fragments");
+        return;
+    }
+    DType xdt = ty(e, src)->dt, rdt = in->ty.dt;
+    ReduceKind rk = in->rkind;
+    PirLocal *res = e->val[in->id] = decl_array(e, "v", pir_ty_compute(rdt), lay_count(e, &e->lay[in->id], 0));
+    PirLocal *mi = open_for(e, "mi", gpu_i(e, 0), gpu_i(e, g->MI), 1, true);
+    PirLocal *h = open_for(e, "h", gpu_i(e, 0), gpu_i(e, 2), 1, true);
+    PirLocal *a = gpu_let(e, "a", red_init(e, rk, rdt));
+    PirLocal *ni = open_for(e, "ni", gpu_i(e, 0), gpu_i(e, g->NI), 1, true);
+    PirLocal *c = open_for(e, "c", gpu_i(e, 0), gpu_i(e, 2), 1, true);
+    PirExpr *tile = gpu_add(e, gpu_mul(e, pir_ref(F, mi), gpu_i(e, g->NI)), pir_ref(F, ni));
+    PirExpr *k = gpu_add(e, gpu_add(e, gpu_mul(e, tile, gpu_i(e, 4)), gpu_mul(e, pir_ref(F, h), gpu_i(e, 2))), pir_ref(F, c));
+    pir_assign(F, gpu_cur(e), a, NULL, row_step(e, rk, rdt, pir_ref(F, a), conv_dt(e, pir_elem(F, x, k), xdt, rdt)));
+    gpu_pop(e);
+    gpu_pop(e);
+    for (int o = 1; o <= 2; o <<= 1) {
+        PirLocal *b = gpu_let(e, "b", pir_shfl_xor(F, pir_ref(F, a), o));
+        pir_assign(F, gpu_cur(e), a, NULL, row_step(e, rk, rdt, pir_ref(F, a), pir_ref(F, b)));
+    }
+    pir_assign(F, gpu_cur(e), res, gpu_add(e, gpu_mul(e, pir_ref(F, mi), gpu_i(e, 2)), pir_ref(F, h)), pir_ref(F, a));
+    gpu_pop(e);
+    gpu_pop(e);
+}
+
 static void emit_reduce(GL *e, const Instr *in)
 {
     const TTy *st = ty(e, in->args[0]);
@@ -1578,7 +2024,9 @@ static void emit_reduce(GL *e, const Instr *in)
         fail(e, in, "reduction axis out of range");
         return;
     }
-    if (in->ty.rank == 0)
+    if (e->lay[in->id].kind == GL_ROW)
+        reduce_rows(e, in);
+    else if (in->ty.rank == 0)
         reduce_all(e, in);
     else
         reduce_axis(e, in);
@@ -1692,20 +2140,20 @@ static void emit_other(GL *e, const Instr *in)
     switch (in->op) {
     case OP_REDUCE:
         emit_reduce(e, in);
-        write_shared(e, in->id);
+        settle(e, in->id);
         break;
     case OP_CUMSUM:
         emit_cumsum(e, in);
-        write_shared(e, in->id);
+        settle(e, in->id);
         break;
     case OP_DOT:
         if (!gpu_mma_dot(&e->mma, in))
             emit_dot(e, in);
-        write_shared(e, in->id);
+        settle(e, in->id);
         break;
     case OP_VAR_GET: case OP_VAR_SET:     /* of a var in the MMA fragment layout */
         gpu_mma_var_op(&e->mma, in);
-        write_shared(e, in->id);
+        settle(e, in->id);
         break;
     case OP_LOAD: case OP_STORE:
         for (int j = 0; j < 3; j++)
@@ -1754,10 +2202,67 @@ static void emit_other(GL *e, const Instr *in)
     }
 }
 
+static bool within(const Instr *in, const TBlock *b)
+{
+    for (const TBlock *p = in->parent; p; p = p->owner ? p->owner->parent : NULL)
+        if (p == b)
+            return true;
+    return false;
+}
+
+/* Is value v available at the top of loop body b: from outside b, the
+ * loop's counter, or recomputed from such? */
+static bool at_top(const GL *e, int v, const TBlock *b, int depth)
+{
+    const Instr *in = I(e, v);
+    if (v <= 0 || !within(in, b) || in->op == OP_CONST || in->op == OP_ARANGE)
+        return true;
+    if (in->op == OP_LOOPVAR)
+        return in->parent == b;
+    if (depth > 64 || !(is_view(in->op) || e->recomp[v]))
+        return false;
+    for (int j = 0; j < in->nargs; j++)
+        if (!at_top(e, in->args[j], b, depth + 1))
+            return false;
+    return true;
+}
+
+/* Loads of read-only tensors in a loop body go first (flash attention's
+ * v with k): their latency then overlaps the work before their use.
+ * TKC_HOIST=0: in program order. */
+static bool early_load(const GL *e, const Instr *in, const TBlock *b)
+{
+    const char *env = getenv("TKC_HOIST");
+    if ((env && !strcmp(env, "0")) || !b->owner || b->owner->op != OP_FOR || in->op != OP_LOAD || in->ty.rank == 0
+        || !e->live[in->id] || !e->reload[in->id])
+        return false;
+    bool mma = false;             /* only in loops around tensor-core dots */
+    for (int v = 1; v < e->n && !mma; v++)
+        mma = e->mma.on[v] && within(I(e, v), b);
+    if (!mma)
+        return false;
+    for (int j = 0; j < in->nargs; j++)
+        if (!at_top(e, in->args[j], b, 0))
+            return false;
+    return true;
+}
+
 static void emit_block(GL *e, TBlock *b)
 {
+    bool *early = NULL;
     for (int i = 0; i < b->ins.n && e->ok; i++) {
         Instr *in = I(e, b->ins.v[i]);
+        if (classify(e, in) == CL_LANE && early_load(e, in, b)) {
+            if (!early)
+                early = arena_alloc(e->a, (size_t)b->ins.n);
+            early[i] = true;
+            add_lane(e, in);
+        }
+    }
+    for (int i = 0; i < b->ins.n && e->ok; i++) {
+        Instr *in = I(e, b->ins.v[i]);
+        if (early && early[i])
+            continue;
         switch (classify(e, in)) {
         case CL_SKIP:
             break;
@@ -1871,7 +2376,50 @@ static int pick_threads(const GL *e)
     for (int i = 0; i < e->k->vars.n; i++)
         if (tty_numel(&e->k->vars.v[i].ty) > big)
             big = tty_numel(&e->k->vars.v[i].ty);
-    return big >= 4096 ? 256 : 128;
+    int T = big >= 4096 ? 256 : 128;
+    /* Row reductions of a tensor-core dot's result: as many warps as fit
+     * along its M in 16-row slices (a warp grid with WN = 1). */
+    int64_t M = 0;
+    bool rows = false;
+    for (int v = 1; v < e->n; v++) {
+        const Instr *in = I(e, v);
+        if (!e->live[v])
+            continue;
+        if (in->op == OP_REDUCE && in->axis == 1 && ty(e, in->args[0])->rank == 2)
+            rows = true;
+        if (in->op == OP_DOT && in->ty.rank == 2 && in->ty.dt == DT_F32 && ty(e, in->args[0])->rank == 2
+            && (ty(e, in->args[0])->dt == DT_BF16 || ty(e, in->args[0])->dt == DT_F16)
+            && (M == 0 || in->ty.dim[0] < M))
+            M = in->ty.dim[0];
+    }
+    while (rows && M > 0 && T > 64 && M % (16 * (T / 32)) != 0)
+        T /= 2;
+    return T;
+}
+
+static bool early_load(const GL *e, const Instr *in, const TBlock *b);
+
+/* B operands of tensor-core dots loaded at the top of the dot's loop body
+ * (early_load) are staged there too, all in one pair of barriers. */
+static void plan_early(GL *e)
+{
+    for (int v = 1; v < e->n; v++) {
+        const Instr *in = I(e, v);
+        if (in->op != OP_DOT || !e->mma.on[v])
+            continue;
+        const Instr *x = I(e, gpu_mma_bsrc(&e->mma, in));
+        if (x->op == OP_LOAD && x->parent == in->parent && !gpu_mma_staged(&e->mma, x)
+            && early_load(e, x, x->parent))
+            gpu_mma_set_early(&e->mma, x->id);
+    }
+}
+
+static bool has_row_reduce(const GL *e)
+{
+    for (int v = 1; v < e->n; v++)
+        if (e->live[v] && I(e, v)->op == OP_REDUCE && I(e, v)->axis == 1 && ty(e, I(e, v)->args[0])->rank == 2)
+            return true;
+    return false;
 }
 
 static void add_params(GL *e)
@@ -1898,6 +2446,7 @@ static void build(GL *e)
     F->threads = e->T;
     e->stack.n = 0;
     e->val = arena_alloc(e->a, sizeof(PirLocal *) * (size_t)e->n);
+    e->valb = arena_alloc(e->a, sizeof(PirLocal *) * (size_t)e->n);
     e->prel = arena_alloc(e->a, sizeof(PirLocal *) * (size_t)e->n);
     add_params(e);
     int g0 = pir_add_param(F, PP_GRID, PT_I64, 0, "tk_g0", -1, 0);
@@ -1925,7 +2474,7 @@ static void build(GL *e)
         if (t->rank == 0)
             e->var[i] = gpu_let(e, "var", lit_zero(e, t->dt));
         else
-            e->var[i] = decl_array(e, "var", pir_ty_compute(t->dt), kcount(e, tty_numel(t)));
+            e->var[i] = decl_array(e, "var", pir_ty_compute(t->dt), lay_count(e, &e->vlay[i], tty_numel(t)));
     }
     emit_block(e, e->k->body);
     if (e->smem > 0)
@@ -1962,16 +2511,27 @@ PirFunc *gpu_lower(TirKernel *k, Diag *d)
     plan_recomp(&e);
     plan_vectors(&e);
     e.T = pick_threads(&e);
-    e.mma = (GpuMma){ .k = k, .a = e.a, .T = e.T, .V = e.V, .live = e.live, .e = &e };
+    e.mma = (GpuMma){ .k = k, .a = e.a, .T = e.T, .V = e.V, .live = e.live, .e = &e,
+                      .rows = has_row_reduce(&e) };
     gpu_mma_plan(&e.mma);
-    /* pass 1: plan into a throwaway function */
+    plan_layouts(&e);
+    plan_early(&e);
+    e.needb = arena_alloc(e.a, (size_t)n);
+    e.cur_lay = (GpuLay){ .kind = GL_BLOCK };
+    /* pass 1: plan into a throwaway function; again when block-layout
+     * copies of fragment tiles turned up (their conversions take room) */
     e.plan = true;
     build(&e);
+    bool copies = false;
+    for (int v = 1; v < n; v++)
+        copies |= e.needb[v];
+    if (copies && e.ok)
+        build(&e);
     if (!e.ok)
         return NULL;
     plan_smem(&e);
-    e.mma.off = e.smem;       /* the MMA staging region goes last */
-    e.smem += e.mma.need;
+    e.mma.off = e.smem;       /* the MMA staging region goes last, then the resident and early ones */
+    e.smem += e.mma.need + e.mma.res_need + e.mma.early_need;
     /* pass 2: build */
     e.plan = false;
     build(&e);

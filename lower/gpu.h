@@ -10,6 +10,26 @@
 
 typedef struct GL GL;
 
+/* The m16n8 accumulator layout of a warp grid (see gpu_mma.c): W = WM * WN
+ * warps tile [M, N]; a warp's TM x TN piece is MI x NI fragments of 16 x 8. */
+typedef struct GpuGrid {
+    int64_t M, N;
+    int WM, WN;            /* warps along M and N */
+    int64_t TM, TN;        /* a warp's piece */
+    int MI, NI;            /* its 16 x 8 fragments */
+} GpuGrid;
+
+/* Where a tile's elements live (gpu.c, "layouts"):
+ *   GL_BLOCK  gpu.c's block layout: groups of V consecutive flat elements
+ *   GL_FRAG   [M, N] in grid g's fragments: slot (mi * NI + ni) * 4 + c
+ *   GL_ROW    [M] or [M, 1] as the rows of g's fragments: a thread holds
+ *             its rows r0 + mi * 16 + 8 * h in slot mi * 2 + h (what a
+ *             reduction along N of a GL_FRAG tile gives; replicated over
+ *             the 4 lanes of a quad and the WN warps of a row) */
+typedef enum { GL_BLOCK, GL_FRAG, GL_ROW } GpuLayKind;
+typedef struct GpuLay { GpuLayKind kind; GpuGrid g; } GpuLay;
+bool gpu_grid_eq(const GpuGrid *a, const GpuGrid *b);
+
 /* gpu.c: the block layout.  A thread owns groups of gpu_vwidth(V, n)
  * consecutive elements of a tile of n elements, gpu_groups(T, V, n) of
  * them. */
@@ -32,8 +52,9 @@ PirExpr *gpu_add(GL *e, PirExpr *a, PirExpr *b);   /* nsw I32 arithmetic */
 PirExpr *gpu_mul(GL *e, PirExpr *a, PirExpr *b);
 PirExpr *gpu_op(GL *e, PirBinOp op, PirExpr *a, PirExpr *b);   /* plain */
 PirLocal *gpu_let(GL *e, const char *hint, PirExpr *init);     /* declared and set */
-/* For pipelined loops (gpu_mma.c): value v (a loop counter) now reads local
- * l; returns its previous local. */
+/* Value v's registers (in v's layout) are now local l (a loop counter that
+ * pipelined loops advance, a dot's result in fragments); returns the
+ * previous local. */
 PirLocal *gpu_bind(GL *e, int v, PirLocal *l);
 /* May load v (a 2-D tile) be issued at loop's head, iterations ahead: a
  * reloadable load whose offsets and masks use aranges, scalars defined
@@ -43,6 +64,13 @@ bool gpu_async_ok(GL *e, int v, const Instr *loop);
  * one piece: *ptr its global address, *ok "all unmasked" (NULL: always);
  * false when its offsets do not step by one along the row. */
 bool gpu_load_chunk(GL *e, int v, PirExpr *i0, PirExpr *i1, PirExpr **ptr, PirExpr **ok);
+/* The registers of tile v when it is in grid g's fragment layout (read at
+ * its own index), else NULL. */
+PirLocal *gpu_frag(GL *e, int v, const GpuGrid *g);
+/* The registers of tile v ([g.M, K], 16-bit) when its fragments can feed
+ * mma.sync's A operand of a dot on grid g directly: a GL_FRAG tile of a
+ * grid with WN = 1 and g's rows.  NULL otherwise. */
+PirLocal *gpu_frag_a(GL *e, int v, const GpuGrid *g, GpuGrid *ga);
 
 typedef struct GpuMma {
     TirKernel *k;
@@ -56,6 +84,14 @@ typedef struct GpuMma {
     int64_t need, off;         /* the staging region: bytes, offset in shared memory */
     struct GpuPipe **pipe;     /* FOR id -> its pipelined dot (gpu_mma.c), or NULL */
     bool *staged;              /* LOADs copied into shared memory by a pipelined loop */
+    bool rows;                 /* prefer warp grids with WN = 1 (row reductions follow) */
+    int64_t *res;              /* A operands staged once (loop invariant): their offset in
+                                * the resident region, or -1 */
+    int64_t res_need;          /* the resident region: bytes, after the staging region */
+    int64_t *early;            /* B operands staged where they are loaded (at the top of a
+                                * loop body, gpu.c), not at the dot: offset in the early
+                                * region, or -1 */
+    int64_t early_need;        /* the early region: bytes, after the resident region */
 } GpuMma;
 
 /* gpu_mma.c.  Set k, a, T, V, live, e, then plan (TKC_MMA=0 turns it off). */
@@ -74,5 +110,23 @@ bool gpu_mma_staged(const GpuMma *m, const Instr *in);
 void gpu_mma_loop_pre(GpuMma *m, const Instr *loop, PirExpr *lo, PirExpr *hi, PirExpr *step);
 void gpu_mma_loop_head(GpuMma *m, const Instr *loop);
 void gpu_mma_loop_post(GpuMma *m, const Instr *loop);
+/* After the definition of tile v: stage it when it is a resident operand. */
+void gpu_mma_settle(GpuMma *m, int v);
+/* The tile a DOT on tensor cores stages for its B operand (b, or x for
+ * b = trans(x)); give it a region of its own, staged by gpu_mma_stage_early
+ * right after its definition. */
+int gpu_mma_bsrc(const GpuMma *m, const Instr *dot);
+void gpu_mma_set_early(GpuMma *m, int v);
+void gpu_mma_stage_early(GpuMma *m, const int *v, int n);   /* barrier, stage them, barrier */
+/* The warp grid of a DOT on tensor cores (false: not on tensor cores). */
+bool gpu_mma_grid(const GpuMma *m, const Instr *in, GpuGrid *g);
+/* Open the unrolled loops over a thread's slots of grid g: its slot k, row
+ * i0 and column i1, and with rk the slot of its row in the GL_ROW layout;
+ * close with gpu_pop `depth` times. */
+typedef struct GpuSlots { PirLocal *k, *i0, *i1, *rk; int depth; } GpuSlots;
+GpuSlots gpu_mma_open_frag(GpuMma *m, const GpuGrid *g, bool rk);
+/* Fragments src (grid g) into dst, the same tile in gpu.c's block layout,
+ * through the staging region. */
+void gpu_mma_to_block(GpuMma *m, PirLocal *src, PirLocal *dst, const GpuGrid *g);
 
 #endif

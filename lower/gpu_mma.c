@@ -27,8 +27,18 @@
  * only stages operands and issues MMAs.  The var's other writes (the zeros
  * before the loop) fill the fragments element by element; its other reads
  * (the epilogue after the loop) convert to gpu.c's block layout through
- * the staging region once.  Any other DOT reads its acc operand at fragment
- * index and converts its result the same way.
+ * the staging region once.
+ *
+ * Any other DOT leaves its result in the fragments (gpu.c's GL_FRAG
+ * layout: what follows may stay there) and takes its acc operand from
+ * fragments of the same grid by copy (acc_init), else reads it at each
+ * slot's index.  Its A operand comes straight from registers when it is a
+ * GL_FRAG tile of a WN = 1 grid over the same rows (frag_a: flash
+ * attention's p); when it is defined outside the loop around the dot it is
+ * staged once into a resident region after the staging region
+ * (plan_resident: attention's q).  A B operand trans(x) is staged as x,
+ * rows of K, and loaded with ldmatrix without .trans (ldsm_bt: attention's
+ * k, whose rows are contiguous in memory).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -40,12 +50,7 @@
 #define PIPE_STAGES 3  /* the default */
 #define OPAD 8         /* floats of padding per row of the f32 conversion area */
 
-typedef struct Grid {
-    int64_t M, N;
-    int WM, WN;            /* warps along M and N */
-    int64_t TM, TN;        /* a warp's piece */
-    int MI, NI;            /* its 16 x 8 fragments */
-} Grid;
+typedef GpuGrid Grid;
 
 /* A pipelined K loop (see "pipelined K loops" below). */
 typedef struct GpuPipe {
@@ -98,16 +103,19 @@ static void close_n(GpuMma *m, int n)
         gpu_pop(m->e);
 }
 
-/* The squarest warp grid over [M, N] with 16 x 16 per warp at least. */
+/* The squarest warp grid over [M, N] with 16 x 16 per warp at least; with
+ * m->rows, WN = 1 where it fits (a warp owns whole rows: row reductions
+ * stay within a quad, and the grids of [M, *] dots agree). */
 static bool grid_of(const GpuMma *m, int64_t M, int64_t N, Grid *g)
 {
     int W = m->T / 32;
     int64_t best = -1;
     if (M <= 0 || N <= 0 || M % 16 || N % 16)
         return false;
+    bool rows = m->rows && M % (16 * W) == 0;
     for (int wm = 1; wm <= W; wm++) {
         int wn = W / wm;
-        if (W % wm || M % (16 * wm) || N % (16 * wn))
+        if (W % wm || M % (16 * wm) || N % (16 * wn) || (rows && wn != 1))
             continue;
         int64_t cost = M / wm / 16 + N / wn / 16;      /* ldmatrix per 16 of K */
         if (best < 0 || cost < best) {
@@ -152,11 +160,46 @@ static bool quiet_between(const GpuMma *m, const Instr *g, const Instr *s, int x
 }
 
 static void plan_pipe(GpuMma *m, const Instr *in, const int *uses);
+/* The innermost loop around instruction in (NULL: none). */
+static const Instr *loop_of(const Instr *in)
+{
+    for (const TBlock *b = in->parent; b && b->owner; b = b->owner->parent)
+        if (b->owner->op == OP_FOR || b->owner->op == OP_WHILE)
+            return b->owner;
+    return NULL;
+}
+
+static bool inside(const Instr *in, const Instr *loop)
+{
+    for (const TBlock *b = in->parent; b && b->owner; b = b->owner->parent)
+        if (b->owner == loop)
+            return true;
+    return false;
+}
+
+/* The A operand of a dot in a loop, defined outside that loop (flash
+ * attention's q): staged once after its definition into a region of its
+ * own instead of in every iteration, so it does not stay in registers. */
+static void plan_resident(GpuMma *m, const Instr *in)
+{
+    int a = in->args[0];
+    const Instr *lp = loop_of(in), *ai = I(m, a);
+    if (!lp || inside(ai, lp) || ai->ty.rank != 2 || ai->op == OP_BROADCAST
+        || ai->op == OP_RESHAPE || ai->op == OP_TRANS || ai->op == OP_EXPAND_DIMS || m->res[a] >= 0)
+        return;
+    const TTy *t = ty(m, a);
+    m->res[a] = m->res_need;
+    m->res_need += (t->dim[0] * (t->dim[1] + PAD) * 2 + 127) / 128 * 128;
+}
 
 void gpu_mma_plan(GpuMma *m)
 {
     TirKernel *k = m->k;
     int n = k->instrs.n;
+    m->res = arena_alloc(m->a, sizeof(int64_t) * ((size_t)n + 1));
+    m->early = arena_alloc(m->a, sizeof(int64_t) * ((size_t)n + 1));
+    for (int v = 0; v <= n; v++)
+        m->res[v] = m->early[v] = -1;
     m->on = arena_alloc(m->a, (size_t)n + 1);
     m->fused = arena_alloc(m->a, (size_t)n + 1);
     m->frag_var = arena_alloc(m->a, (size_t)k->vars.n + 1);
@@ -172,6 +215,8 @@ void gpu_mma_plan(GpuMma *m)
         if (in->op != OP_DOT || !m->live[v] || !dot_fits(m, in, &g))
             continue;
         m->on[v] = true;
+        if (getenv("TKC_MMA_RES") == NULL || strcmp(getenv("TKC_MMA_RES"), "0"))
+            plan_resident(m, in);
         int gv = in->args[2];
         const Instr *gi = gv > 0 ? I(m, gv) : NULL;
         if (!gi || gi->op != OP_VAR_GET || uses[gv] != 1 || uses[v] != 1 || gi->parent != in->parent)
@@ -208,9 +253,7 @@ static void need(GpuMma *m, int64_t bytes)
         m->need = bytes;
 }
 
-/* Open the unrolled loops over a thread's fragment slots of grid g: slot,
- * row and column; close with close_n(m, s.depth). */
-static Slots open_frag(GpuMma *m, const Grid *g)
+GpuSlots gpu_mma_open_frag(GpuMma *m, const Grid *g, bool rk)
 {
     scope(m);
     PirExpr *w = op(m, PB_SHR, gpu_tid(m->e), ci(m, 5)), *l = op(m, PB_AND, gpu_tid(m->e), ci(m, 31));
@@ -220,11 +263,21 @@ static Slots open_frag(GpuMma *m, const Grid *g)
     PirExpr *mi = loop(m, "mi", g->MI, 1, true);
     PirExpr *ni = loop(m, "ni", g->NI, 1, true);
     PirExpr *c = loop(m, "c", 4, 1, true);
-    Slots s = { .depth = 4 };
-    s.k = ref(m, let(m, "k", add(m, mul(m, add(m, mul(m, mi, ci(m, g->NI)), ni), ci(m, 4)), c)));
-    s.i0 = ref(m, let(m, "i", add(m, add(m, ref(m, r0), mul(m, mi, ci(m, 16))), mul(m, op(m, PB_SHR, c, ci(m, 1)), ci(m, 8)))));
-    s.i1 = ref(m, let(m, "i", add(m, add(m, ref(m, c0), mul(m, ni, ci(m, 8))), op(m, PB_AND, c, ci(m, 1)))));
+    GpuSlots s = { .depth = 4 };
+    s.k = let(m, "k", add(m, mul(m, add(m, mul(m, mi, ci(m, g->NI)), ni), ci(m, 4)), c));
+    s.i0 = let(m, "i", add(m, add(m, ref(m, r0), mul(m, mi, ci(m, 16))), mul(m, op(m, PB_SHR, c, ci(m, 1)), ci(m, 8))));
+    s.i1 = let(m, "i", add(m, add(m, ref(m, c0), mul(m, ni, ci(m, 8))), op(m, PB_AND, c, ci(m, 1))));
+    if (rk)
+        s.rk = let(m, "rk", add(m, mul(m, mi, ci(m, 2)), op(m, PB_SHR, c, ci(m, 1))));
     return s;
+}
+
+/* Open the unrolled loops over a thread's fragment slots of grid g: slot,
+ * row and column; close with close_n(m, s.depth). */
+static Slots open_frag(GpuMma *m, const Grid *g)
+{
+    GpuSlots gs = gpu_mma_open_frag(m, g, false);
+    return (Slots){ .k = ref(m, gs.k), .i0 = ref(m, gs.i0), .i1 = ref(m, gs.i1), .depth = gs.depth };
 }
 
 /* Loops over a thread's slots of gpu.c's block layout of [R, C]: per group
@@ -265,6 +318,17 @@ static PirExpr *pack2(GpuMma *m, DType dt, PirExpr *lo, PirExpr *hi)
     return ref(m, r);
 }
 
+/* Two values of a bf16 tile as a bf16x2 word: they are bf16 already (a
+ * bf16 tile's registers hold rounded values), so their top halves; from a
+ * bf16 load the optimizer then sees the loaded word itself, and the tile
+ * stays in registers as words rather than floats. */
+static PirExpr *pack_exact(GpuMma *m, PirExpr *lo, PirExpr *hi)
+{
+    PirExpr *l = op(m, PB_SHR, pir_bitcast(F, PT_U32, lo), pir_int(F, PT_U32, 16));
+    PirExpr *h = op(m, PB_AND, pir_bitcast(F, PT_U32, hi), pir_int(F, PT_U32, 0xffff0000u));
+    return op(m, PB_OR, l, h);
+}
+
 /* Write tile v ([R, C], f16/bf16) into shared memory at byte offset off,
  * rows of C + PAD 16-bit elements. */
 static void stage(GpuMma *m, int v, int64_t off)
@@ -287,7 +351,8 @@ static void stage(GpuMma *m, int v, int64_t off)
         close_n(m, 1);
         PirExpr *w[4];
         for (int i = 0; i < V / 2; i++)
-            w[i] = pack2(m, t->dt, pir_elem(F, x, ci(m, 2 * i)), pir_elem(F, x, ci(m, 2 * i + 1)));
+            w[i] = t->dt == DT_BF16 ? pack_exact(m, pir_elem(F, x, ci(m, 2 * i)), pir_elem(F, x, ci(m, 2 * i + 1)))
+                                    : pack2(m, t->dt, pir_elem(F, x, ci(m, 2 * i)), pir_elem(F, x, ci(m, 2 * i + 1)));
         /* 4-byte words: (i0 * SR + g1) * 2 bytes, g1 even */
         PirExpr *wi = op(m, PB_DIV, add(m, mul(m, ref(m, i0), ci(m, SR)), ref(m, g1)), ci(m, 2));
         PirStmt *st = pir_stmt(F, CUR, PS_STORE);
@@ -309,15 +374,14 @@ static void stage(GpuMma *m, int v, int64_t off)
  * registers, through the staging region: in slabs of rows whose f32 copy
  * takes at most `cap` bytes (so a conversion needs no more shared memory
  * than the operands' staging, or 32 KB). */
-static void to_block(GpuMma *m, PirLocal *src, int dst, const Grid *g, int64_t cap)
+static void to_block_into(GpuMma *m, PirLocal *src, PirLocal *d, const Grid *g, int64_t cap)
 {
-    int64_t n = g->M * g->N, SO = g->N + OPAD, rows = g->M;
+    int64_t SO = g->N + OPAD, rows = g->M;
     if (cap < 32768)
         cap = 32768;
     while (rows > 1 && (rows * SO * 4 > cap || g->M % rows))
         rows--;
     need(m, rows * SO * 4);
-    PirLocal *d = gpu_value(m->e, dst, groups(m, n) * vwidth(m, n));
     PirExpr *sl = loop(m, "s", g->M, rows, false);
     pir_barrier(F, CUR);
     Slots s = open_frag(m, g);
@@ -337,6 +401,17 @@ static void to_block(GpuMma *m, PirLocal *src, int dst, const Grid *g, int64_t c
     close_n(m, s.depth + 1);
 }
 
+static void to_block(GpuMma *m, PirLocal *src, int dst, const Grid *g, int64_t cap)
+{
+    int64_t n = g->M * g->N;
+    to_block_into(m, src, gpu_value(m->e, dst, groups(m, n) * vwidth(m, n)), g, cap);
+}
+
+void gpu_mma_to_block(GpuMma *m, PirLocal *src, PirLocal *dst, const Grid *g)
+{
+    to_block_into(m, src, dst, g, 0);
+}
+
 /* Fill fragment array dst (grid g) with tile v read at each slot's index. */
 static void from_tile(GpuMma *m, PirLocal *dst, int v, const Grid *g)
 {
@@ -353,32 +428,144 @@ static PirExpr *el2(GpuMma *m, PirLocal *a, PirExpr *i, int64_t w, int c)
 static struct GpuPipe *pipe_of(const GpuMma *m, const Instr *dot);
 static void pipe_issue(GpuMma *m, struct GpuPipe *p, int part, int parts);
 static void pipe_bases(GpuMma *m, struct GpuPipe *p, PirExpr **ea, PirExpr **eb);
+/* The accumulator of a DOT on grid g, set to its acc operand: the var
+ * itself when fused, a copy of an operand already in g's fragments, or
+ * the operand read at each slot. */
+static PirLocal *acc_init(GpuMma *m, const Instr *in, const Grid *g)
+{
+    int c = in->args[2];
+    if (m->fused[in->id])
+        return gpu_var(m->e, I(m, c)->index);
+    PirLocal *acc = pir_local(F, "d", PT_F32, g->MI * g->NI * 4);
+    pir_decl(F, CUR, acc, NULL);
+    PirLocal *src = c > 0 ? gpu_frag(m->e, c, g) : NULL;
+    if (!src) {
+        from_tile(m, acc, c, g);
+        return acc;
+    }
+    PirExpr *k = loop(m, "k", g->MI * g->NI * 4, 1, true);
+    pir_assign(F, CUR, acc, k, pir_elem(F, src, k));
+    close_n(m, 1);
+    return acc;
+}
+
+/* mma.sync's A fragment of k-block kk / 16 straight from the registers of
+ * an operand in the fragment layout (grid ga: WN = 1, the rows of the dot):
+ * a0 a1 are n-tile kk / 8's c0 c1 and c2 c3 packed, a2 a3 n-tile kk / 8 + 1's. */
+static void frag_a(GpuMma *m, DType dt, PirLocal *src, const Grid *ga, PirLocal *fa, PirExpr *kk)
+{
+    PirExpr *mi = loop(m, "mi", ga->MI, 1, true);
+    for (int i = 0; i < 4; i++) {
+        PirExpr *t = add(m, add(m, mul(m, mi, ci(m, ga->NI)), op(m, PB_SHR, kk, ci(m, 3))), ci(m, i >> 1));
+        PirExpr *s0 = add(m, mul(m, t, ci(m, 4)), ci(m, (i & 1) * 2));
+        PirExpr *h = pack2(m, dt, pir_elem(F, src, s0), pir_elem(F, src, add(m, s0, ci(m, 1))));
+        pir_assign(F, CUR, fa, add(m, mul(m, mi, ci(m, 4)), ci(m, i)), h);
+    }
+    close_n(m, 1);
+}
+
+static int trans_src(const GpuMma *m, int b);
+
+int gpu_mma_bsrc(const GpuMma *m, const Instr *dot)
+{
+    int b = dot->args[1], x = trans_src(m, b);
+    return x ? x : b;
+}
+
+void gpu_mma_set_early(GpuMma *m, int v)
+{
+    const TTy *t = ty(m, v);
+    if (m->early[v] >= 0 || t->rank != 2)
+        return;
+    m->early[v] = m->early_need;
+    m->early_need += (t->dim[0] * (t->dim[1] + PAD) * 2 + 127) / 128 * 128;
+}
+
+void gpu_mma_stage_early(GpuMma *m, const int *v, int n)
+{
+    pir_barrier(F, CUR);
+    for (int i = 0; i < n; i++)
+        stage(m, v[i], m->off + m->need + m->res_need + m->early[v[i]]);
+    pir_barrier(F, CUR);
+}
+
+void gpu_mma_settle(GpuMma *m, int v)
+{
+    if (m->res && m->res[v] >= 0)
+        stage(m, v, m->off + m->need + m->res[v]);
+}
+
+bool gpu_mma_grid(const GpuMma *m, const Instr *in, Grid *g)
+{
+    return m->on && m->on[in->id] && dot_fits(m, in, g);
+}
+
+/* B = trans(x) with x [N, K] (attention's k): stage x itself as [N][K + PAD]
+ * rows (its rows are contiguous in memory and in its registers) and load
+ * B's fragments with ldmatrix without .trans; 0 when b is not such a view. */
+static int trans_src(const GpuMma *m, int b)
+{
+    const Instr *bi = I(m, b);
+    if (bi->op != OP_TRANS || bi->ty.rank != 2 || bi->perm[0] != 1 || bi->perm[1] != 0
+        || ty(m, bi->args[0])->rank != 2)
+        return 0;
+    return bi->args[0];
+}
+
+/* B fragments of n-tiles 2 nj, 2 nj + 1 for k-step kk from x staged as
+ * [N][SK]: lanes 0-7 address matrix 0 (rows n0.., k kk..), 8-15 matrix 1
+ * (k kk + 8..), 16-23 and 24-31 the same for rows n0 + 8.. */
+static void ldsm_bt(GpuMma *m, PirLocal *fb, PirLocal *sbt, PirExpr *nj, PirExpr *kk, int64_t SK)
+{
+    PirStmt *s = pir_asm_stmt(F, CUR, PA_LDSM4);
+    PirExpr *n2 = mul(m, nj, ci(m, 2)), *n21 = add(m, n2, ci(m, 1));
+    s->out[0] = el2(m, fb, n2, 2, 0);
+    s->out[1] = el2(m, fb, n2, 2, 1);
+    s->out[2] = el2(m, fb, n21, 2, 0);
+    s->out[3] = el2(m, fb, n21, 2, 1);
+    PirExpr *byte = mul(m, add(m, mul(m, nj, ci(m, 16 * SK)), kk), ci(m, 2));
+    s->in[0] = op(m, PB_ADD, ref(m, sbt), pir_conv(F, PT_U32, byte));
+}
+
+static PirLocal *sbt_addr(GpuMma *m, const Grid *g, int64_t off, int64_t SK)
+{
+    PirExpr *w = op(m, PB_SHR, gpu_tid(m->e), ci(m, 5)), *l = op(m, PB_AND, gpu_tid(m->e), ci(m, 31));
+    PirExpr *n = add(m, add(m, mul(m, op(m, PB_DIV, w, ci(m, g->WM)), ci(m, g->TN)), op(m, PB_AND, l, ci(m, 7))),
+                     mul(m, op(m, PB_SHR, l, ci(m, 4)), ci(m, 8)));
+    PirExpr *k = mul(m, op(m, PB_AND, op(m, PB_SHR, l, ci(m, 3)), ci(m, 1)), ci(m, 8));
+    return let(m, "sb", pir_saddr(F, add(m, ci(m, off), mul(m, add(m, mul(m, n, ci(m, SK)), k), ci(m, 2)))));
+}
 
 bool gpu_mma_dot(GpuMma *m, const Instr *in)
 {
-    Grid g;
+    Grid g, ga;
     if (!m->on || !m->on[in->id] || !dot_fits(m, in, &g))
         return false;
-    int a = in->args[0], b = in->args[1], c = in->args[2];
-    int64_t M = g.M, N = g.N, K = ty(m, a)->dim[1], SA = K + PAD, SB = N + PAD;
-    struct GpuPipe *pp = pipe_of(m, in);
-    PirExpr *ea = ci(m, m->off), *eb = ci(m, m->off + M * SA * 2);
-    if (pp)
+    int a = in->args[0], b = in->args[1];
+    struct GpuPipe *pp = pipe_of(m, in);      /* both operands staged by the pipeline */
+    PirLocal *rega = pp ? NULL : gpu_frag_a(m->e, a, &g, &ga);
+    bool res = !pp && !rega && m->res[a] >= 0, own = !pp && !rega && !res;
+    int bt = pp ? 0 : trans_src(m, b), bs = bt ? bt : b;
+    bool early = !pp && m->early[bs] >= 0;
+    int64_t M = g.M, N = g.N, K = ty(m, a)->dim[1], SA = K + PAD, SB = N + PAD, SK = K + PAD;
+    int64_t offa = res ? m->off + m->need + m->res[a] : m->off, offb = own ? m->off + M * SA * 2 : m->off;
+    PirExpr *ea, *eb;
+    if (pp) {
         pipe_bases(m, pp, &ea, &eb);
-    else
-        need(m, M * SA * 2 + K * SB * 2);
-    PirLocal *acc;
-    if (m->fused[in->id]) {
-        acc = gpu_var(m->e, I(m, c)->index);
     } else {
-        acc = pir_local(F, "d", PT_F32, g.MI * g.NI * 4);
-        pir_decl(F, CUR, acc, NULL);
-        from_tile(m, acc, c, &g);
+        if (early)
+            offb = m->off + m->need + m->res_need + m->early[bs];
+        need(m, (own ? M * SA * 2 : 0) + (early ? 0 : (bt ? N * SK : K * SB) * 2));
+        ea = ci(m, offa);
+        eb = ci(m, offb);
     }
-    if (!pp) {
+    PirLocal *acc = acc_init(m, in, &g);
+    if (!pp && (own || !early)) {   /* else both operands are in place already */
         pir_barrier(F, CUR);
-        stage(m, a, m->off);
-        stage(m, b, m->off + M * SA * 2);
+        if (own)
+            stage(m, a, offa);
+        if (!early)
+            stage(m, bs, offb);
         pir_barrier(F, CUR);
     }
     scope(m);
@@ -388,27 +575,37 @@ bool gpu_mma_dot(GpuMma *m, const Instr *in)
     PirExpr *cb = add(m, mul(m, op(m, PB_DIV, w, ci(m, g.WM)), ci(m, g.TN)), mul(m, op(m, PB_SHR, l, ci(m, 4)), ci(m, 8)));
     PirExpr *ob = mul(m, add(m, mul(m, op(m, PB_AND, l, ci(m, 15)), ci(m, SB)), cb), ci(m, 2));
     PirLocal *sa = let(m, "sa", pir_saddr(F, add(m, ea, oa)));
-    PirLocal *sb = let(m, "sb", pir_saddr(F, add(m, eb, ob)));
+    PirLocal *sb = bt ? sbt_addr(m, &g, offb, SK) : let(m, "sb", pir_saddr(F, add(m, eb, ob)));
     PirExpr *kk = loop(m, "kk", K, 16, true);
     PirLocal *fa = pir_local(F, "fa", PT_U32, g.MI * 4), *fb = pir_local(F, "fb", PT_U32, g.NI * 2);
     pir_decl(F, CUR, fa, NULL);
     pir_decl(F, CUR, fb, NULL);
-    PirExpr *mi = loop(m, "mi", g.MI, 1, true);
-    PirStmt *s = pir_asm_stmt(F, CUR, PA_LDSM4);
-    for (int i = 0; i < 4; i++)
-        s->out[i] = el2(m, fa, mi, 4, i);
-    PirExpr *byte = mul(m, add(m, mul(m, mi, ci(m, 16 * SA)), kk), ci(m, 2));
-    s->in[0] = op(m, PB_ADD, ref(m, sa), pir_conv(F, PT_U32, byte));
-    close_n(m, 1);
+    PirExpr *mi, *byte;
+    PirStmt *s;
+    if (rega) {
+        frag_a(m, ty(m, a)->dt, rega, &ga, fa, kk);
+    } else {
+        mi = loop(m, "mi", g.MI, 1, true);
+        s = pir_asm_stmt(F, CUR, PA_LDSM4);
+        for (int i = 0; i < 4; i++)
+            s->out[i] = el2(m, fa, mi, 4, i);
+        byte = mul(m, add(m, mul(m, mi, ci(m, 16 * SA)), kk), ci(m, 2));
+        s->in[0] = op(m, PB_ADD, ref(m, sa), pir_conv(F, PT_U32, byte));
+        close_n(m, 1);
+    }
     PirExpr *nj = loop(m, "nj", g.NI / 2, 1, true);
-    s = pir_asm_stmt(F, CUR, PA_LDSM4T);
-    PirExpr *n2 = mul(m, nj, ci(m, 2)), *n21 = add(m, n2, ci(m, 1));
-    s->out[0] = el2(m, fb, n2, 2, 0);
-    s->out[1] = el2(m, fb, n2, 2, 1);
-    s->out[2] = el2(m, fb, n21, 2, 0);
-    s->out[3] = el2(m, fb, n21, 2, 1);
-    byte = mul(m, add(m, mul(m, kk, ci(m, SB)), mul(m, nj, ci(m, 16))), ci(m, 2));
-    s->in[0] = op(m, PB_ADD, ref(m, sb), pir_conv(F, PT_U32, byte));
+    if (bt) {
+        ldsm_bt(m, fb, sb, nj, kk, SK);
+    } else {
+        s = pir_asm_stmt(F, CUR, PA_LDSM4T);
+        PirExpr *n2 = mul(m, nj, ci(m, 2)), *n21 = add(m, n2, ci(m, 1));
+        s->out[0] = el2(m, fb, n2, 2, 0);
+        s->out[1] = el2(m, fb, n2, 2, 1);
+        s->out[2] = el2(m, fb, n21, 2, 0);
+        s->out[3] = el2(m, fb, n21, 2, 1);
+        byte = mul(m, add(m, mul(m, kk, ci(m, SB)), mul(m, nj, ci(m, 16))), ci(m, 2));
+        s->in[0] = op(m, PB_ADD, ref(m, sb), pir_conv(F, PT_U32, byte));
+    }
     close_n(m, 1);
     mi = loop(m, "mi", g.MI, 1, true);
     PirExpr *ni = loop(m, "ni", g.NI, 1, true);
@@ -430,7 +627,7 @@ bool gpu_mma_dot(GpuMma *m, const Instr *in)
     }
     close_n(m, 2);
     if (!m->fused[in->id])
-        to_block(m, acc, in->id, &g, M * SA * 2 + K * SB * 2);
+        gpu_bind(m->e, in->id, acc);      /* the result stays in g's fragments */
     return true;
 }
 

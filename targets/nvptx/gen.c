@@ -484,11 +484,12 @@ static void host_asm(Gen *g, const PirStmt *s, const PirAsmInfo *info, LLVMTypeR
                      LLVMValueRef *args, LLVMTypeRef *argt, int nargs)
 {
     Ll *l = g->l;
-    LLVMTypeRef bt = LLVMArrayType2(outt[0], (uint64_t)info->nout);
-    LLVMValueRef buf = LLVMBuildAlloca(g->b, bt, "");
+    /* no outputs (cp.async and its group ops): no buffer argument */
+    LLVMTypeRef bt = LLVMArrayType2(info->nout ? outt[0] : l->t_i32, (uint64_t)(info->nout ? info->nout : 1));
+    LLVMValueRef buf = info->nout ? LLVMBuildAlloca(g->b, bt, "") : NULL;
     LLVMValueRef cargs[16] = { buf };
     LLVMTypeRef ct[16] = { LLVMPointerTypeInContext(l->c, 0) };
-    int nc = 1, tied = 0;
+    int nc = info->nout ? 1 : 0, tied = 0;
     for (const char *c = info->cons; *c; c += strcspn(c, ",") + (c[strcspn(c, ",")] == ','))
         tied += *c >= '0' && *c <= '9';
     for (int i = 0; i < nargs; i++) {
@@ -539,7 +540,8 @@ static void asm_stmt(Gen *g, const PirStmt *s)
     }
     const char *cons = info->memory ? arena_printf(a, "%s,~{memory}", info->cons) : info->cons;
     const char *text = asm_text(a, info->ptx);
-    LLVMTypeRef rt = info->nout == 1 ? outt[0] : LLVMStructTypeInContext(l->c, outt, (unsigned)info->nout, 0);
+    LLVMTypeRef rt = info->nout == 0 ? l->t_void
+                   : info->nout == 1 ? outt[0] : LLVMStructTypeInContext(l->c, outt, (unsigned)info->nout, 0);
     LLVMTypeRef ft = LLVMFunctionType(rt, argt, (unsigned)nargs, 0);
     LLVMValueRef fn = LLVMGetInlineAsm(ft, text, strlen(text), cons, strlen(cons), info->memory, 0,
                                        LLVMInlineAsmDialectATT, 0);
