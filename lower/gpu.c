@@ -351,30 +351,6 @@ static void number(GL *e, TBlock *b, int *p)
     }
 }
 
-static bool is_root(Op op) { return !(op_flags[op] & OPF_P) && op != OP_VAR_GET; }
-
-static void mark_live(GL *e, int v)
-{
-    if (v <= 0 || v >= e->n || e->live[v])
-        return;
-    e->live[v] = true;
-    Instr *in = I(e, v);
-    for (int j = 0; j < in->nargs; j++)
-        mark_live(e, in->args[j]);
-}
-
-static void live_block(GL *e, TBlock *b)
-{
-    for (int i = 0; i < b->ins.n; i++) {
-        Instr *in = I(e, b->ins.v[i]);
-        if (is_root(in->op) || in->op == OP_LOOPVAR)
-            mark_live(e, in->id);
-        for (int j = 0; j < 2; j++)
-            if (in->blocks[j])
-                live_block(e, in->blocks[j]);
-    }
-}
-
 /* The value v reads its data from, through views. */
 static int view_base(const GL *e, int v)
 {
@@ -635,7 +611,6 @@ PirLocal *gpu_frag_a(GL *e, int v, const GpuGrid *g, GpuGrid *ga)
     *ga = l->g;
     return e->val[b];
 }
-
 
 /* The layout an elementwise op of shape t takes from its operand u: u's
  * own, when u is in fragments or rows that fit t; else none (GL_BLOCK). */
@@ -1123,7 +1098,7 @@ static bool var_is_tile(const GL *e, int var)
 static Class classify(const GL *e, const Instr *in)
 {
     Op op = in->op;
-    if (op == OP_LOOPVAR || (!e->live[in->id] && !is_root(op)))
+    if (op == OP_LOOPVAR || (!e->live[in->id] && !tir_is_root(op)))
         return CL_SKIP;
     if (op == OP_CONST || op == OP_ARANGE || is_view(op) || e->recomp[in->id])
         return CL_SKIP;
@@ -1220,7 +1195,6 @@ static void store_stmt(GL *e, const Instr *in, PirExpr **x, DType vdt)
     PirBlock *b = x[2] ? pir_if(F, gpu_cur(e), x[2])->body : gpu_cur(e);
     pir_store(F, b, pir_gmem(pir_ty_of(tdt), tensor(e, in), x[0]), to_storage(e, x[1], vdt, tdt));
 }
-
 
 static void emit_lane(GL *e, const Instr *in, const TTy *L)
 {
@@ -2495,7 +2469,7 @@ PirFunc *gpu_lower(TirKernel *k, Diag *d)
     e.end = arena_alloc(e.a, sizeof(int) * (size_t)n);
     e.use_end = arena_alloc(e.a, sizeof(int) * (size_t)n);
     e.soff = arena_alloc(e.a, sizeof(int64_t) * (size_t)n);
-    e.live = arena_alloc(e.a, (size_t)n);
+    e.live = tir_live(e.a, k);
     e.recomp = arena_alloc(e.a, (size_t)n);
     e.shared = arena_alloc(e.a, (size_t)n);
     e.reload = arena_alloc(e.a, (size_t)n);
@@ -2507,7 +2481,6 @@ PirFunc *gpu_lower(TirKernel *k, Diag *d)
         e.sidx[i] = arena_alloc(e.a, sizeof(int) * (size_t)(e.ki->params[i].rank + 1));
     int p = 0;
     number(&e, k->body, &p);
-    live_block(&e, k->body);
     plan_recomp(&e);
     plan_vectors(&e);
     e.T = pick_threads(&e);

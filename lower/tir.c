@@ -119,6 +119,40 @@ int *tir_use_counts(const TirKernel *k)
     return uses;
 }
 
+/* ---------------------------------------------------------------- liveness */
+
+bool tir_is_root(Op op) { return !(op_flags[op] & OPF_P) && op != OP_VAR_GET; }
+
+static void mark_live(const TirKernel *k, bool *live, int v)
+{
+    if (v <= 0 || v >= k->instrs.n || live[v])
+        return;
+    live[v] = true;
+    const Instr *in = k->instrs.v[v];
+    for (int j = 0; j < in->nargs; j++)
+        mark_live(k, live, in->args[j]);
+}
+
+static void live_block(const TirKernel *k, bool *live, const TBlock *b)
+{
+    for (int i = 0; i < b->ins.n; i++) {
+        const Instr *in = k->instrs.v[b->ins.v[i]];
+        if (tir_is_root(in->op) || in->op == OP_LOOPVAR)
+            mark_live(k, live, in->id);
+        for (int j = 0; j < 2; j++)
+            if (in->blocks[j])
+                live_block(k, live, in->blocks[j]);
+    }
+}
+
+bool *tir_live(Arena *a, const TirKernel *k)
+{
+    bool *live = arena_alloc(a, (size_t)k->instrs.n + 1);
+    if (k->body)
+        live_block(k, live, k->body);
+    return live;
+}
+
 /* ---------------------------------------------------------------- printer */
 
 static void print_ty(FILE *out, const TTy *t)

@@ -124,5 +124,10 @@ int64_t tty_numel(const TTy *t);
 void tir_print(FILE *out, const TirKernel *k);
 /* uses[v]: how many instructions use value v as an operand (recomputed) */
 int *tir_use_counts(const TirKernel *k);
+/* Ops kept for their effect (stores, control flow, var writes): roots of liveness. */
+bool tir_is_root(Op op);
+/* live[v]: value v is a root, a loop variable, or an operand of a live value
+ * (arena-allocated, zeroed; the GPU and C emitters print only live values). */
+bool *tir_live(Arena *a, const TirKernel *k);
 
 #endif

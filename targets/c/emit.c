@@ -596,33 +596,6 @@ static void number(CE *e, TBlock *b, int *p)
     }
 }
 
-static bool is_root(Op op)
-{
-    return !(op_flags[op] & OPF_P) && op != OP_VAR_GET;
-}
-
-static void mark_live(CE *e, int v)
-{
-    if (v <= 0 || v >= e->n || e->live[v])
-        return;
-    e->live[v] = true;
-    Instr *in = I(e, v);
-    for (int j = 0; j < in->nargs; j++)
-        mark_live(e, in->args[j]);
-}
-
-static void live_block(CE *e, TBlock *b)
-{
-    for (int i = 0; i < b->ins.n; i++) {
-        Instr *in = I(e, b->ins.v[i]);
-        if (is_root(in->op) || in->op == OP_LOOPVAR)
-            mark_live(e, in->id);
-        for (int j = 0; j < 2; j++)
-            if (in->blocks[j])
-                live_block(e, in->blocks[j]);
-    }
-}
-
 /* The shape a lane instruction iterates over. */
 static const TTy *lane_shape(const CE *e, const Instr *in)
 {
@@ -643,7 +616,7 @@ static Class classify(const CE *e, const Instr *in)
     Op op = in->op;
     if (op == OP_LOOPVAR)
         return CL_SKIP;
-    if (!e->live[in->id] && !is_root(op))
+    if (!e->live[in->id] && !tir_is_root(op))
         return CL_SKIP;
     if (op == OP_CONST || op == OP_ARANGE || e->recomp[in->id])
         return CL_SKIP;
@@ -937,7 +910,7 @@ static void plan(CE *e)
     int n = e->n;
     e->pos = arena_alloc(e->a, sizeof(int) * (size_t)n);
     e->end = arena_alloc(e->a, sizeof(int) * (size_t)n);
-    e->live = arena_alloc(e->a, (size_t)n);
+    e->live = tir_live(e->a, e->k);
     e->uses = arena_alloc(e->a, sizeof *e->uses * (size_t)n);
     e->run = arena_alloc(e->a, sizeof(int) * (size_t)n);
     e->nrun_uses = arena_alloc(e->a, sizeof(int) * (size_t)n);
@@ -951,7 +924,6 @@ static void plan(CE *e)
     e->norecomp = arena_alloc(e->a, (size_t)n);
     int p = 0;
     number(e, e->k->body, &p);
-    live_block(e, e->k->body);
     for (int v = 1; v < n; v++) {
         e->run[v] = -1;
         Instr *in = I(e, v);
