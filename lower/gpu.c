@@ -2374,18 +2374,26 @@ static int pick_threads(const GL *e)
 static bool early_load(const GL *e, const Instr *in, const TBlock *b);
 
 /* B operands of tensor-core dots loaded at the top of the dot's loop body
- * (early_load) are staged there too, all in one pair of barriers. */
+ * (early_load) are staged there too, all in one pair of barriers; or,
+ * when the dot is their only reader, copied iterations ahead by the loop's
+ * pipeline (gpu_mma_key_load). */
 static void plan_early(GL *e)
 {
+    int *uses = tir_use_counts(e->k);
     for (int v = 1; v < e->n; v++) {
         const Instr *in = I(e, v);
         if (in->op != OP_DOT || !e->mma.on[v])
             continue;
-        const Instr *x = I(e, gpu_mma_bsrc(&e->mma, in));
-        if (x->op == OP_LOAD && x->parent == in->parent && !gpu_mma_staged(&e->mma, x)
-            && early_load(e, x, x->parent))
-            gpu_mma_set_early(&e->mma, x->id);
+        int b = in->args[1], bs = gpu_mma_bsrc(&e->mma, in);
+        const Instr *x = I(e, bs);
+        if (x->op != OP_LOAD || x->parent != in->parent || gpu_mma_staged(&e->mma, x)
+            || !early_load(e, x, x->parent))
+            continue;
+        bool only = uses[bs] == 1 && (b == bs || uses[b] == 1);
+        if (!only || !gpu_mma_key_load(&e->mma, bs, x->parent->owner))
+            gpu_mma_set_early(&e->mma, bs);
     }
+    gpu_mma_key_place(&e->mma);
 }
 
 static bool has_row_reduce(const GL *e)

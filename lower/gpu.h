@@ -118,6 +118,12 @@ void gpu_mma_settle(GpuMma *m, int v);
 int gpu_mma_bsrc(const GpuMma *m, const Instr *dot);
 void gpu_mma_set_early(GpuMma *m, int v);
 void gpu_mma_stage_early(GpuMma *m, const int *v, int n);   /* barrier, stage them, barrier */
+/* Pipelined key loops (flash attention): copy load v, the B operand of a
+ * dot in loop that nothing else reads, with cp.async one or more
+ * iterations ahead (false: it cannot, stage it early instead); then place
+ * the pipelines' stages once every load is in. */
+bool gpu_mma_key_load(GpuMma *m, int v, const Instr *loop);
+void gpu_mma_key_place(GpuMma *m);
 /* The warp grid of a DOT on tensor cores (false: not on tensor cores). */
 bool gpu_mma_grid(const GpuMma *m, const Instr *in, GpuGrid *g);
 /* Open the unrolled loops over a thread's slots of grid g: its slot k, row

@@ -49,6 +49,8 @@
 #define PIPE_MAX (160 * 1024)  /* bytes: a pipeline's stages at most (sm_80 has 163 KB) */
 #define PIPE_STAGES 3  /* the default */
 #define OPAD 8         /* floats of padding per row of the f32 conversion area */
+#define KEY_LOADS 4    /* loads one key loop's pipeline copies at most */
+#define KEY_STAGES 2   /* its default stages */
 
 typedef GpuGrid Grid;
 
@@ -63,6 +65,11 @@ typedef struct GpuPipe {
     bool late;                 /* the dot issues the copies after its first k step's MMAs */
     PirLocal *cur, *rs;        /* this iteration's stage, the next one's (I32) */
     PirLocal *it, *n;          /* the iteration, the trip count (I64) */
+    /* A key loop's pipeline (dot = 0, see "pipelined key loops"): the loads
+     * it copies, their byte offsets in a stage, and where its stages begin
+     * in the early region. */
+    int nld, ld[KEY_LOADS];
+    int64_t ldoff[KEY_LOADS], base;
 } GpuPipe;
 
 /* The loops over a thread's slots (open_frag, open_block). */
@@ -465,12 +472,17 @@ static void frag_a(GpuMma *m, DType dt, PirLocal *src, const Grid *ga, PirLocal 
 }
 
 static int trans_src(const GpuMma *m, int b);
+static PirExpr *key_stage(GpuMma *m, const Instr *dot, int v);
 
 int gpu_mma_bsrc(const GpuMma *m, const Instr *dot)
 {
     int b = dot->args[1], x = trans_src(m, b);
     return x ? x : b;
 }
+
+/* The early region's byte offset in shared memory (after the staging and
+ * the resident regions; final in the second pass). */
+static int64_t early_at(const GpuMma *m) { return m->off + m->need + m->res_need; }
 
 void gpu_mma_set_early(GpuMma *m, int v)
 {
@@ -485,7 +497,7 @@ void gpu_mma_stage_early(GpuMma *m, const int *v, int n)
 {
     pir_barrier(F, CUR);
     for (int i = 0; i < n; i++)
-        stage(m, v[i], m->off + m->need + m->res_need + m->early[v[i]]);
+        stage(m, v[i], early_at(m) + m->early[v[i]]);
     pir_barrier(F, CUR);
 }
 
@@ -527,13 +539,13 @@ static void ldsm_bt(GpuMma *m, PirLocal *fb, PirLocal *sbt, PirExpr *nj, PirExpr
     s->in[0] = op(m, PB_ADD, ref(m, sbt), pir_conv(F, PT_U32, byte));
 }
 
-static PirLocal *sbt_addr(GpuMma *m, const Grid *g, int64_t off, int64_t SK)
+static PirLocal *sbt_addr(GpuMma *m, const Grid *g, PirExpr *off, int64_t SK)
 {
     PirExpr *w = op(m, PB_SHR, gpu_tid(m->e), ci(m, 5)), *l = op(m, PB_AND, gpu_tid(m->e), ci(m, 31));
     PirExpr *n = add(m, add(m, mul(m, op(m, PB_DIV, w, ci(m, g->WM)), ci(m, g->TN)), op(m, PB_AND, l, ci(m, 7))),
                      mul(m, op(m, PB_SHR, l, ci(m, 4)), ci(m, 8)));
     PirExpr *k = mul(m, op(m, PB_AND, op(m, PB_SHR, l, ci(m, 3)), ci(m, 1)), ci(m, 8));
-    return let(m, "sb", pir_saddr(F, add(m, ci(m, off), mul(m, add(m, mul(m, n, ci(m, SK)), k), ci(m, 2)))));
+    return let(m, "sb", pir_saddr(F, add(m, off, mul(m, add(m, mul(m, n, ci(m, SK)), k), ci(m, 2)))));
 }
 
 bool gpu_mma_dot(GpuMma *m, const Instr *in)
@@ -546,18 +558,19 @@ bool gpu_mma_dot(GpuMma *m, const Instr *in)
     PirLocal *rega = pp ? NULL : gpu_frag_a(m->e, a, &g, &ga);
     bool res = !pp && !rega && m->res[a] >= 0, own = !pp && !rega && !res;
     int bt = pp ? 0 : trans_src(m, b), bs = bt ? bt : b;
-    bool early = !pp && m->early[bs] >= 0;
+    PirExpr *kb = pp ? NULL : key_stage(m, in, bs);   /* copied by its key loop's pipeline */
+    bool early = !pp && (m->early[bs] >= 0 || kb);
     int64_t M = g.M, N = g.N, K = ty(m, a)->dim[1], SA = K + PAD, SB = N + PAD, SK = K + PAD;
     int64_t offa = res ? m->off + m->need + m->res[a] : m->off, offb = own ? m->off + M * SA * 2 : m->off;
     PirExpr *ea, *eb;
     if (pp) {
         pipe_bases(m, pp, &ea, &eb);
     } else {
-        if (early)
-            offb = m->off + m->need + m->res_need + m->early[bs];
+        if (m->early[bs] >= 0)
+            offb = early_at(m) + m->early[bs];
         need(m, (own ? M * SA * 2 : 0) + (early ? 0 : (bt ? N * SK : K * SB) * 2));
         ea = ci(m, offa);
-        eb = ci(m, offb);
+        eb = kb ? kb : ci(m, offb);
     }
     PirLocal *acc = acc_init(m, in, &g);
     if (!pp && (own || !early)) {   /* else both operands are in place already */
@@ -575,7 +588,7 @@ bool gpu_mma_dot(GpuMma *m, const Instr *in)
     PirExpr *cb = add(m, mul(m, op(m, PB_DIV, w, ci(m, g.WM)), ci(m, g.TN)), mul(m, op(m, PB_SHR, l, ci(m, 4)), ci(m, 8)));
     PirExpr *ob = mul(m, add(m, mul(m, op(m, PB_AND, l, ci(m, 15)), ci(m, SB)), cb), ci(m, 2));
     PirLocal *sa = let(m, "sa", pir_saddr(F, add(m, ea, oa)));
-    PirLocal *sb = bt ? sbt_addr(m, &g, offb, SK) : let(m, "sb", pir_saddr(F, add(m, eb, ob)));
+    PirLocal *sb = bt ? sbt_addr(m, &g, eb, SK) : let(m, "sb", pir_saddr(F, add(m, eb, ob)));
     PirExpr *kk = loop(m, "kk", K, 16, true);
     PirLocal *fa = pir_local(F, "fa", PT_U32, g.MI * 4), *fb = pir_local(F, "fb", PT_U32, g.NI * 2);
     pir_decl(F, CUR, fa, NULL);
@@ -791,16 +804,23 @@ static void copy_tile(GpuMma *m, int v, PirExpr *at, int64_t q0, int64_t q1)
  * iterations after the one whose counter is `base` into stage `slot`. */
 static void pipe_copy(GpuMma *m, GpuPipe *p, PirExpr *base, int64_t ahead, PirExpr *slot, int part, int parts)
 {
-    const Instr *dot = I(m, p->dot);
     PirExpr *kc = base;
     if (ahead)
         kc = pir_bin(F, PB_ADD, base, pir_bin(F, PB_MUL, pir_int(F, p->t, ahead), p->step));
     PirLocal *k = let(m, "kn", kc);
     PirLocal *c = gpu_bind(m->e, p->lv, k);
-    PirLocal *at = let(m, "st", add(m, ci(m, m->off), mul(m, slot, ci(m, p->stage))));
-    int64_t ra = rounds(m, dot->args[0]), rb = rounds(m, dot->args[1]);
-    copy_tile(m, dot->args[0], ref(m, at), ra * part / parts, ra * (part + 1) / parts);
-    copy_tile(m, dot->args[1], add(m, ref(m, at), ci(m, p->offb)), rb * part / parts, rb * (part + 1) / parts);
+    int64_t at0 = p->nld ? early_at(m) + p->base : m->off;
+    PirLocal *at = let(m, "st", add(m, ci(m, at0), mul(m, slot, ci(m, p->stage))));
+    for (int i = 0; i < p->nld; i++) {      /* a key loop's loads */
+        int64_t r = rounds(m, p->ld[i]);
+        copy_tile(m, p->ld[i], add(m, ref(m, at), ci(m, p->ldoff[i])), r * part / parts, r * (part + 1) / parts);
+    }
+    if (!p->nld) {
+        const Instr *dot = I(m, p->dot);
+        int64_t ra = rounds(m, dot->args[0]), rb = rounds(m, dot->args[1]);
+        copy_tile(m, dot->args[0], ref(m, at), ra * part / parts, ra * (part + 1) / parts);
+        copy_tile(m, dot->args[1], add(m, ref(m, at), ci(m, p->offb)), rb * part / parts, rb * (part + 1) / parts);
+    }
     gpu_bind(m->e, p->lv, c);
 }
 
@@ -878,4 +898,77 @@ void gpu_mma_loop_post(GpuMma *m, const Instr *loop)
         return;
     PirStmt *w = pir_asm_stmt(F, CUR, PA_CP_WAIT);
     w->in[0] = ci(m, 0);
+}
+
+/* ------------------------------------------------------------ pipelined key loops */
+
+/* Flash attention's key loop: the B operands of its dots (k, v) are loads
+ * of the loop's counter that nothing else reads.  Instead of loading them
+ * into registers at the top of the body and staging them between two
+ * barriers there (the early region), the loop copies them with cp.async
+ * S - 1 iterations ahead into S stages of a region of its own at the end
+ * of the early region, with the prologue, waits and barrier of a pipelined
+ * K loop (above): the copies of block j + 1 fly while block j's dots and
+ * softmax run.  The dots read stage `cur` at the operand's offset in it;
+ * nothing else in the body uses the region, so the barrier at the head of
+ * an iteration is all the ordering it needs.  TKC_KEY_PIPE=0 or the kernel's
+ * stages = 1 keep the early staging. */
+
+/* Copy load v (the B operand of a dot in loop, rank 2, 16-bit) in the
+ * pipeline of loop; false (nothing changed) when it cannot go there. */
+bool gpu_mma_key_load(GpuMma *m, int v, const Instr *loop)
+{
+    const char *env = getenv("TKC_KEY_PIPE");
+    const TTy *t = ty(m, v);
+    if ((env && !strcmp(env, "0")) || m->k->stages == 1 || !loop || loop->op != OP_FOR
+        || t->rank != 2 || !half_dt(t->dt) || t->dim[1] % 8 || !gpu_async_ok(m->e, v, loop))
+        return false;
+    const Instr *lv = I(m, loop->blocks[0]->ins.v[0]);
+    if (lv->op != OP_LOOPVAR || dtype_is_float(lv->ty.dt))
+        return false;
+    GpuPipe *p = m->pipe[loop->id];
+    if (p && (!p->nld || p->nld == KEY_LOADS))
+        return false;                 /* a K loop's pipeline, or full */
+    if (!p) {
+        p = arena_alloc(m->a, sizeof *p);
+        *p = (GpuPipe){ .lv = lv->id, .t = pir_ty_compute(lv->ty.dt) };
+        int S = m->k->stages > 0 ? m->k->stages : KEY_STAGES;
+        p->S = S < 2 ? 2 : S;
+    }
+    int64_t bytes = (t->dim[0] * (t->dim[1] + PAD) * 2 + 127) / 128 * 128;
+    if (2 * (p->stage + bytes) > PIPE_MAX)
+        return false;
+    p->ld[p->nld] = v;
+    p->ldoff[p->nld++] = p->stage;
+    p->stage += bytes;
+    m->pipe[loop->id] = p;
+    m->staged[v] = true;
+    return true;
+}
+
+/* Give the key pipelines their stages in the early region (after every
+ * gpu_mma_key_load): as many of the S asked for as fit. */
+void gpu_mma_key_place(GpuMma *m)
+{
+    for (int v = 1; v < m->k->instrs.n; v++) {
+        GpuPipe *p = m->pipe[v];
+        if (!p || !p->nld)
+            continue;
+        while (p->S > 2 && p->S * p->stage > PIPE_MAX)
+            p->S--;
+        p->base = m->early_need;
+        m->early_need += p->S * p->stage;
+    }
+}
+
+/* The byte offset (I32) of operand v of dot in this iteration's stage of
+ * its key loop's pipeline; NULL when no such pipeline copies v. */
+static PirExpr *key_stage(GpuMma *m, const Instr *dot, int v)
+{
+    const Instr *loop = loop_of(dot);
+    GpuPipe *p = loop && m->pipe ? m->pipe[loop->id] : NULL;
+    for (int i = 0; p && i < p->nld; i++)
+        if (p->ld[i] == v)
+            return add(m, ci(m, early_at(m) + p->base + p->ldoff[i]), mul(m, ref(m, p->cur), ci(m, p->stage)));
+    return NULL;
 }
