@@ -295,6 +295,15 @@ static void fold_identities(Fold *f, Instr *in)
     case OP_CAST:
         if (tir_def(f->k, a)->ty.dt == in->ty.dt) replace(f, in, a);
         return;
+    case OP_WHERE: {        /* a constant condition picks one side (of the result's type) */
+        int64_t c;
+        if (!tir_splat_const(f->k, a, &c, NULL))
+            return;
+        int x = in->args[c ? 1 : 2];
+        if (tty_eq(&tir_def(f->k, x)->ty, &in->ty))
+            replace(f, in, x);
+        return;
+    }
     default:
         return;
     }

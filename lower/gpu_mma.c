@@ -931,7 +931,7 @@ bool gpu_mma_key_load(GpuMma *m, int v, const Instr *loop)
         return false;                 /* a K loop's pipeline, or full */
     if (!p) {
         p = arena_alloc(m->a, sizeof *p);
-        *p = (GpuPipe){ .lv = lv->id, .t = pir_ty_compute(lv->ty.dt) };
+        *p = (GpuPipe){ .lv = lv->id, .t = pir_ty_compute(lv->ty.dt), .base = -1 };
         int S = m->k->stages > 0 ? m->k->stages : KEY_STAGES;
         p->S = S < 2 ? 2 : S;
     }
@@ -947,18 +947,32 @@ bool gpu_mma_key_load(GpuMma *m, int v, const Instr *loop)
 }
 
 /* Give the key pipelines their stages in the early region (after every
- * gpu_mma_key_load): as many of the S asked for as fit. */
+ * gpu_mma_key_load): as many of the S asked for as fit.  Loops one after
+ * the other share one area (a loop's prologue starts with a barrier and
+ * its end waits for its copies); a loop inside another gets its own. */
 void gpu_mma_key_place(GpuMma *m)
 {
+    int64_t shared = 0;
     for (int v = 1; v < m->k->instrs.n; v++) {
         GpuPipe *p = m->pipe[v];
         if (!p || !p->nld)
             continue;
         while (p->S > 2 && p->S * p->stage > PIPE_MAX)
             p->S--;
-        p->base = m->early_need;
-        m->early_need += p->S * p->stage;
+        bool nested = false;
+        for (int u = 1; u < m->k->instrs.n && !nested; u++)
+            nested = u != v && m->pipe[u] && m->pipe[u]->nld && (inside(I(m, u), I(m, v)) || inside(I(m, v), I(m, u)));
+        if (nested) {
+            p->base = m->early_need;
+            m->early_need += p->S * p->stage;
+        } else if (p->S * p->stage > shared) {
+            shared = p->S * p->stage;
+        }
     }
+    for (int v = 1; v < m->k->instrs.n; v++)
+        if (m->pipe[v] && m->pipe[v]->nld && m->pipe[v]->base < 0)
+            m->pipe[v]->base = m->early_need;
+    m->early_need += shared;
 }
 
 /* The byte offset (I32) of operand v of dot in this iteration's stage of
