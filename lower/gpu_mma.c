@@ -932,7 +932,8 @@ bool gpu_mma_key_load(GpuMma *m, int v, const Instr *loop)
     if (!p) {
         p = arena_alloc(m->a, sizeof *p);
         *p = (GpuPipe){ .lv = lv->id, .t = pir_ty_compute(lv->ty.dt), .base = -1 };
-        int S = m->k->stages > 0 ? m->k->stages : KEY_STAGES;
+        env = getenv("TKC_KEY_STAGES");          /* experiments: the default stages */
+        int S = m->k->stages > 0 ? m->k->stages : env ? atoi(env) : KEY_STAGES;
         p->S = S < 2 ? 2 : S;
     }
     int64_t bytes = (t->dim[0] * (t->dim[1] + PAD) * 2 + 127) / 128 * 128;

@@ -139,9 +139,10 @@ def configs(path, kind):
     with open(path) as f:
         for line in f:
             w = line.split()
-            if len(w) == 7 and w[1] == kind:
+            if len(w) in (7, 8) and w[1] == kind:
+                label = w[4] + "x" + w[5] + ("" if len(w) == 7 or w[7] == "-" else " " + w[7])
                 out.append(dict(name=w[0], d=int(w[2]), causal=w[3] == "true", bm=w[4], bn=w[5],
-                                lib=Tkc(w[6], kind)))
+                                label=label, lib=Tkc(w[6], kind)))
     return out
 
 
@@ -200,7 +201,7 @@ def run_sdpa(path):
                     continue
                 e = err_slice(o, ref)
                 ms = bench(lambda: torch_sdpa(be, q, k, v, causal))
-                print("  torch %-8s %9.3f ms %8.1f TFLOP/s   (max err vs fp32 %.1e)" % (name, ms, tflops(flops, ms), e))
+                print("  torch %-12s %9.3f ms %8.1f TFLOP/s   (max err vs fp32 %.1e)" % (name, ms, tflops(flops, ms), e))
                 if tflops(flops, ms) > best_torch:
                     best_torch, best_name = tflops(flops, ms), name
                 torch_out = o if torch_out is None else torch_out
@@ -221,10 +222,10 @@ def run_sdpa(path):
                     continue
                 strided_check(c)
                 ms = bench(lambda: c["lib"].sdpa(q, k, v, scale))
-                print("  tkc   %-8s %9.3f ms %8.1f TFLOP/s   (max err vs fp32 %.1e, vs torch %.1e)" %
-                      (c["bm"] + "x" + c["bn"], ms, tflops(flops, ms), e, agree))
+                print("  tkc   %-12s %9.3f ms %8.1f TFLOP/s   (max err vs fp32 %.1e, vs torch %.1e)" %
+                      (c["label"], ms, tflops(flops, ms), e, agree))
                 if tflops(flops, ms) > best_tkc:
-                    best_tkc, best_cfg = tflops(flops, ms), c["bm"] + "x" + c["bn"]
+                    best_tkc, best_cfg = tflops(flops, ms), c["label"]
             if best_torch > 0 and best_tkc > 0:
                 print("  ratio tkc %s / torch %s: %.3f" % (best_cfg, best_name, best_tkc / best_torch))
             del q, k, v, ref, torch_out
@@ -318,7 +319,7 @@ def run_relpos(path):
         fn = lambda: c["lib"].relpos(q, k, v, th, tw, scale)
         ms = bench(fn)
         print("  %-30s %9.3f ms   extra %-10s (max err vs fp32 %.1e, vs (a) %.1e)" %
-              ("tkc sdpa_relpos " + c["bm"] + "x" + c["bn"], ms, gib(extra_peak(fn)), e, agree))
+              ("tkc sdpa_relpos " + c["label"], ms, gib(extra_peak(fn)), e, agree))
         for name, t in times.items():
             print("      vs %-30s %6.2fx %s" % (name, t / ms, "faster" if t >= ms else "slower"))
 

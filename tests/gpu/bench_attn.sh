@@ -4,6 +4,10 @@
 #   sh tests/gpu/bench_attn.sh                 # uses build/tkc as it is
 #   ATTN_BLOCKS="128x64 64x64" sh tests/gpu/bench_attn.sh    # BLOCK_MxBLOCK_N choices
 #   ATTN_ONLY=sdpa|relpos  ATTN_COMPILE=1 (also time torch.compile of SDPA + bias)
+#   ATTN_VARIANTS="old:TKC_KEY_PIPE=0,SRC=old.tk s3:TKC_KEY_STAGES=3"
+#       each block choice once more per variant LABEL:SETTINGS, SETTINGS being
+#       environment variables for tkc (its TKC_* experiment switches) and
+#       SRC=FILE for another attention.tk; the plain build is always there
 #
 # sdpa_bf16, B=4 H=16 S=T=4096, D=64 and D=128, causal and not: TFLOP/s of
 # tkc (each block choice) next to torch SDPA with the FLASH and CUDNN
@@ -38,14 +42,18 @@ fi
 mkdir -p "$B" || exit 2
 : >"$B/configs"
 
-# lib NAME KIND(sdpa|relpos) D CAUSAL BM BN: build $B/NAME/lib.so, add a line to configs.
+# lib NAME KIND(sdpa|relpos) D CAUSAL BM BN LABEL SETTINGS: build $B/NAME/lib.so
+# and its line of configs ($B/NAME/line; in the background, see below).
 lib() {
-    name=$1 kind=$2 d=$3 causal=$4 bm=$5 bn=$6
-    dir=$B/$name; mkdir -p "$dir"
-    kern=sdpa_bf16; def=""; cflag=" -D CAUSAL=$causal"
+    name=$1 kind=$2 d=$3 causal=$4 bm=$5 bn=$6 label=$7 set=$8
+    dir=$B/$name; mkdir -p "$dir"; rm -f "$dir/line"
+    kern=sdpa_bf16; def=""; cflag=" -D CAUSAL=$causal"; src=stdlib/attention.tk; envs=""
     [ "$kind" = relpos ] && { kern=sdpa_relpos_bf16; def=-DKIND_RELPOS; cflag=""; }
+    for kv in $(echo "$set" | tr , ' '); do
+        case $kv in SRC=*) src=${kv#SRC=} ;; *) envs="$envs $kv" ;; esac
+    done
     # shellcheck disable=SC2086
-    if ! "$TKC" stdlib/attention.tk --target=cuda --kernel=$kern -D D=$d$cflag \
+    if ! env $envs "$TKC" "$src" --target=cuda --kernel=$kern -D D=$d$cflag \
             -D BLOCK_M=$bm -D BLOCK_N=$bn -o "$dir/attn.h" >"$dir/tkc.log" 2>&1; then
         echo "FAIL $name: tkc failed"; sed -n '1,10s/^/    /p' "$dir/tkc.log"; return 1
     fi
@@ -54,21 +62,40 @@ lib() {
             -o "$dir/lib.so" tests/gpu/bench_attn.c -ldl >"$dir/cc.log" 2>&1; then
         echo "FAIL $name: the launcher library does not build"; sed -n '1,10s/^/    /p' "$dir/cc.log"; return 1
     fi
-    echo "$name $kind $d $causal $bm $bn $dir/lib.so" >>"$B/configs"
+    echo "$name $kind $d $causal $bm $bn $dir/lib.so $label" >"$dir/line"
 }
 
+# The builds run in parallel (NVRTC takes seconds per kernel), at most JOBS
+# at once; configs lists them in the order of the loops below.
+JOBS=${ATTN_JOBS:-$(nproc 2>/dev/null || echo 4)}
+names="" running=0
+build() {
+    names="$names $1"
+    lib "$@" >"$B/$1.out" 2>&1 &
+    running=$((running + 1))
+    [ $running -lt "$JOBS" ] || { wait; running=0; }
+}
+for var in "-:" ${ATTN_VARIANTS:-}; do
+    label=${var%%:*} set=${var#*:} tag=""
+    [ "$label" = - ] || tag="_$label"
+    for blk in $BLOCKS; do
+        bm=${blk%x*} bn=${blk#*x}
+        if [ "$ONLY" != relpos ]; then
+            for d in 64 128; do
+                build "sdpa_d${d}_${blk}$tag" sdpa $d false "$bm" "$bn" "$label" "$set"
+                build "sdpa_d${d}_causal_${blk}$tag" sdpa $d true "$bm" "$bn" "$label" "$set"
+            done
+        fi
+        if [ "$ONLY" != sdpa ]; then
+            build "relpos_d64_${blk}$tag" relpos 64 false "$bm" "$bn" "$label" "$set"
+        fi
+    done
+done
+wait
 failed=0
-for blk in $BLOCKS; do
-    bm=${blk%x*} bn=${blk#*x}
-    if [ "$ONLY" != relpos ]; then
-        for d in 64 128; do
-            lib "sdpa_d${d}_${blk}" sdpa $d false "$bm" "$bn" || failed=1
-            lib "sdpa_d${d}_causal_${blk}" sdpa $d true "$bm" "$bn" || failed=1
-        done
-    fi
-    if [ "$ONLY" != sdpa ]; then
-        lib "relpos_d64_${blk}" relpos 64 false "$bm" "$bn" || failed=1
-    fi
+for n in $names; do
+    cat "$B/$n.out"
+    if [ -f "$B/$n/line" ]; then cat "$B/$n/line" >>"$B/configs"; else failed=1; fi
 done
 python3 tests/gpu/bench_attn.py "$B/configs" || failed=1
 [ $failed -eq 0 ] && echo "bench_attn: done" || echo "bench_attn: some parts FAILED"
