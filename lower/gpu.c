@@ -2319,7 +2319,8 @@ bool gpu_load_chunk(GL *e, int v, PirExpr *i0, PirExpr *i1, PirExpr **ptr, PirEx
         return false;
     int off = ld->args[0], m = ld->args[1];
     Idx ix = { .rank = 2, .d = { i0, e->ti } };
-    if (gkind(e, off, align(e, &ix, ty(e, off), L)) != GK_CONTIG)
+    PirExpr *sc = NULL;              /* a strided tensor's last stride: 1 at run time */
+    if (gkind_s(e, off, align(e, &ix, ty(e, off), L), &sc) != GK_CONTIG)
         return false;
     Lane save = e->ln;
     e->ln.gi[1] = gpu_let(e, "gi", i1);        /* what subst() puts for the token */
@@ -2327,6 +2328,8 @@ bool gpu_load_chunk(GL *e, int v, PirExpr *i0, PirExpr *i1, PirExpr **ptr, PirEx
     set_tokens(e, true);
     PirExpr *o = subst(e, operand(e, off, L, &ix), L, 0);
     *ok = m > 0 ? all_true(e, m, align(e, &ix, ty(e, m), L), L) : NULL;
+    if (sc)
+        *ok = land(e, *ok, pir_bin(F, PB_EQ, subst(e, sc, L, 0), pir_int(F, sc->ty, 1)));
     set_tokens(e, false);
     *ptr = pir_ptradd(F, tensor(e, ld), o);
     e->ln = save;
