@@ -29,7 +29,7 @@ TKC=${TKC:-build/tkc}
 case $TKC in /*) ;; *) TKC=$PWD/$TKC ;; esac
 B=$(dirname "$TKC")/gpu-bench-attn
 CC=${CC:-gcc}
-BLOCKS=${ATTN_BLOCKS:-128x64 64x64 64x32}
+BLOCKS=${ATTN_BLOCKS:-128x64 64x64}
 ONLY=${ATTN_ONLY:-all}
 
 [ -x "$TKC" ] || { echo "bench_attn: no $TKC (build tkc first, or carry build/)"; exit 2; }
