@@ -290,6 +290,45 @@ static int bin_of(Op op)
     }
 }
 
+/* Is x an I32 lane index: a local of the lane loops (or the token for
+ * one), or a sum of such and small constants?  Its value is then in
+ * [0, 2^30): tiles are far smaller. */
+static bool lane_index(const GL *e, const PirExpr *x, int depth)
+{
+    const Lane *l = &e->ln;
+    if (x->ty != PT_I32 || depth > 8)
+        return false;
+    if (x->kind == PE_CONST)
+        return x->ival >= 0 && x->ival < (1 << 20);
+    if (x->kind == PE_LOCAL) {
+        const PirLocal *p = x->local;
+        bool in = p == l->q || p == l->g || p == l->j || p == l->k || p == l->f || p == e->tok_i
+                  || p == e->tok_k || p == e->tok_j;
+        for (int d = 0; d < TIR_MAXRANK && !in; d++)
+            in = p == l->gi[d] || p == l->i[d];
+        return in;
+    }
+    return x->kind == PE_BIN && x->op == PB_ADD && lane_index(e, x->a, depth + 1) && lane_index(e, x->b, depth + 1);
+}
+
+/* (i64)a OP b with a a lane index (a mask such as `cols < N`) as an I32
+ * comparison with b clamped to [-1, 2^31 - 1]: the same result for every
+ * a in [0, 2^31 - 1), without 64-bit compares and the sign words they
+ * keep in registers for every element. */
+static PirExpr *narrow_cmp(GL *e, PirBinOp op, PirExpr *a, PirExpr *b)
+{
+    bool swap = b->kind == PE_CONV && b->ty == PT_I64 && lane_index(e, b->a, 0);
+    if (swap) {
+        PirExpr *t = a;
+        a = b, b = t;
+        op = op == PB_LT ? PB_GT : op == PB_GT ? PB_LT : op == PB_LE ? PB_GE : op == PB_GE ? PB_LE : op;
+    }
+    if (a->kind != PE_CONV || a->ty != PT_I64 || b->ty != PT_I64 || !lane_index(e, a->a, 0))
+        return NULL;
+    PirExpr *c = pir_bin(F, PB_MIN, pir_bin(F, PB_MAX, b, pir_int(F, PT_I64, -1)), pir_int(F, PT_I64, INT32_MAX));
+    return pir_bin(F, op, a->a, pir_conv(F, PT_I32, c));
+}
+
 /* An elementwise op on operands x[] (their register types); NULL when
  * unsupported.  Integer math functions go through f64, like the C target. */
 static PirExpr *op_expr(GL *e, const Instr *in, PirExpr **x)
@@ -332,6 +371,11 @@ static PirExpr *op_expr(GL *e, const Instr *in, PirExpr **x)
     default:
         if (bin_of(op) < 0)
             return NULL;
+        if (op == OP_LT || op == OP_LE || op == OP_GT || op == OP_GE || op == OP_EQ || op == OP_NE) {
+            PirExpr *r = narrow_cmp(e, bin_of(op), x[0], x[1]);
+            if (r)
+                return r;
+        }
         return pir_bin(F, bin_of(op), x[0], x[1]);
     }
 }
@@ -1373,17 +1417,21 @@ static bool chunks(const GL *e, const TTy *L, DType dt, Chunks *c)
     return true;
 }
 
-/* Word w (of 4 bytes) of the loaded words u[] that element j lies in. */
-static PirExpr *word(GL *e, const Chunks *c, PirLocal *u, int j, int dw)
+/* Word w (of 4 bytes) of the loaded words u[] that element j lies in;
+ * w0 > 0: the group's words start at u[q * w0]. */
+static PirExpr *word(GL *e, const Chunks *c, PirLocal *u, int j, int dw, int w0)
 {
-    return pir_elem(F, u, gpu_i(e, j / c->epc * (c->cw / 4) + (j % c->epc) * c->s / 4 + dw));
+    PirExpr *i = gpu_i(e, j / c->epc * (c->cw / 4) + (j % c->epc) * c->s / 4 + dw);
+    if (w0)
+        i = gpu_add(e, gpu_mul(e, pir_ref(F, e->ln.q), gpu_i(e, w0)), i);
+    return pir_elem(F, u, i);
 }
 
 /* Element j of the loaded words, in storage type. */
-static PirExpr *unpack(GL *e, const Chunks *c, DType dt, PirLocal *u, int j)
+static PirExpr *unpack(GL *e, const Chunks *c, DType dt, PirLocal *u, int j, int w0)
 {
     PirTy st = pir_ty_of(dt);
-    PirExpr *w = word(e, c, u, j, 0);
+    PirExpr *w = word(e, c, u, j, 0, w0);
     int sh = (j % c->epc) * c->s % 4 * 8;
     switch (c->s) {
     case 1: case 2: {
@@ -1394,7 +1442,7 @@ static PirExpr *unpack(GL *e, const Chunks *c, DType dt, PirLocal *u, int j)
     case 4:
         return dt == DT_F32 ? pir_bitcast(F, PT_F32, w) : pir_conv(F, st, w);
     default: {
-        PirExpr *hi = pir_bin(F, PB_SHL, pir_conv(F, PT_U64, word(e, c, u, j, 1)), pir_int(F, PT_U64, 32));
+        PirExpr *hi = pir_bin(F, PB_SHL, pir_conv(F, PT_U64, word(e, c, u, j, 1, w0)), pir_int(F, PT_U64, 32));
         PirExpr *x = pir_bin(F, PB_OR, hi, pir_conv(F, PT_U64, w));
         return dt == DT_F64 ? pir_bitcast(F, PT_F64, x) : pir_conv(F, st, x);
     }
@@ -1441,14 +1489,110 @@ static void set_tokens(GL *e, bool on)
 }
 
 /* The run-time check of the fast path: all unmasked and aligned. */
-static void vopen(GL *e, PirExpr *ok, PirLocal *o, PirExpr *p, int cw)
+static PirExpr *vcond(GL *e, PirExpr *ok, PirLocal *o, PirExpr *p, int cw)
 {
     PirExpr *addr = pir_ptrint(F, pir_ptradd(F, p, pir_ref(F, o)));
     PirExpr *al = pir_bin(F, PB_EQ, pir_bin(F, PB_AND, addr, pir_int(F, PT_U64, cw - 1)), pir_int(F, PT_U64, 0));
-    PirStmt *s = pir_if(F, gpu_cur(e), land(e, ok, al));
+    return land(e, ok, al);
+}
+
+static void vopen(GL *e, PirExpr *ok, PirLocal *o, PirExpr *p, int cw)
+{
+    PirStmt *s = pir_if(F, gpu_cur(e), vcond(e, ok, o, p, cw));
     s->els = pir_block(F);
     gpu_push(e, s->els);
     gpu_push(e, s->body);
+}
+
+/* The fast-path test and first offset of load ld's group (tokens set by
+ * the caller); false when ld has no vector form. */
+static bool vload_test(GL *e, const Instr *ld, Idx ix, const TTy *L, Chunks *c, PirExpr **o, PirExpr **ok)
+{
+    DType tdt = e->ki->params[ld->index].dt;
+    int off = ld->args[0], m = ld->args[1];
+    PirExpr *sc = NULL;
+    if (!chunks(e, L, tdt, c) || gkind_s(e, off, align(e, &ix, ty(e, off), &ld->ty), &sc) != GK_CONTIG)
+        return false;
+    *o = subst(e, operand(e, off, &ld->ty, &ix), L, 0);
+    *ok = m > 0 ? all_true(e, m, align(e, &ix, ty(e, m), &ld->ty), L) : NULL;
+    if (sc)
+        *ok = land(e, *ok, pir_bin(F, PB_EQ, subst(e, sc, L, 0), pir_int(F, sc->ty, 1)));
+    return true;
+}
+
+/* Load ld of a run of shape L, issued ahead of the run (see issue_ahead),
+ * into the words raw[q * words ..] of the group (the group loop open): the
+ * vector loads when the group is aligned and unmasked, else element by
+ * element (masked elements: zero bits).  Nothing here uses what it loads,
+ * so every group's loads are in flight before the first wait; false when
+ * ld has no vector form. */
+static bool vload_issue(GL *e, const Instr *ld, const TTy *L, PirLocal *raw)
+{
+    Chunks c;
+    PirExpr *o, *ok;
+    Idx ix = lane_tok(e, L);
+    set_tokens(e, true);
+    bool vec = vload_test(e, ld, ix, L, &c, &o, &ok);
+    PirExpr *off = operand(e, ld->args[0], &ld->ty, &ix);
+    PirExpr *mask = ld->args[1] > 0 ? operand(e, ld->args[1], &ld->ty, &ix) : NULL;
+    set_tokens(e, false);
+    if (!vec)
+        return false;
+    DType tdt = e->ki->params[ld->index].dt;
+    int V = vwidth(e, tty_numel(L)), nw = c.nc * c.cw / 4;
+    PirExpr *p = tensor(e, ld);
+    open_scope(e);
+    PirLocal *ol = gpu_let(e, "o", o);
+    PirStmt *st = pir_if(F, gpu_cur(e), vcond(e, ok, ol, p, c.cw));
+    st->els = pir_block(F);
+    gpu_push(e, st->els);
+    PirLocal *sv[8];
+    for (int j = 0; j < V; j++) {
+        PirExpr *mj = mask ? subst(e, mask, L, j) : NULL;
+        PirExpr *x = pir_load(F, pir_gmem(pir_ty_of(tdt), p, subst(e, off, L, j)), mj, NULL);
+        sv[j] = gpu_let(e, "s", x);
+    }
+    PirExpr *q0 = gpu_mul(e, pir_ref(F, e->ln.q), gpu_i(e, nw));
+    for (int i = 0; i < c.nc; i++)
+        for (int w = 0; w < c.cw / 4; w++)
+            pir_assign(F, gpu_cur(e), raw, gpu_add(e, q0, gpu_i(e, i * c.cw / 4 + w)), pack(e, &c, sv, i, w));
+    gpu_pop(e);
+    gpu_push(e, st->body);
+    PirLocal *u = decl_array(e, "u", PT_U32, nw);
+    for (int i = 0; i < c.nc; i++) {
+        PirStmt *s = pir_stmt(F, gpu_cur(e), PS_LOADV);
+        PirExpr *at = pir_ptradd(F, p, pir_bin(F, PB_ADD, pir_ref(F, ol), pir_int(F, PT_I64, i * c.epc)));
+        s->mem = pir_gmem(PT_U32, at, pir_int(F, PT_I64, 0));
+        s->nw = c.cw / 4;
+        s->local = u;
+        s->dst0 = i * c.cw / 4;
+    }
+    for (int w = 0; w < nw; w++)
+        pir_assign(F, gpu_cur(e), raw, gpu_add(e, q0, gpu_i(e, w)), pir_elem(F, u, gpu_i(e, w)));
+    gpu_pop(e);
+    gpu_pop(e);
+    return true;
+}
+
+/* Load ld's values from the words vload_issue loaded (the group loop
+ * open): masked elements take `other`. */
+static void vload_use(GL *e, const Instr *ld, const TTy *L, PirLocal *raw)
+{
+    Chunks c;
+    DType tdt = e->ki->params[ld->index].dt;
+    int V = vwidth(e, tty_numel(L));
+    chunks(e, L, tdt, &c);
+    Idx ix = lane_tok(e, L);
+    set_tokens(e, true);
+    PirExpr *mask = ld->args[1] > 0 ? operand(e, ld->args[1], &ld->ty, &ix) : NULL;
+    PirExpr *other = ld->args[2] > 0 ? operand(e, ld->args[2], &ld->ty, &ix) : NULL;
+    set_tokens(e, false);
+    for (int j = 0; j < V; j++) {
+        PirExpr *x = conv_dt(e, from_storage(e, unpack(e, &c, tdt, raw, j, c.nc * c.cw / 4), tdt), tdt, ld->ty.dt);
+        if (mask)
+            x = pir_select(F, subst(e, mask, L, j), x, other ? subst(e, other, L, j) : lit_zero(e, ld->ty.dt));
+        pir_assign(F, gpu_cur(e), e->val[ld->id], gpu_add(e, gpu_mul(e, pir_ref(F, e->ln.q), gpu_i(e, V)), gpu_i(e, j)), x);
+    }
 }
 
 /* The vector form of load ld read at ix (token form, ld's index) in a run
@@ -1461,16 +1605,12 @@ static bool vload_open(GL *e, const Instr *ld, Idx ix, const TTy *L, PirLocal *d
     DType tdt = e->ki->params[ld->index].dt;
     int V = vwidth(e, tty_numel(L));
     Chunks c;
-    int off = ld->args[0], m = ld->args[1];
-    PirExpr *sc = NULL;
-    if (!chunks(e, L, tdt, &c) || gkind_s(e, off, align(e, &ix, ty(e, off), &ld->ty), &sc) != GK_CONTIG)
-        return false;
+    PirExpr *o, *ok;
     set_tokens(e, true);
-    PirExpr *o = subst(e, operand(e, off, &ld->ty, &ix), L, 0);
-    PirExpr *ok = m > 0 ? all_true(e, m, align(e, &ix, ty(e, m), &ld->ty), L) : NULL;
-    if (sc)
-        ok = land(e, ok, pir_bin(F, PB_EQ, subst(e, sc, L, 0), pir_int(F, sc->ty, 1)));
+    bool vec = vload_test(e, ld, ix, L, &c, &o, &ok);
     set_tokens(e, false);
+    if (!vec)
+        return false;
     PirExpr *p = tensor(e, ld);
     open_scope(e);
     PirLocal *ol = gpu_let(e, "o", o);
@@ -1485,7 +1625,7 @@ static bool vload_open(GL *e, const Instr *ld, Idx ix, const TTy *L, PirLocal *d
         s->dst0 = i * c.cw / 4;
     }
     for (int j = 0; j < V; j++) {
-        PirExpr *x = conv_dt(e, from_storage(e, unpack(e, &c, tdt, u, j), tdt), tdt, ld->ty.dt);
+        PirExpr *x = conv_dt(e, from_storage(e, unpack(e, &c, tdt, u, j, 0), tdt), tdt, ld->ty.dt);
         PirExpr *slot = q ? gpu_add(e, gpu_mul(e, pir_ref(F, e->ln.q), gpu_i(e, V)), gpu_i(e, j)) : gpu_i(e, j);
         pir_assign(F, gpu_cur(e), dst, slot, x);
     }
@@ -1643,6 +1783,40 @@ static void flush_lay(GL *e)
     e->run.n = 0;
 }
 
+/* The fast-path loads of the run's vector loads of read-only tensors of
+ * 8- and 16-bit types at recomputed offsets (reload: nothing in the run feeds them), issued in a
+ * loop over the groups of their own before the run, into words that the
+ * run converts (vload_use): converted where they are loaded, f16/bf16/i8
+ * words made each group's load wait for the one before it (32- and 64-bit
+ * words are the values: those loads overlap as they are).  Per run member,
+ * its words or NULL. */
+static PirLocal **issue_ahead(GL *e, const TTy *L)
+{
+    PirLocal **raw = NULL;
+    int64_t n = tty_numel(L);
+    const char *env = getenv("TKC_AHEAD");      /* experiments: TKC_AHEAD=0 loads in the run */
+    if (env && !strcmp(env, "0"))
+        return NULL;
+    for (int i = 0; i < e->run.n; i++) {
+        const Instr *m = I(e, e->run.v[i]);
+        Chunks c;
+        if (m->op != OP_LOAD || !e->reload[m->id] || e->pre[m->id] || !gvec(e, L)
+            || !chunks(e, L, e->ki->params[m->index].dt, &c) || c.s >= 4)
+            continue;
+        if (!raw)
+            raw = arena_alloc(e->a, (size_t)e->run.n * sizeof *raw);
+        raw[i] = decl_array(e, "w", PT_U32, groups(e, n) * (c.nc * c.cw / 4));
+    }
+    if (!raw)
+        return NULL;
+    open_group(e, L);
+    for (int i = 0; i < e->run.n; i++)
+        if (raw[i] && !vload_issue(e, I(e, e->run.v[i]), L, raw[i]))
+            raw[i] = NULL;
+    close_group(e, L);
+    return raw;
+}
+
 static void flush(GL *e)
 {
     if (e->run.n == 0)
@@ -1660,6 +1834,7 @@ static void flush(GL *e)
     }
     if (e->run_barrier)
         pir_barrier(F, gpu_cur(e));
+    PirLocal **raw = issue_ahead(e, L);
     open_group(e, L);
     Vec(int) pre = { 0 };
     for (int i = 0; i < e->run.n; i++) {
@@ -1676,6 +1851,13 @@ static void flush(GL *e)
     for (int i = 0; i < e->run.n; i++) {
         const Instr *m = I(e, e->run.v[i]);
         e->cur = m->id;
+        if (raw && raw[i]) {
+            if (open)
+                close_elem(e);
+            open = false;
+            vload_use(e, m, L, raw[i]);
+            continue;
+        }
         bool vec = m->op == OP_LOAD ? vload_open(e, m, lane_tok(e, L), L, e->val[m->id], true)
                  : m->op == OP_STORE ? vstore_open(e, m, L) : false;
         if (vec) {
