@@ -256,16 +256,7 @@ static void fail(CE *e, const Instr *in, const char *what)
     e->ok = false;
 }
 
-static void line(CE *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void line(CE *e, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    buf_printf(e->o, "%*s", 4 * e->indent, "");
-    buf_vprintf(e->o, fmt, ap);
-    buf_putc(e->o, '\n');
-    va_end(ap);
-}
+#define line(e, ...) buf_linef((e)->o, (e)->indent, __VA_ARGS__)
 
 #define S(...) arena_printf(e->a, __VA_ARGS__)
 

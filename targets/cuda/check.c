@@ -124,16 +124,7 @@ typedef struct CK {
     bool ok;
 } CK;
 
-static void out(CK *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void out(CK *c, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    buf_puts(c->o, "    ");
-    buf_vprintf(c->o, fmt, ap);
-    buf_putc(c->o, '\n');
-    va_end(ap);
-}
+#define out(c, ...) buf_linef((c)->o, 1, __VA_ARGS__)
 
 /* Text for a C string literal used as a printf format. */
 static char *fmt_text(Arena *a, const char *s)
