@@ -78,6 +78,28 @@ bool cuda_emit_text(FILE *out, const char *kind, TirKernel **kernels, int n, con
 /* --emit=pir: the per-thread IR of each kernel (lower/pir.h). */
 bool cuda_emit_pir(FILE *out, TirKernel **kernels, int n, Diag *d);
 
+/* targets/expr.c: scalar expressions and literals as C, for the C target
+ * and the CUDA target's device and host code.  The strings live in a. */
+typedef struct CxStyle {
+    const char *hp;                        /* the integer helpers' prefix: "tk_" (tk_div_i32,
+                                            * tk_sat_u8), "tkh_" on the CUDA host */
+    const char *(*math)(Op op, bool dbl);  /* a float op's function name; NULL: cx_math */
+} CxStyle;
+char *cx_lit_float(Arena *a, double v, DType dt);
+char *cx_lit_int(Arena *a, int64_t v, DType dt);
+char *cx_lit_zero(Arena *a, DType dt);
+/* x of compute type `from` to compute type `to` with the semantics of CAST. */
+char *cx_conv(Arena *a, const char *x, DType from, DType to, const char *hp);
+/* A compute-type value to the storage type of `to`, and back. */
+char *cx_to_storage(Arena *a, const char *x, DType from, DType to, const char *hp);
+char *cx_from_storage(Arena *a, const char *x, DType dt);
+/* An elementwise op on operand expressions x[]; NULL when unsupported. */
+char *cx_op(Arena *a, const TirKernel *k, const Instr *in, char **x, const CxStyle *st);
+/* <math.h>'s names (expf, fmax, ...) and the prelude's tk_rsqrtf, tk_sigmoidf. */
+const char *cx_math(Op op, bool dbl);
+const char *cx_ctype(DType dt);        /* compute type: float for f16/bf16 */
+const char *cx_stype(DType dt);        /* storage type: uint16_t for f16/bf16 */
+
 /* targets/nvptx: was tkc built with LLVM?  Otherwise the message to print. */
 const char *nvptx_unavailable(void);
 

@@ -286,75 +286,20 @@ static bool same_shape(const TTy *a, const TTy *b)
     return true;
 }
 
-static char *lit_float(CE *e, double v, DType dt)
-{
-    bool d = is_f64(dt);
-    if (isnan(v))
-        return d ? "((double)NAN)" : "NAN";
-    if (isinf(v))
-        return v < 0 ? (d ? "(-(double)INFINITY)" : "(-INFINITY)") : (d ? "((double)INFINITY)" : "INFINITY");
-    char buf[64];
-    snprintf(buf, sizeof buf, "%.17g", d ? v : (double)(float)v);
-    if (!strpbrk(buf, ".eE"))
-        strcat(buf, ".0");
-    return S("%s%s%s%s", v < 0 ? "(" : "", buf, d ? "" : "f", v < 0 ? ")" : "");
-}
+/* Literals and conversions: targets/expr.c, with the C target's tk_ helpers. */
+static char *lit_float(CE *e, double v, DType dt) { return cx_lit_float(e->a, v, dt); }
+static char *lit_int(CE *e, int64_t v, DType dt) { return cx_lit_int(e->a, v, dt); }
+static char *lit_zero(CE *e, DType dt) { return cx_lit_zero(e->a, dt); }
+static char *from_storage(CE *e, const char *x, DType dt) { return cx_from_storage(e->a, x, dt); }
 
-static char *lit_int(CE *e, int64_t v, DType dt)
-{
-    switch (dt) {
-    case DT_BOOL: return v ? "true" : "false";
-    case DT_I64:  return v == INT64_MIN ? "INT64_MIN" : S("INT64_C(%lld)", (long long)v);
-    case DT_U32:  return S("%lluu", (unsigned long long)(uint32_t)v);
-    case DT_U8:   return S("((uint8_t)%d)", (int)(uint8_t)v);
-    case DT_I8:   return S("((int8_t)%d)", (int)(int8_t)v);
-    case DT_I16:  return S("((int16_t)%d)", (int)(int16_t)v);
-    default:      return v < 0 ? S("(%lld)", (long long)(int32_t)v) : S("%lld", (long long)(int32_t)v);
-    }
-}
-
-static char *lit_zero(CE *e, DType dt)
-{
-    return dtype_is_float(dt) ? lit_float(e, 0, dt) : lit_int(e, 0, dt);
-}
-
-/* Convert x, a value of compute type of `from`, to the compute type of `to`
- * with the semantics of CAST. */
 static char *conv(CE *e, const char *x, DType from, DType to)
 {
-    if (from == to)
-        return (char *)x;
-    if (to == DT_BOOL)
-        return S("((%s) != 0)", x);
-    if (to == DT_F16 || to == DT_BF16)
-        return S("tk_round_%s((float)(%s))", to == DT_F16 ? "f16" : "bf16", x);
-    if (dtype_is_float(to)) {
-        if (dtype_is_float(from) && strcmp(ct(from), ct(to)) == 0)
-            return (char *)x;
-        return S("((%s)(%s))", ct(to), x);
-    }
-    if (dtype_is_float(from))
-        return S("tk_sat_%s((double)(%s))", dtype_info[to].name, x);
-    return S("((%s)(%s))", ct(to), x);
+    return cx_conv(e->a, x, from, to, "tk_");
 }
 
-/* A compute-type value to the storage type of dt. */
 static char *to_storage(CE *e, const char *x, DType from, DType to)
 {
-    if (to == DT_F16 || to == DT_BF16) {
-        const char *f = dtype_is_float(from) ? x : conv(e, x, from, DT_F32);
-        return S("tk_f32_to_%s((float)(%s))", to == DT_F16 ? "f16" : "bf16", f);
-    }
-    return conv(e, x, from, to);
-}
-
-static char *from_storage(CE *e, const char *x, DType dt)
-{
-    if (dt == DT_F16)
-        return S("tk_f16_to_f32(%s)", x);
-    if (dt == DT_BF16)
-        return S("tk_bf16_to_f32(%s)", x);
-    return (char *)x;
+    return cx_to_storage(e->a, x, from, to, "tk_");
 }
 
 /* ------------------------------------------------------------ names */
@@ -1058,111 +1003,35 @@ static char *lane_val(CE *e, int v, const TTy *lane, int cur_run)
     return acc_str(e, &acc, lane->rank, loopvars, cur_run);
 }
 
+/* The float functions: the prelude's vectorizable tk_expf ... where it has
+ * one (targets/c/vmath.h), <math.h>'s otherwise. */
 static const char *math_fn(Op op, bool dbl)
 {
-    switch (op) {
-    case OP_EXP:     return dbl ? "exp" : "tk_expf";
-    case OP_EXP2:    return dbl ? "exp2" : "tk_exp2f";
-    case OP_LOG:     return dbl ? "log" : "tk_logf";
-    case OP_LOG2:    return dbl ? "log2" : "tk_log2f";
-    case OP_SQRT:    return dbl ? "sqrt" : "sqrtf";
-    case OP_RSQRT:   return dbl ? "tk_rsqrt" : "tk_rsqrtf";
-    case OP_SIN:     return dbl ? "sin" : "sinf";
-    case OP_COS:     return dbl ? "cos" : "cosf";
-    case OP_TANH:    return dbl ? "tanh" : "tk_tanhf";
-    case OP_ERF:     return dbl ? "erf" : "tk_erff";
-    case OP_SIGMOID: return dbl ? "tk_sigmoid" : "tk_sigmoid_f";
-    case OP_ABS:     return dbl ? "fabs" : "fabsf";
-    case OP_FLOOR:   return dbl ? "floor" : "floorf";
-    case OP_CEIL:    return dbl ? "ceil" : "ceilf";
-    case OP_MIN:     return dbl ? "fmin" : "fminf";
-    case OP_MAX:     return dbl ? "fmax" : "fmaxf";
-    case OP_POW:     return dbl ? "pow" : "powf";
-    case OP_MOD:     return dbl ? "fmod" : "fmodf";
-    case OP_FMA:     return dbl ? "fma" : "fmaf";
-    default:         return NULL;
-    }
+    if (!dbl)
+        switch (op) {
+        case OP_EXP:     return "tk_expf";
+        case OP_EXP2:    return "tk_exp2f";
+        case OP_LOG:     return "tk_logf";
+        case OP_LOG2:    return "tk_log2f";
+        case OP_TANH:    return "tk_tanhf";
+        case OP_ERF:     return "tk_erff";
+        case OP_SIGMOID: return "tk_sigmoid_f";
+        default:         break;
+        }
+    return cx_math(op, dbl);
 }
 
-static const char *binop_c(Op op)
-{
-    switch (op) {
-    case OP_ADD: return "+";  case OP_SUB: return "-";  case OP_MUL: return "*";
-    case OP_DIV: return "/";  case OP_AND: return "&";  case OP_OR:  return "|";
-    case OP_XOR: return "^";  case OP_LT:  return "<";  case OP_LE:  return "<=";
-    case OP_GT:  return ">";  case OP_GE:  return ">="; case OP_EQ:  return "==";
-    case OP_NE:  return "!=";
-    default:     return NULL;
-    }
-}
+static const CxStyle c_style = { .hp = "tk_", .math = math_fn };
 
 /* The C expression of an elementwise op on operand expressions x[]. */
 static char *op_expr(CE *e, const Instr *in, char **x)
 {
-    DType rt = in->ty.dt, ot = in->nargs ? ty(e, in->args[in->op == OP_WHERE ? 1 : 0])->dt : rt;
-    bool fl = dtype_is_float(ot), dbl = is_f64(ot);
-    const char *T = ct(rt), *U = ut(rt);
-    int w = dtype_info[rt].bits;
-    Op op = in->op;
-    switch (op) {
-    case OP_CAST:
-        return conv(e, x[0], ot, rt);
-    case OP_NEG:
-        return fl ? S("(-(%s))", x[0]) : S("((%s)(0u - (%s)(%s)))", T, U, x[0]);
-    case OP_NOT:
-        return S("(!(%s))", x[0]);
-    case OP_BITNOT:
-        return rt == DT_BOOL ? S("(!(%s))", x[0]) : S("((%s)~(%s)(%s))", T, U, x[0]);
-    case OP_ABS:
-        if (!fl)
-            return S("((%s) < 0 ? (%s)(0u - (%s)(%s)) : (%s))", x[0], T, U, x[0], x[0]);
-        return S("%s(%s)", math_fn(op, dbl), x[0]);
-    case OP_FLOOR: case OP_CEIL:
-        if (!fl)
-            return x[0];
-        return S("%s(%s)", math_fn(op, dbl), x[0]);
-    case OP_EXP: case OP_EXP2: case OP_LOG: case OP_LOG2: case OP_SQRT: case OP_RSQRT:
-    case OP_SIN: case OP_COS: case OP_TANH: case OP_ERF: case OP_SIGMOID:
-        if (!fl)
-            return conv(e, S("%s((double)(%s))", math_fn(op, true), x[0]), DT_F64, rt);
-        return S("%s(%s)", math_fn(op, dbl), x[0]);
-    case OP_ADD: case OP_SUB: case OP_MUL:
-        if (fl)
-            return S("(%s %s %s)", x[0], binop_c(op), x[1]);
-        return S("((%s)((%s)(%s) %s (%s)(%s)))", T, U, x[0], binop_c(op), U, x[1]);
-    case OP_DIV:
-        return fl ? S("(%s / %s)", x[0], x[1]) : S("tk_div_%s(%s, %s)", dtype_info[rt].name, x[0], x[1]);
-    case OP_MOD:
-        return fl ? S("%s(%s, %s)", math_fn(op, dbl), x[0], x[1])
-                  : S("tk_mod_%s(%s, %s)", dtype_info[rt].name, x[0], x[1]);
-    case OP_MIN: case OP_MAX:
-        if (fl)
-            return S("%s(%s, %s)", math_fn(op, dbl), x[0], x[1]);
-        return S("((%s) %s (%s) ? (%s) : (%s))", x[0], op == OP_MIN ? "<" : ">", x[1], x[0], x[1]);
-    case OP_POW:
-        if (fl)
-            return S("%s(%s, %s)", math_fn(op, dbl), x[0], x[1]);
-        return conv(e, S("pow((double)(%s), (double)(%s))", x[0], x[1]), DT_F64, rt);
-    case OP_AND: case OP_OR: case OP_XOR:
-        if (rt == DT_BOOL)   /* as unsigned: clang warns on bitwise & of bools with calls */
-            return S("((bool)((unsigned)(%s) %s (unsigned)(%s)))", x[0], binop_c(op), x[1]);
-        return S("((%s)((%s) %s (%s)))", T, x[0], binop_c(op), x[1]);
-    case OP_SHL:
-        return S("((%s)((%s)(%s) << ((%s)(%s) & %du)))", T, U, x[0], U, x[1], w - 1);
-    case OP_SHR:
-        return S("((%s)((%s) >> ((%s)(%s) & %du)))", T, x[0], U, x[1], w - 1);
-    case OP_LT: case OP_LE: case OP_GT: case OP_GE: case OP_EQ: case OP_NE:
-        return S("(%s %s %s)", x[0], binop_c(op), x[1]);
-    case OP_WHERE:
-        return S("(%s ? %s : %s)", x[0], x[1], x[2]);
-    case OP_FMA:
-        if (fl)
-            return S("%s(%s, %s, %s)", math_fn(op, dbl), x[0], x[1], x[2]);
-        return S("((%s)((%s)(%s) * (%s)(%s) + (%s)(%s)))", T, U, x[0], U, x[1], U, x[2]);
-    default:
+    char *r = cx_op(e->a, e->k, in, x, &c_style);
+    if (!r) {
         fail(e, in, "unsupported elementwise op");
         return "0";
     }
+    return r;
 }
 
 static const char *tensor(CE *e, const Instr *in)

@@ -231,6 +231,9 @@ static char *head_val(CK *c, int v)
     return arena_printf(c->a, "tk_v%d", v);
 }
 
+/* The head's integer helpers are the header's tkh_* (targets/cuda/header.c). */
+static const CxStyle host_style = { .hp = "tkh_" };
+
 static void head_instr(CK *c, const Instr *in)
 {
     Arena *a = c->a;
@@ -259,7 +262,7 @@ static void head_instr(CK *c, const Instr *in)
             for (int j = 0; j < in->nargs; j++)
                 if (in->args[j] > 0)
                     x[j] = head_val(c, in->args[j]);
-            val = cx_op(a, c->k, in, x, "tkh_");
+            val = cx_op(a, c->k, in, x, &host_style);
         }
         break;
     }
