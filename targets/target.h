@@ -100,6 +100,43 @@ const char *cx_math(Op op, bool dbl);
 const char *cx_ctype(DType dt);        /* compute type: float for f16/bf16 */
 const char *cx_stype(DType dt);        /* storage type: uint16_t for f16/bf16 */
 
+/* targets/args.c: an entry point's parameter list and argument checks, the
+ * same in every target.  HostNames are the C names of a kernel's parameters,
+ * dims and strides (each target picks its own): pname[nparams],
+ * dname[ndims], sname[p][rank] (NULL where param p has no strides). */
+typedef struct HostNames {
+    const char **pname, **dname, ***sname;
+} HostNames;
+/* "const float *x, float *y, int64_t M" (decl; restrict_: `float *restrict
+ * y`) or "x, y, M"; "" for none. */
+char *args_list(Arena *a, const KernelInfo *ki, const HostNames *hn, bool decl, bool restrict_);
+/* s as the body of a C string literal used as a printf format. */
+char *args_str(Arena *a, const char *s);
+/* Dim j of tensor parameter param as an int64_t C expression, or NULL. */
+char *args_dim(Arena *a, const TirKernel *k, const HostNames *hn, int param, int j);
+typedef struct ArgCheck {
+    Buf *o;
+    int indent;                /* of the printed lines */
+    TirKernel *k;
+    HostNames hn;
+    const char *name;          /* the kernel's name in the messages */
+    const char *target;        /* "C", "CUDA": the diagnostics' prefix */
+    bool dim_limit;            /* dims above 2^62 are rejected too */
+    Diag *d;
+    /* args_head: the C expression of head value v (the target prints those) */
+    char *(*value)(void *ctx, int v);
+    void *ctx;
+} ArgCheck;
+/* Negative dims; tensors too large, NULL, or with bad strides: each an
+ * `if (...) return tk_fail(TK_ERR_ARG, ...);`.  False after reporting a
+ * tensor dim without a value to c->d. */
+bool args_check(const ArgCheck *c);
+/* need[v] (k->instrs.n entries, zeroed) for every value the grid and the
+ * requires use. */
+void args_need(const TirKernel *k, bool *need);
+/* The requires, then the grid as tk_g0..tk_g2 and its size tk_np, checked. */
+void args_head(const ArgCheck *c);
+
 /* targets/nvptx: was tkc built with LLVM?  Otherwise the message to print. */
 const char *nvptx_unavailable(void);
 

@@ -38,15 +38,10 @@ bool cuda_emit_device(Buf *out, TirKernel *k, CudaKernel *ck, Diag *d);
 /* ---------------------------------------------------------------- check.c */
 
 /* Host C names of the kernel's parameters, dims and strides (the C
- * target's calling convention): pname[nparams], dname[ndims], sname[p][rank]. */
-typedef struct HostNames {
-    const char **pname, **dname, ***sname;
-} HostNames;
+ * target's calling convention; HostNames in targets/target.h). */
 HostNames cuda_host_names(Arena *a, const KernelInfo *ki);
-/* "const float *x, float *y, int64_t M" or "x, y, M" */
-char *cuda_param_list(Arena *a, const KernelInfo *ki, const HostNames *hn, bool decl);
 /* static tk_status NAME__check(<params>, int64_t tk_grid[3]): argument
- * checks, requires and the grid, with the C target's messages. */
+ * checks, requires and the grid (targets/args.c, as the C target's). */
 bool cuda_emit_check(Buf *out, TirKernel *k, const HostNames *hn, Diag *d);
 /* The tensor's extent in elements (max offset + 1, or 0), as a C expression
  * valid after NAME__check succeeded. */

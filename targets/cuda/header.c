@@ -374,7 +374,7 @@ static void emit_launcher(HE *h, TirKernel *k, int index, const CudaKernel *ck, 
     Arena *a = h->a;
     Buf *o = h->o;
     const KernelInfo *ki = k->info;
-    char *decl = cuda_param_list(a, ki, hn, true), *args = cuda_param_list(a, ki, hn, false);
+    char *decl = args_list(a, ki, hn, true, false), *args = args_list(a, ki, hn, false, false);
     const char *sep = *args ? ", " : "";
     buf_printf(o, "static TK_UNUSED tk_status %s_cuda(%s%svoid *tk_stream)\n{\n", k->name, decl,
                *decl ? ", " : "");
@@ -408,7 +408,7 @@ static void emit_host_copy(HE *h, TirKernel *k, int index, const HostNames *hn)
     Arena *a = h->a;
     Buf *o = h->o;
     const KernelInfo *ki = k->info;
-    char *decl = cuda_param_list(a, ki, hn, true), *args = cuda_param_list(a, ki, hn, false);
+    char *decl = args_list(a, ki, hn, true, false), *args = args_list(a, ki, hn, false, false);
     int nt = 0;
     for (int i = 0; i < ki->nparams; i++)
         nt += ki->params[i].is_tensor;
