@@ -149,3 +149,18 @@ void buf_putc(Buf *b, char c)
     b->s[b->n++] = c;
     b->s[b->n] = 0;
 }
+
+void buf_vlinef(Buf *b, int indent, const char *fmt, va_list ap)
+{
+    buf_printf(b, "%*s", 4 * indent, "");
+    buf_vprintf(b, fmt, ap);
+    buf_putc(b, '\n');
+}
+
+void buf_linef(Buf *b, int indent, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    buf_vlinef(b, indent, fmt, ap);
+    va_end(ap);
+}

@@ -51,6 +51,9 @@ void buf_printf(Buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3
 void buf_vprintf(Buf *b, const char *fmt, va_list ap);
 void buf_puts(Buf *b, const char *s);
 void buf_putc(Buf *b, char c);
+/* One line of generated code: 4 * indent spaces, the text, a newline. */
+void buf_linef(Buf *b, int indent, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void buf_vlinef(Buf *b, int indent, const char *fmt, va_list ap);
 
 /* ------------------------------------------------- sources, diagnostics */
 

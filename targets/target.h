@@ -78,6 +78,65 @@ bool cuda_emit_text(FILE *out, const char *kind, TirKernel **kernels, int n, con
 /* --emit=pir: the per-thread IR of each kernel (lower/pir.h). */
 bool cuda_emit_pir(FILE *out, TirKernel **kernels, int n, Diag *d);
 
+/* targets/expr.c: scalar expressions and literals as C, for the C target
+ * and the CUDA target's device and host code.  The strings live in a. */
+typedef struct CxStyle {
+    const char *hp;                        /* the integer helpers' prefix: "tk_" (tk_div_i32,
+                                            * tk_sat_u8), "tkh_" on the CUDA host */
+    const char *(*math)(Op op, bool dbl);  /* a float op's function name; NULL: cx_math */
+} CxStyle;
+char *cx_lit_float(Arena *a, double v, DType dt);
+char *cx_lit_int(Arena *a, int64_t v, DType dt);
+char *cx_lit_zero(Arena *a, DType dt);
+/* x of compute type `from` to compute type `to` with the semantics of CAST. */
+char *cx_conv(Arena *a, const char *x, DType from, DType to, const char *hp);
+/* A compute-type value to the storage type of `to`, and back. */
+char *cx_to_storage(Arena *a, const char *x, DType from, DType to, const char *hp);
+char *cx_from_storage(Arena *a, const char *x, DType dt);
+/* An elementwise op on operand expressions x[]; NULL when unsupported. */
+char *cx_op(Arena *a, const TirKernel *k, const Instr *in, char **x, const CxStyle *st);
+/* <math.h>'s names (expf, fmax, ...) and the prelude's tk_rsqrtf, tk_sigmoidf. */
+const char *cx_math(Op op, bool dbl);
+const char *cx_ctype(DType dt);        /* compute type: float for f16/bf16 */
+const char *cx_stype(DType dt);        /* storage type: uint16_t for f16/bf16 */
+
+/* targets/args.c: an entry point's parameter list and argument checks, the
+ * same in every target.  HostNames are the C names of a kernel's parameters,
+ * dims and strides (each target picks its own): pname[nparams],
+ * dname[ndims], sname[p][rank] (NULL where param p has no strides). */
+typedef struct HostNames {
+    const char **pname, **dname, ***sname;
+} HostNames;
+/* "const float *x, float *y, int64_t M" (decl; restrict_: `float *restrict
+ * y`) or "x, y, M"; "" for none. */
+char *args_list(Arena *a, const KernelInfo *ki, const HostNames *hn, bool decl, bool restrict_);
+/* s as the body of a C string literal used as a printf format. */
+char *args_str(Arena *a, const char *s);
+/* Dim j of tensor parameter param as an int64_t C expression, or NULL. */
+char *args_dim(Arena *a, const TirKernel *k, const HostNames *hn, int param, int j);
+typedef struct ArgCheck {
+    Buf *o;
+    int indent;                /* of the printed lines */
+    TirKernel *k;
+    HostNames hn;
+    const char *name;          /* the kernel's name in the messages */
+    const char *target;        /* "C", "CUDA": the diagnostics' prefix */
+    bool dim_limit;            /* dims above 2^62 are rejected too */
+    Diag *d;
+    /* args_head: the C expression of head value v (the target prints those) */
+    char *(*value)(void *ctx, int v);
+    void *ctx;
+} ArgCheck;
+/* Negative dims; tensors too large, NULL, or with bad strides: each an
+ * `if (...) return tk_fail(TK_ERR_ARG, ...);`.  False after reporting a
+ * tensor dim without a value to c->d. */
+bool args_check(const ArgCheck *c);
+/* need[v] (k->instrs.n entries, zeroed) for every value the grid and the
+ * requires use. */
+void args_need(const TirKernel *k, bool *need);
+/* The requires, then the grid as tk_g0..tk_g2 and its size tk_np, checked. */
+void args_head(const ArgCheck *c);
+
 /* targets/nvptx: was tkc built with LLVM?  Otherwise the message to print. */
 const char *nvptx_unavailable(void);
 

@@ -256,16 +256,7 @@ static void fail(CE *e, const Instr *in, const char *what)
     e->ok = false;
 }
 
-static void line(CE *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void line(CE *e, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    buf_printf(e->o, "%*s", 4 * e->indent, "");
-    buf_vprintf(e->o, fmt, ap);
-    buf_putc(e->o, '\n');
-    va_end(ap);
-}
+#define line(e, ...) buf_linef((e)->o, (e)->indent, __VA_ARGS__)
 
 #define S(...) arena_printf(e->a, __VA_ARGS__)
 
@@ -295,75 +286,20 @@ static bool same_shape(const TTy *a, const TTy *b)
     return true;
 }
 
-static char *lit_float(CE *e, double v, DType dt)
-{
-    bool d = is_f64(dt);
-    if (isnan(v))
-        return d ? "((double)NAN)" : "NAN";
-    if (isinf(v))
-        return v < 0 ? (d ? "(-(double)INFINITY)" : "(-INFINITY)") : (d ? "((double)INFINITY)" : "INFINITY");
-    char buf[64];
-    snprintf(buf, sizeof buf, "%.17g", d ? v : (double)(float)v);
-    if (!strpbrk(buf, ".eE"))
-        strcat(buf, ".0");
-    return S("%s%s%s%s", v < 0 ? "(" : "", buf, d ? "" : "f", v < 0 ? ")" : "");
-}
+/* Literals and conversions: targets/expr.c, with the C target's tk_ helpers. */
+static char *lit_float(CE *e, double v, DType dt) { return cx_lit_float(e->a, v, dt); }
+static char *lit_int(CE *e, int64_t v, DType dt) { return cx_lit_int(e->a, v, dt); }
+static char *lit_zero(CE *e, DType dt) { return cx_lit_zero(e->a, dt); }
+static char *from_storage(CE *e, const char *x, DType dt) { return cx_from_storage(e->a, x, dt); }
 
-static char *lit_int(CE *e, int64_t v, DType dt)
-{
-    switch (dt) {
-    case DT_BOOL: return v ? "true" : "false";
-    case DT_I64:  return v == INT64_MIN ? "INT64_MIN" : S("INT64_C(%lld)", (long long)v);
-    case DT_U32:  return S("%lluu", (unsigned long long)(uint32_t)v);
-    case DT_U8:   return S("((uint8_t)%d)", (int)(uint8_t)v);
-    case DT_I8:   return S("((int8_t)%d)", (int)(int8_t)v);
-    case DT_I16:  return S("((int16_t)%d)", (int)(int16_t)v);
-    default:      return v < 0 ? S("(%lld)", (long long)(int32_t)v) : S("%lld", (long long)(int32_t)v);
-    }
-}
-
-static char *lit_zero(CE *e, DType dt)
-{
-    return dtype_is_float(dt) ? lit_float(e, 0, dt) : lit_int(e, 0, dt);
-}
-
-/* Convert x, a value of compute type of `from`, to the compute type of `to`
- * with the semantics of CAST. */
 static char *conv(CE *e, const char *x, DType from, DType to)
 {
-    if (from == to)
-        return (char *)x;
-    if (to == DT_BOOL)
-        return S("((%s) != 0)", x);
-    if (to == DT_F16 || to == DT_BF16)
-        return S("tk_round_%s((float)(%s))", to == DT_F16 ? "f16" : "bf16", x);
-    if (dtype_is_float(to)) {
-        if (dtype_is_float(from) && strcmp(ct(from), ct(to)) == 0)
-            return (char *)x;
-        return S("((%s)(%s))", ct(to), x);
-    }
-    if (dtype_is_float(from))
-        return S("tk_sat_%s((double)(%s))", dtype_info[to].name, x);
-    return S("((%s)(%s))", ct(to), x);
+    return cx_conv(e->a, x, from, to, "tk_");
 }
 
-/* A compute-type value to the storage type of dt. */
 static char *to_storage(CE *e, const char *x, DType from, DType to)
 {
-    if (to == DT_F16 || to == DT_BF16) {
-        const char *f = dtype_is_float(from) ? x : conv(e, x, from, DT_F32);
-        return S("tk_f32_to_%s((float)(%s))", to == DT_F16 ? "f16" : "bf16", f);
-    }
-    return conv(e, x, from, to);
-}
-
-static char *from_storage(CE *e, const char *x, DType dt)
-{
-    if (dt == DT_F16)
-        return S("tk_f16_to_f32(%s)", x);
-    if (dt == DT_BF16)
-        return S("tk_bf16_to_f32(%s)", x);
-    return (char *)x;
+    return cx_to_storage(e->a, x, from, to, "tk_");
 }
 
 /* ------------------------------------------------------------ names */
@@ -1067,111 +1003,35 @@ static char *lane_val(CE *e, int v, const TTy *lane, int cur_run)
     return acc_str(e, &acc, lane->rank, loopvars, cur_run);
 }
 
+/* The float functions: the prelude's vectorizable tk_expf ... where it has
+ * one (targets/c/vmath.h), <math.h>'s otherwise. */
 static const char *math_fn(Op op, bool dbl)
 {
-    switch (op) {
-    case OP_EXP:     return dbl ? "exp" : "tk_expf";
-    case OP_EXP2:    return dbl ? "exp2" : "tk_exp2f";
-    case OP_LOG:     return dbl ? "log" : "tk_logf";
-    case OP_LOG2:    return dbl ? "log2" : "tk_log2f";
-    case OP_SQRT:    return dbl ? "sqrt" : "sqrtf";
-    case OP_RSQRT:   return dbl ? "tk_rsqrt" : "tk_rsqrtf";
-    case OP_SIN:     return dbl ? "sin" : "sinf";
-    case OP_COS:     return dbl ? "cos" : "cosf";
-    case OP_TANH:    return dbl ? "tanh" : "tk_tanhf";
-    case OP_ERF:     return dbl ? "erf" : "tk_erff";
-    case OP_SIGMOID: return dbl ? "tk_sigmoid" : "tk_sigmoid_f";
-    case OP_ABS:     return dbl ? "fabs" : "fabsf";
-    case OP_FLOOR:   return dbl ? "floor" : "floorf";
-    case OP_CEIL:    return dbl ? "ceil" : "ceilf";
-    case OP_MIN:     return dbl ? "fmin" : "fminf";
-    case OP_MAX:     return dbl ? "fmax" : "fmaxf";
-    case OP_POW:     return dbl ? "pow" : "powf";
-    case OP_MOD:     return dbl ? "fmod" : "fmodf";
-    case OP_FMA:     return dbl ? "fma" : "fmaf";
-    default:         return NULL;
-    }
+    if (!dbl)
+        switch (op) {
+        case OP_EXP:     return "tk_expf";
+        case OP_EXP2:    return "tk_exp2f";
+        case OP_LOG:     return "tk_logf";
+        case OP_LOG2:    return "tk_log2f";
+        case OP_TANH:    return "tk_tanhf";
+        case OP_ERF:     return "tk_erff";
+        case OP_SIGMOID: return "tk_sigmoid_f";
+        default:         break;
+        }
+    return cx_math(op, dbl);
 }
 
-static const char *binop_c(Op op)
-{
-    switch (op) {
-    case OP_ADD: return "+";  case OP_SUB: return "-";  case OP_MUL: return "*";
-    case OP_DIV: return "/";  case OP_AND: return "&";  case OP_OR:  return "|";
-    case OP_XOR: return "^";  case OP_LT:  return "<";  case OP_LE:  return "<=";
-    case OP_GT:  return ">";  case OP_GE:  return ">="; case OP_EQ:  return "==";
-    case OP_NE:  return "!=";
-    default:     return NULL;
-    }
-}
+static const CxStyle c_style = { .hp = "tk_", .math = math_fn };
 
 /* The C expression of an elementwise op on operand expressions x[]. */
 static char *op_expr(CE *e, const Instr *in, char **x)
 {
-    DType rt = in->ty.dt, ot = in->nargs ? ty(e, in->args[in->op == OP_WHERE ? 1 : 0])->dt : rt;
-    bool fl = dtype_is_float(ot), dbl = is_f64(ot);
-    const char *T = ct(rt), *U = ut(rt);
-    int w = dtype_info[rt].bits;
-    Op op = in->op;
-    switch (op) {
-    case OP_CAST:
-        return conv(e, x[0], ot, rt);
-    case OP_NEG:
-        return fl ? S("(-(%s))", x[0]) : S("((%s)(0u - (%s)(%s)))", T, U, x[0]);
-    case OP_NOT:
-        return S("(!(%s))", x[0]);
-    case OP_BITNOT:
-        return rt == DT_BOOL ? S("(!(%s))", x[0]) : S("((%s)~(%s)(%s))", T, U, x[0]);
-    case OP_ABS:
-        if (!fl)
-            return S("((%s) < 0 ? (%s)(0u - (%s)(%s)) : (%s))", x[0], T, U, x[0], x[0]);
-        return S("%s(%s)", math_fn(op, dbl), x[0]);
-    case OP_FLOOR: case OP_CEIL:
-        if (!fl)
-            return x[0];
-        return S("%s(%s)", math_fn(op, dbl), x[0]);
-    case OP_EXP: case OP_EXP2: case OP_LOG: case OP_LOG2: case OP_SQRT: case OP_RSQRT:
-    case OP_SIN: case OP_COS: case OP_TANH: case OP_ERF: case OP_SIGMOID:
-        if (!fl)
-            return conv(e, S("%s((double)(%s))", math_fn(op, true), x[0]), DT_F64, rt);
-        return S("%s(%s)", math_fn(op, dbl), x[0]);
-    case OP_ADD: case OP_SUB: case OP_MUL:
-        if (fl)
-            return S("(%s %s %s)", x[0], binop_c(op), x[1]);
-        return S("((%s)((%s)(%s) %s (%s)(%s)))", T, U, x[0], binop_c(op), U, x[1]);
-    case OP_DIV:
-        return fl ? S("(%s / %s)", x[0], x[1]) : S("tk_div_%s(%s, %s)", dtype_info[rt].name, x[0], x[1]);
-    case OP_MOD:
-        return fl ? S("%s(%s, %s)", math_fn(op, dbl), x[0], x[1])
-                  : S("tk_mod_%s(%s, %s)", dtype_info[rt].name, x[0], x[1]);
-    case OP_MIN: case OP_MAX:
-        if (fl)
-            return S("%s(%s, %s)", math_fn(op, dbl), x[0], x[1]);
-        return S("((%s) %s (%s) ? (%s) : (%s))", x[0], op == OP_MIN ? "<" : ">", x[1], x[0], x[1]);
-    case OP_POW:
-        if (fl)
-            return S("%s(%s, %s)", math_fn(op, dbl), x[0], x[1]);
-        return conv(e, S("pow((double)(%s), (double)(%s))", x[0], x[1]), DT_F64, rt);
-    case OP_AND: case OP_OR: case OP_XOR:
-        if (rt == DT_BOOL)   /* as unsigned: clang warns on bitwise & of bools with calls */
-            return S("((bool)((unsigned)(%s) %s (unsigned)(%s)))", x[0], binop_c(op), x[1]);
-        return S("((%s)((%s) %s (%s)))", T, x[0], binop_c(op), x[1]);
-    case OP_SHL:
-        return S("((%s)((%s)(%s) << ((%s)(%s) & %du)))", T, U, x[0], U, x[1], w - 1);
-    case OP_SHR:
-        return S("((%s)((%s) >> ((%s)(%s) & %du)))", T, x[0], U, x[1], w - 1);
-    case OP_LT: case OP_LE: case OP_GT: case OP_GE: case OP_EQ: case OP_NE:
-        return S("(%s %s %s)", x[0], binop_c(op), x[1]);
-    case OP_WHERE:
-        return S("(%s ? %s : %s)", x[0], x[1], x[2]);
-    case OP_FMA:
-        if (fl)
-            return S("%s(%s, %s, %s)", math_fn(op, dbl), x[0], x[1], x[2]);
-        return S("((%s)((%s)(%s) * (%s)(%s) + (%s)(%s)))", T, U, x[0], U, x[1], U, x[2]);
-    default:
+    char *r = cx_op(e->a, e->k, in, x, &c_style);
+    if (!r) {
         fail(e, in, "unsupported elementwise op");
         return "0";
     }
+    return r;
 }
 
 static const char *tensor(CE *e, const Instr *in)
@@ -1658,35 +1518,18 @@ static void emit_block(CE *e, TBlock *b)
 
 static bool dim_runtime(const CE *e, int d) { return !e->ki->dims[d].specialized; }
 
+static HostNames host_names(const CE *e) { return (HostNames){ e->pname, e->dname, e->sname }; }
+
 /* The parameter list both functions share, declarations or arguments. */
 static void param_list(CE *e, Buf *b, bool decl, bool program)
 {
-    const KernelInfo *ki = e->ki;
-    const char *sep = "";
-    for (int i = 0; i < ki->nparams; i++) {
-        const ParamInfo *p = &ki->params[i];
-        buf_puts(b, sep);
-        sep = ", ";
-        if (decl && p->is_tensor)
-            buf_printf(b, "%s%s *%s", p->stored ? "" : "const ", st(p->dt), program ? "restrict " : "");
-        else if (decl)
-            buf_printf(b, "%s ", st(p->dt));
-        buf_puts(b, e->pname[i]);
-    }
-    for (int d = 0; d < ki->ndims; d++)
-        if (dim_runtime(e, d)) {
-            buf_printf(b, "%s%s%s", sep, decl ? "int64_t " : "", e->dname[d]);
-            sep = ", ";
-        }
-    for (int i = 0; i < ki->nparams; i++)
-        for (int j = 0; e->sname[i] && j < ki->params[i].rank; j++) {
-            buf_printf(b, "%s%s%s", sep, decl ? "int64_t " : "", e->sname[i][j]);
-            sep = ", ";
-        }
+    HostNames hn = host_names(e);
+    char *s = args_list(e->a, e->ki, &hn, decl, program);
+    buf_puts(b, s);
     if (program)
-        buf_printf(b, "%s%s", sep, decl ? "int64_t tk_pid0, int64_t tk_pid1, int64_t tk_pid2"
-                                         : "tk_pid0, tk_pid1, tk_pid2");
-    if (!*sep && decl)
+        buf_printf(b, "%s%s", *s ? ", " : "", decl ? "int64_t tk_pid0, int64_t tk_pid1, int64_t tk_pid2"
+                                                   : "tk_pid0, tk_pid1, tk_pid2");
+    else if (!*s && decl)
         buf_puts(b, "void");
 }
 
@@ -1731,145 +1574,26 @@ static void emit_program(CE *e)
     line(e, "%s", "");
 }
 
-/* A C string literal body for printf: quotes, backslashes and % escaped. */
-static char *c_str(Arena *a, const char *s)
-{
-    Buf b = { .a = a };
-    buf_puts(&b, "");
-    for (; s && *s; s++) {
-        if (*s == '"' || *s == '\\')
-            buf_putc(&b, '\\'), buf_putc(&b, *s);
-        else if (*s == '%')
-            buf_puts(&b, "%%");
-        else if (*s == '\n' || *s == '\t')
-            buf_putc(&b, ' ');
-        else if ((unsigned char)*s < 32)
-            continue;
-        else
-            buf_putc(&b, *s);
-    }
-    return b.s;
-}
-
-static char *c_fmt(CE *e, const char *s) { return c_str(e->a, s); }
-
-static bool word_in(const char *text, const char *w)
-{
-    size_t n = strlen(w);
-    for (const char *p = text; p && (p = strstr(p, w)); p += n) {
-        bool l = p == text || !(p[-1] == '_' || (p[-1] >= '0' && p[-1] <= '9')
-                                || ((p[-1] | 32) >= 'a' && (p[-1] | 32) <= 'z'));
-        char c = p[n];
-        bool r = !(c == '_' || (c >= '0' && c <= '9') || ((c | 32) >= 'a' && (c | 32) <= 'z'));
-        if (l && r)
-            return true;
-    }
-    return false;
-}
-
-static void head_closure(CE *e, int v, bool *need)
-{
-    if (v <= 0 || v >= e->n || need[v])
-        return;
-    need[v] = true;
-    const Instr *in = I(e, v);
-    for (int j = 0; j < in->nargs; j++)
-        head_closure(e, in->args[j], need);
-}
-
-static void check_sizes(CE *e)
-{
-    const KernelInfo *ki = e->ki;
-    const char *kn = c_fmt(e, e->ki->name);
-    for (int d = 0; d < ki->ndims; d++)
-        if (dim_runtime(e, d))
-        {
-            line(e, "if (%s < 0) return tk_fail(TK_ERR_ARG, \"%s: dim %s = %%lld is negative\", (long long)%s);",
-                 e->dname[d], kn, c_fmt(e, ki->dims[d].name), e->dname[d]);
-            /* the compiler's range facts assume dims below 2^62 (no index overflow) */
-            line(e, "if (%s > INT64_C(0x4000000000000000)) return tk_fail(TK_ERR_ARG, \"%s: dim %s = %%lld is too "
-                 "large (limit 2^62)\", (long long)%s);", e->dname[d], kn, c_fmt(e, ki->dims[d].name), e->dname[d]);
-        }
-    for (int i = 0; i < ki->nparams; i++) {
-        const ParamInfo *p = &ki->params[i];
-        if (!p->is_tensor)
-            continue;
-        const char *pn = c_fmt(e, p->name);
-        line(e, "int64_t tk_n%d = 1;", i);
-        Buf b = { .a = e->a };
-        buf_puts(&b, "");
-        for (int j = 0; j < p->rank; j++) {
-            const char *size;
-            int64_t v = 0;
-            if (p->dims[j].dim >= 0 && dim_runtime(e, p->dims[j].dim))
-                size = e->dname[p->dims[j].dim];
-            else if (p->dims[j].dim >= 0)
-                size = S("INT64_C(%lld)", (long long)ki->dims[p->dims[j].dim].value);
-            else if (p->dims[j].size && sym_eval(p->dims[j].size, e->k->cvals, ki->nconsts, &v))
-                size = S("INT64_C(%lld)", (long long)v);
-            else {
-                diag_error(e->d, p->span, "C target: cannot evaluate the size of dim %d of %s", j, p->name);
-                e->ok = false;
-                return;
-            }
-            if (p->dims[j].dim < 0 && v < 0) {
-                diag_error(e->d, p->span, "C target: dim %d of %s is negative (%lld)", j, p->name, (long long)v);
-                e->ok = false;
-                return;
-            }
-            buf_printf(&b, "%s__builtin_mul_overflow(tk_n%d, (int64_t)%s, &tk_n%d)", b.n ? " || " : "",
-                       i, size, i);
-        }
-        if (!p->strided)
-            buf_printf(&b, "%stk_n%d > (int64_t)(PTRDIFF_MAX / sizeof(%s))", b.n ? " || " : "", i, st(p->dt));
-        if (b.n)
-            line(e, "if (%s) return tk_fail(TK_ERR_ARG, \"%s: %s is too large\");", b.s, kn, pn);
-        line(e, "if (tk_n%d > 0 && !%s) return tk_fail(TK_ERR_ARG, \"%s: %s is NULL\");", i, e->pname[i], kn, pn);
-        if (!p->strided || !e->sname[i])
-            continue;
-        for (int j = 0; j < p->rank; j++)
-            line(e, "if (%s < 0) return tk_fail(TK_ERR_ARG, \"%s: stride %d of %s = %%lld is negative\", (long long)%s);",
-                 e->sname[i][j], kn, j, pn, e->sname[i][j]);
-        line(e, "if (tk_n%d > 0) {", i);
-        e->indent++;
-        line(e, "int64_t tk_o = 0, tk_t;");
-        Buf c = { .a = e->a };
-        for (int j = 0; j < p->rank; j++) {
-            const char *size = p->dims[j].dim >= 0 && dim_runtime(e, p->dims[j].dim)
-                             ? e->dname[p->dims[j].dim] : NULL;
-            int64_t v = 0;
-            if (!size && p->dims[j].dim >= 0)
-                size = S("INT64_C(%lld)", (long long)ki->dims[p->dims[j].dim].value);
-            else if (!size && sym_eval(p->dims[j].size, e->k->cvals, ki->nconsts, &v))
-                size = S("INT64_C(%lld)", (long long)v);
-            buf_printf(&c, "%s__builtin_mul_overflow((int64_t)%s - 1, %s, &tk_t) || __builtin_add_overflow(tk_o, tk_t, &tk_o)",
-                       c.n ? " || " : "", size ? size : "1", e->sname[i][j]);
-        }
-        line(e, "if (%s || tk_o >= (int64_t)(PTRDIFF_MAX / sizeof(%s)))", c.s, st(p->dt));
-        line(e, "    return tk_fail(TK_ERR_ARG, \"%s: %s is too large for its strides\");", kn, pn);
-        e->indent--;
-        line(e, "}");
-    }
-}
+/* A head value for args_head: the entry point prints the head with emit_scalar. */
+static char *head_value(void *ctx, int v) { return scalar(ctx, v); }
 
 static void emit_entry(CE *e)
 {
-    const KernelInfo *ki = e->ki;
-    const char *kn = c_fmt(e, e->ki->name);
+    ArgCheck ac = { .o = e->o, .k = e->k, .hn = host_names(e), .name = e->ki->name, .target = "C",
+                    .dim_limit = true, .d = e->d, .value = head_value, .ctx = e };
     Buf b = { .a = e->a };
     param_list(e, &b, true, false);
     line(e, "static TK_UNUSED tk_status %s(%s)", e->k->name, b.s);
     line(e, "{");
     e->indent++;
-    check_sizes(e);
-    if (!e->ok)
+    ac.indent = e->indent;
+    if (!args_check(&ac)) {
+        e->ok = false;
         return;
+    }
     /* the head: only what the grid and the requires need */
     bool *need = arena_alloc(e->a, (size_t)e->n);
-    for (int i = 0; i < e->k->ngrid; i++)
-        head_closure(e, e->k->grid[i], need);
-    for (int i = 0; i < e->k->requires.n; i++)
-        head_closure(e, e->k->requires.v[i].cond, need);
+    args_need(e->k, need);
     for (int v = 1; v < e->n; v++) {
         if (!need[v])
             continue;
@@ -1886,30 +1610,7 @@ static void emit_entry(CE *e)
         if (need[in->id] && in->op != OP_CONST)
             emit_scalar(e, in);
     }
-    for (int i = 0; i < e->k->requires.n; i++) {
-        const TRequire *r = &e->k->requires.v[i];
-        Buf f = { .a = e->a }, args = { .a = e->a };
-        buf_puts(&f, ""), buf_puts(&args, "");
-        for (int d = 0; d < ki->ndims; d++)
-            if (dim_runtime(e, d) && r->text && word_in(r->text, ki->dims[d].name)) {
-                buf_printf(&f, "%s%s = %%lld", f.n ? ", " : " (", c_fmt(e, ki->dims[d].name));
-                buf_printf(&args, ", (long long)%s", e->dname[d]);
-            }
-        if (f.n)
-            buf_putc(&f, ')');
-        line(e, "if (!(%s))", scalar(e, r->cond));
-        line(e, "    return tk_fail(TK_ERR_REQUIRE, \"%s: require %s failed%s\"%s);", kn,
-             c_fmt(e, r->text ? r->text : "condition"), f.s, args.s);
-    }
-    const char *g[3] = { "1", "1", "1" };
-    for (int i = 0; i < e->k->ngrid && i < 3; i++)
-        g[i] = scalar(e, e->k->grid[i]);
-    line(e, "const int64_t tk_g0 = (int64_t)%s, tk_g1 = (int64_t)%s, tk_g2 = (int64_t)%s;", g[0], g[1], g[2]);
-    line(e, "if (tk_g0 < 0 || tk_g1 < 0 || tk_g2 < 0)");
-    line(e, "    return tk_fail(TK_ERR_ARG, \"%s: negative grid size (%%lld, %%lld, %%lld)\", (long long)tk_g0, (long long)tk_g1, (long long)tk_g2);", kn);
-    line(e, "int64_t tk_np;");
-    line(e, "if (__builtin_mul_overflow(tk_g0, tk_g1, &tk_np) || __builtin_mul_overflow(tk_np, tk_g2, &tk_np))");
-    line(e, "    return tk_fail(TK_ERR_ARG, \"%s: grid too large\");", kn);
+    args_head(&ac);
     Buf args = { .a = e->a };
     param_list(e, &args, false, false);
     line(e, "TK_PRAGMA(omp parallel for schedule(static))");
@@ -1981,7 +1682,7 @@ bool target_emit_dlpack(Buf *out, const TirKernel *k, const char *const *pname, 
         if (p->strided)
             buf_printf(&chk, "    int64_t tk_s%d[%d];\n", i, p->rank);
         buf_printf(&chk, "    if ((tk_r = tk_dl_arg(\"%s\", \"%s\", %s, %d, \"%s\", %d, %d, %d, %s%s%s, %s, %s, %s, &tk_p[%d])))\n"
-                   "        return tk_r;\n", c_str(a, ki->name), c_str(a, p->name), tname[i], device,
+                   "        return tk_r;\n", args_str(a, ki->name), args_str(a, p->name), tname[i], device,
                    dtype_info[p->dt].name, dl_code(p->dt), dtype_info[p->dt].bits, p->rank,
                    p->rank ? "(const int64_t[]){" : "NULL", sh.s, p->rank ? "}" : "",
                    ki->ndims ? "tk_d" : "NULL", ki->ndims ? "tk_dn" : "NULL",
@@ -1989,7 +1690,7 @@ bool target_emit_dlpack(Buf *out, const TirKernel *k, const char *const *pname, 
         nt++;
     }
     for (int j = 0; j < ki->ndims; j++) {
-        buf_printf(&dn, "%s\"%s\"", j ? ", " : "", c_str(a, ki->dims[j].name));
+        buf_printf(&dn, "%s\"%s\"", j ? ", " : "", args_str(a, ki->dims[j].name));
         buf_printf(&dv, "%s-1", j ? ", " : "");
         if (!ki->dims[j].specialized)
             buf_printf(&args, "%stk_d[%d]", args.n ? ", " : "", j);

@@ -3,12 +3,13 @@
  *
  *   print.c   the per-thread IR (lower/pir.h, built by lower/gpu.c) -> CUDA C
  *             device code (one __global__ per kernel), and the device prelude
- *   expr.c    scalar expressions and literals, printed the same way for the
- *             device code and for the host launcher's head (grid, requires)
  *   check.c   the argument checks and the head as one host function per kernel
  *   nvrtc.c   NVRTC (dlopen) -> PTX, and ptxas -> cubin when it is around
  *   header.c  the header part: embedded PTX/cubin, driver loader, launchers
  *   ../nvptx  the PTX from LLVM instead of NVRTC (--target=nvptx)
+ *   ../expr.c scalar expressions and literals (cx_*, shared with the C
+ *             target), printed the same way for the device code and for the
+ *             host launcher's head (grid, requires)
  *
  * Only target_cuda, target_nvptx, cuda_emit_pir and cuda_emit_text
  * (targets/target.h) leave the folder.
@@ -18,23 +19,6 @@
 
 #include "../../lower/pir.h"
 #include "../target.h"
-
-/* ---------------------------------------------------------------- expr.c */
-
-/* hp is the prefix of the integer helpers (tk_div_i32, tk_sat_u8, ...):
- * "tk_" in device code, "tkh_" on the host (the C target owns tk_ there). */
-char *cx_lit_float(Arena *a, double v, DType dt);
-char *cx_lit_int(Arena *a, int64_t v, DType dt);
-char *cx_lit_zero(Arena *a, DType dt);
-char *cx_conv(Arena *a, const char *x, DType from, DType to, const char *hp);
-char *cx_to_storage(Arena *a, const char *x, DType from, DType to, const char *hp);
-char *cx_from_storage(Arena *a, const char *x, DType dt);
-/* An elementwise op on operand expressions x[]; NULL when unsupported. */
-char *cx_op(Arena *a, const TirKernel *k, const Instr *in, char **x, const char *hp);
-const char *cx_ctype(DType dt);        /* compute type: float for f16/bf16 */
-const char *cx_stype(DType dt);        /* storage type: uint16_t for f16/bf16 */
-/* Host helpers tkh_div_*, tkh_mod_*, tkh_sat_* (guarded, printed once). */
-extern const char cx_host_helpers[];
 
 /* ---------------------------------------------------------------- print.c */
 
@@ -54,15 +38,10 @@ bool cuda_emit_device(Buf *out, TirKernel *k, CudaKernel *ck, Diag *d);
 /* ---------------------------------------------------------------- check.c */
 
 /* Host C names of the kernel's parameters, dims and strides (the C
- * target's calling convention): pname[nparams], dname[ndims], sname[p][rank]. */
-typedef struct HostNames {
-    const char **pname, **dname, ***sname;
-} HostNames;
+ * target's calling convention; HostNames in targets/target.h). */
 HostNames cuda_host_names(Arena *a, const KernelInfo *ki);
-/* "const float *x, float *y, int64_t M" or "x, y, M" */
-char *cuda_param_list(Arena *a, const KernelInfo *ki, const HostNames *hn, bool decl);
 /* static tk_status NAME__check(<params>, int64_t tk_grid[3]): argument
- * checks, requires and the grid, with the C target's messages. */
+ * checks, requires and the grid (targets/args.c, as the C target's). */
 bool cuda_emit_check(Buf *out, TirKernel *k, const HostNames *hn, Diag *d);
 /* The tensor's extent in elements (max offset + 1, or 0), as a C expression
  * valid after NAME__check succeeded. */

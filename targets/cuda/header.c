@@ -31,6 +31,37 @@
 #include "cuda.h"
 #include "../nvptx/nvptx.h"
 
+/* The integer helpers for the head (CxStyle.hp "tkh_"): the same definitions
+ * the C target prints as tk_*, under tkh_ so both targets can share one header. */
+static const char host_helpers[] =
+    "#ifndef TKC_CUDA_HOST_HELPERS\n"
+    "#define TKC_CUDA_HOST_HELPERS 1\n"
+    "#define TKH_DEF_SAT(N, T, LO, HI1, HI) \\\n"
+    "    static inline TK_UNUSED T tkh_sat_##N(double x) \\\n"
+    "    { return x != x ? (T)0 : x <= (double)(LO) ? (T)(LO) : x >= (HI1) ? (T)(HI) : (T)x; }\n"
+    "TKH_DEF_SAT(i8, int8_t, INT8_MIN, 128.0, INT8_MAX)\n"
+    "TKH_DEF_SAT(i16, int16_t, INT16_MIN, 32768.0, INT16_MAX)\n"
+    "TKH_DEF_SAT(i32, int32_t, INT32_MIN, 2147483648.0, INT32_MAX)\n"
+    "TKH_DEF_SAT(i64, int64_t, INT64_MIN, 9223372036854775808.0, INT64_MAX)\n"
+    "TKH_DEF_SAT(u8, uint8_t, 0, 256.0, UINT8_MAX)\n"
+    "TKH_DEF_SAT(u32, uint32_t, 0, 4294967296.0, UINT32_MAX)\n"
+    "#define TKH_DEF_DIV(N, T, MIN) \\\n"
+    "    static inline TK_UNUSED T tkh_div_##N(T a, T b) \\\n"
+    "    { return b == 0 ? (T)0 : (b == (T)-1 && a == MIN) ? a : (T)(a / b); } \\\n"
+    "    static inline TK_UNUSED T tkh_mod_##N(T a, T b) \\\n"
+    "    { return (b == 0 || b == (T)-1) ? (T)0 : (T)(a % b); }\n"
+    "#define TKH_DEF_UDIV(N, T) \\\n"
+    "    static inline TK_UNUSED T tkh_div_##N(T a, T b) { return b == 0 ? (T)0 : (T)(a / b); } \\\n"
+    "    static inline TK_UNUSED T tkh_mod_##N(T a, T b) { return b == 0 ? (T)0 : (T)(a % b); }\n"
+    "TKH_DEF_DIV(i8, int8_t, INT8_MIN)\n"
+    "TKH_DEF_DIV(i16, int16_t, INT16_MIN)\n"
+    "TKH_DEF_DIV(i32, int32_t, INT32_MIN)\n"
+    "TKH_DEF_DIV(i64, int64_t, INT64_MIN)\n"
+    "TKH_DEF_UDIV(u8, uint8_t)\n"
+    "TKH_DEF_UDIV(u32, uint32_t)\n"
+    "TKH_DEF_UDIV(bool, bool)\n"
+    "#endif /* TKC_CUDA_HOST_HELPERS */\n";
+
 static const char runtime[] =
     "#ifndef TKC_CUDA_RUNTIME\n"
     "#define TKC_CUDA_RUNTIME 1\n"
@@ -343,7 +374,7 @@ static void emit_launcher(HE *h, TirKernel *k, int index, const CudaKernel *ck, 
     Arena *a = h->a;
     Buf *o = h->o;
     const KernelInfo *ki = k->info;
-    char *decl = cuda_param_list(a, ki, hn, true), *args = cuda_param_list(a, ki, hn, false);
+    char *decl = args_list(a, ki, hn, true, false), *args = args_list(a, ki, hn, false, false);
     const char *sep = *args ? ", " : "";
     buf_printf(o, "static TK_UNUSED tk_status %s_cuda(%s%svoid *tk_stream)\n{\n", k->name, decl,
                *decl ? ", " : "");
@@ -377,7 +408,7 @@ static void emit_host_copy(HE *h, TirKernel *k, int index, const HostNames *hn)
     Arena *a = h->a;
     Buf *o = h->o;
     const KernelInfo *ki = k->info;
-    char *decl = cuda_param_list(a, ki, hn, true), *args = cuda_param_list(a, ki, hn, false);
+    char *decl = args_list(a, ki, hn, true, false), *args = args_list(a, ki, hn, false, false);
     int nt = 0;
     for (int i = 0; i < ki->nparams; i++)
         nt += ki->params[i].is_tensor;
@@ -515,7 +546,7 @@ static bool cuda_emit(Buf *out, TirKernel **ks, int n, const TargetOptions *o, D
         HE h = { .a = a, .o = out, .mod = module_name(a, o) };
         buf_printf(out, "/* ---- CUDA target (%s; PTX%s%s) ---- */\n", arch_of(o), o->llvm ? " from LLVM" : "",
                    bin.cubin ? " + cubin" : "");
-        buf_puts(out, cx_host_helpers);
+        buf_puts(out, host_helpers);
         buf_puts(out, runtime);
         buf_putc(out, '\n');
         emit_module(&h, ks, n, ck, &bin);

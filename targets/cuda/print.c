@@ -155,16 +155,7 @@ static const char *hname(PirTy t)
     }
 }
 
-static void line(PE *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void line(PE *p, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    buf_printf(p->o, "%*s", 4 * p->indent, "");
-    buf_vprintf(p->o, fmt, ap);
-    buf_putc(p->o, '\n');
-    va_end(ap);
-}
+#define line(p, ...) buf_linef((p)->o, (p)->indent, __VA_ARGS__)
 
 static const char *lname(PE *p, const PirLocal *l) { return S("%s_%d", l->hint, l->id); }
 

@@ -6,35 +6,21 @@
  */
 #define _POSIX_C_SOURCE 199309L
 #include "bench.h"
-#include <time.h>
+#include "bench_util.h"
 
 #define M 8192
 #define N 4096
 
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec + t.tv_nsec * 1e-9;
-}
-
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
 static tk_CUdeviceptr dev(size_t bytes, int fill)
 {
-    tk_CUdeviceptr p = 0;
     unsigned char *h = malloc(bytes);
-    if (!h || tk_cu.MemAlloc(&p, bytes) != 0) {
+    if (!h) {
         printf("bench: out of memory\n");
         exit(1);
     }
     for (size_t i = 0; i < bytes; i++)        /* small finite values in any float format */
         h[i] = fill ? (unsigned char)((i & 1) ? 0x3c : (i * 37) & 0x3f) : 0;
-    tk_cu.MemcpyHtoD(p, h, bytes);
+    tk_CUdeviceptr p = bench_upload(h, bytes, "bench");
     free(h);
     return p;
 }
@@ -43,51 +29,50 @@ static tk_CUdeviceptr dev(size_t bytes, int fill)
 #define LABEL "tkc"
 #endif
 
+/* Per KIND: the buffers (SETUP), the bytes one call moves, the call. */
+static struct { tk_CUdeviceptr x, y, w, b, r; } d;
+#define P(T, p) ((T *)(uintptr_t)(p))
+#if KIND == 1
+#define NAME "softmax f32"
+#define SETUP() (d.x = dev((size_t)M * N * 4, 1), d.y = dev((size_t)M * N * 4, 0))
+#define BYTES (2.0 * M * N * 4)
+#define CALL() softmax_cuda(P(const float, d.x), P(float, d.y), M, N, NULL)
+#elif KIND == 2
+#define NAME "layernorm f16"
+#define SETUP() (d.x = dev((size_t)M * N * 2, 1), d.y = dev((size_t)M * N * 2, 0), \
+                 d.w = dev((size_t)N * 2, 1), d.b = dev((size_t)N * 2, 1))
+#define BYTES (2.0 * M * N * 2 + 2.0 * N * 2)
+#define CALL() layernorm_f16_cuda(P(const tk_f16, d.x), P(const tk_f16, d.w), P(const tk_f16, d.b), \
+                                  P(tk_f16, d.y), 1e-5f, M, N, NULL)
+#else
+#define NAME "bias+gelu+residual f32"
+#define SETUP() (d.x = dev((size_t)M * N * 4, 1), d.y = dev((size_t)M * N * 4, 0), \
+                 d.b = dev((size_t)N * 4, 1), d.r = dev((size_t)M * N * 4, 1))
+#define BYTES (3.0 * M * N * 4 + N * 4.0)
+#define CALL() bias_gelu_residual_cuda(P(const float, d.x), P(const float, d.b), P(const float, d.r), \
+                                       P(float, d.y), M, N, NULL)
+#endif
+
+static tk_status call(void *ctx)
+{
+    (void)ctx;
+    return CALL();
+}
+
 int main(void)
 {
-    void *fn;
-    if (tk_cuda_function(&BENCH_MODULE, 0, &fn) != TK_OK) {
-        printf("bench: %s\n", tk_last_error());
+    if (!bench_load(&BENCH_MODULE, "bench"))
         return 3;
-    }
-#if KIND == 1
-    const char *name = "softmax f32";
-    tk_CUdeviceptr x = dev((size_t)M * N * 4, 1), y = dev((size_t)M * N * 4, 0);
-    double bytes = 2.0 * M * N * 4;
-#define CALL() softmax_cuda((const float *)(uintptr_t)x, (float *)(uintptr_t)y, M, N, NULL)
-#elif KIND == 2
-    const char *name = "layernorm f16";
-    tk_CUdeviceptr x = dev((size_t)M * N * 2, 1), y = dev((size_t)M * N * 2, 0);
-    tk_CUdeviceptr w = dev((size_t)N * 2, 1), b = dev((size_t)N * 2, 1);
-    double bytes = 2.0 * M * N * 2 + 2.0 * N * 2;
-#define CALL() layernorm_f16_cuda((const tk_f16 *)(uintptr_t)x, (const tk_f16 *)(uintptr_t)w, \
-        (const tk_f16 *)(uintptr_t)b, (tk_f16 *)(uintptr_t)y, 1e-5f, M, N, NULL)
-#else
-    const char *name = "bias+gelu+residual f32";
-    tk_CUdeviceptr x = dev((size_t)M * N * 4, 1), y = dev((size_t)M * N * 4, 0);
-    tk_CUdeviceptr b = dev((size_t)N * 4, 1), r = dev((size_t)M * N * 4, 1);
-    double bytes = 3.0 * M * N * 4 + N * 4.0;
-#define CALL() bias_gelu_residual_cuda((const float *)(uintptr_t)x, (const float *)(uintptr_t)b, \
-        (const float *)(uintptr_t)r, (float *)(uintptr_t)y, M, N, NULL)
-#endif
-    double t[7];
+    SETUP();
     for (int i = 0; i < 3; i++)
-        if (CALL() != TK_OK) {
+        if (call(NULL) != TK_OK) {
             printf("bench: %s\n", tk_last_error());
             return 1;
         }
     tk_cu.CtxSynchronize();
-    for (int r_ = 0; r_ < 7; r_++) {
-        double t0 = now();
-        for (int i = 0; i < 20; i++)
-            CALL();
-        if (tk_cu.CtxSynchronize() != 0) {
-            printf("bench: the kernel failed\n");
-            return 1;
-        }
-        t[r_] = (now() - t0) / 20;
-    }
-    qsort(t, 7, sizeof *t, cmp);
-    printf("%-5s %-24s %8.3f ms %8.1f GB/s\n", LABEL, name, t[3] * 1e3, bytes / t[3] / 1e9);
+    double t = bench_median(call, NULL, 20, "bench");
+    if (t < 0)
+        return 1;
+    printf("%-5s %-24s %8.3f ms %8.1f GB/s\n", LABEL, NAME, t * 1e3, BYTES / t / 1e9);
     return 0;
 }

@@ -23,6 +23,8 @@ except ImportError:
 if not torch.cuda.is_available():
     print("SKIP bench_attn: torch sees no CUDA device")
     sys.exit(0)
+from bench_util import median_ms
+
 try:
     from torch.nn.attention import SDPBackend, sdpa_kernel
 except ImportError:
@@ -41,24 +43,7 @@ def fail(what):
 
 def bench(fn):
     """Median ms of one call: 7 rounds of n calls, n chosen for ~50 ms rounds."""
-    for _ in range(2):
-        fn()
-    torch.cuda.synchronize()
-    a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-    a.record()
-    fn()
-    b.record()
-    torch.cuda.synchronize()
-    n = max(1, min(20, int(50.0 / max(a.elapsed_time(b), 1e-3))))
-    times = []
-    for _ in range(7):
-        a.record()
-        for _ in range(n):
-            fn()
-        b.record()
-        torch.cuda.synchronize()
-        times.append(a.elapsed_time(b) / n)
-    return sorted(times)[3]
+    return median_ms(fn, warmup=2, round_ms=50.0, max_reps=20)
 
 
 def extra_peak(fn):

@@ -12,21 +12,8 @@
  */
 #define _POSIX_C_SOURCE 199309L
 #include "bench.h"
+#include "bench_util.h"
 #include <math.h>
-#include <time.h>
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec + t.tv_nsec * 1e-9;
-}
-
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
 
 static uint64_t rng = 88172645463325252ull;
 static uint64_t next(void)
@@ -53,14 +40,17 @@ static double from_bf16(uint16_t h)
     return f;
 }
 
-static tk_CUdeviceptr upload(const void *h, size_t bytes)
+/* One shape's device buffers and dims, for call(). */
+typedef struct {
+    tk_CUdeviceptr a, b, c;
+    int64_t M, N, K;
+} Mm;
+
+static tk_status call(void *ctx)
 {
-    tk_CUdeviceptr p = 0;
-    if (tk_cu.MemAlloc(&p, bytes) != 0 || (h && tk_cu.MemcpyHtoD(p, h, bytes) != 0)) {
-        printf("bench_mm: out of device memory\n");
-        exit(1);
-    }
-    return p;
+    const Mm *m = ctx;
+    return matmul_bf16_cuda((const tk_bf16 *)(uintptr_t)m->a, (const tk_bf16 *)(uintptr_t)m->b,
+                            (tk_bf16 *)(uintptr_t)m->c, m->M, m->K, m->N, NULL);
 }
 
 static void dump(const char *dir, const char *name, int64_t M, int64_t N, int64_t K, const void *p, size_t bytes)
@@ -85,15 +75,14 @@ static int shape(const char *label, int64_t M, int64_t N, int64_t K)
         a[i] = to_bf16((float)((double)(next() >> 11) / 9007199254740992.0 * 2 - 1));
     for (int64_t i = 0; i < K * N; i++)
         b[i] = to_bf16((float)((double)(next() >> 11) / 9007199254740992.0 * 2 - 1));
-    tk_CUdeviceptr da = upload(a, (size_t)(M * K) * 2), db = upload(b, (size_t)(K * N) * 2);
-    tk_CUdeviceptr dc = upload(NULL, (size_t)(M * N) * 2);
-#define CALL() matmul_bf16_cuda((const tk_bf16 *)(uintptr_t)da, (const tk_bf16 *)(uintptr_t)db, \
-                                (tk_bf16 *)(uintptr_t)dc, M, K, N, NULL)
-    if (CALL() != TK_OK || tk_cu.CtxSynchronize() != 0) {
+    const char *who = "bench_mm";
+    Mm d = { bench_upload(a, (size_t)(M * K) * 2, who), bench_upload(b, (size_t)(K * N) * 2, who),
+             bench_upload(NULL, (size_t)(M * N) * 2, who), M, N, K };
+    if (call(&d) != TK_OK || tk_cu.CtxSynchronize() != 0) {
         printf("bench_mm: %s\n", tk_last_error());
         return 1;
     }
-    tk_cu.MemcpyDtoH(c, dc, (size_t)(M * N) * 2);
+    tk_cu.MemcpyDtoH(c, d.c, (size_t)(M * N) * 2);
     double maxerr = 0;
     int bad = 0;
     for (int s = 0; s < 512; s++) {
@@ -113,29 +102,20 @@ static int shape(const char *label, int64_t M, int64_t N, int64_t K)
         dump(dir, "b", M, N, K, b, (size_t)(K * N) * 2);
         dump(dir, "c", M, N, K, c, (size_t)(M * N) * 2);
     }
-    double t0 = now();
-    CALL();
+    double t0 = bench_now();
+    call(&d);
     tk_cu.CtxSynchronize();
-    double one = now() - t0;
+    double one = bench_now() - t0;
     int reps = one > 0.02 ? 1 : (int)(0.02 / (one + 1e-6)) + 1;
-    double t[7];
-    for (int r_ = 0; r_ < 7; r_++) {
-        t0 = now();
-        for (int i = 0; i < reps; i++)
-            CALL();
-        if (tk_cu.CtxSynchronize() != 0) {
-            printf("bench_mm: the kernel failed\n");
-            return 1;
-        }
-        t[r_] = (now() - t0) / reps;
-    }
-    qsort(t, 7, sizeof *t, cmp);
+    double t = bench_median(call, &d, reps, "bench_mm");
+    if (t < 0)
+        return 1;
     printf("tkc   %-8s %lldx%lldx%lld %10.3f ms %8.1f TFLOP/s  maxerr %.3g%s\n", label, (long long)M,
-           (long long)N, (long long)K, t[3] * 1e3, 2.0 * M * N * K / t[3] / 1e12, maxerr,
+           (long long)N, (long long)K, t * 1e3, 2.0 * M * N * K / t / 1e12, maxerr,
            bad ? "  CHECK FAILED" : "  check ok");
-    tk_cu.MemFree(da);
-    tk_cu.MemFree(db);
-    tk_cu.MemFree(dc);
+    tk_cu.MemFree(d.a);
+    tk_cu.MemFree(d.b);
+    tk_cu.MemFree(d.c);
     free(a);
     free(b);
     free(c);
@@ -144,11 +124,8 @@ static int shape(const char *label, int64_t M, int64_t N, int64_t K)
 
 int main(int argc, char **argv)
 {
-    void *fn;
-    if (tk_cuda_function(&BENCH_MODULE, 0, &fn) != TK_OK) {
-        printf("bench_mm: %s\n", tk_last_error());
+    if (!bench_load(&BENCH_MODULE, "bench_mm"))
         return 3;
-    }
     int rc = 0;
     for (int i = 2; i + 2 < argc; i += 3)
         rc |= shape(argc > 1 ? argv[1] : "", atoll(argv[i]), atoll(argv[i + 1]), atoll(argv[i + 2]));

@@ -9,28 +9,14 @@ import sys
 import numpy as np
 import torch
 
+from bench_util import median_ms
+
 dev = "cuda"
 SHAPES = [(4096, 4096, 4096), (8192, 8192, 8192), (4095, 4095, 4095), (16, 8192, 8192)]
 
 
 def bench(fn, flop):
-    fn()
-    torch.cuda.synchronize()
-    a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-    a.record()
-    fn()
-    b.record()
-    torch.cuda.synchronize()
-    reps = max(1, int(20.0 / max(a.elapsed_time(b), 1e-3)))
-    times = []
-    for _ in range(7):
-        a.record()
-        for _ in range(reps):
-            fn()
-        b.record()
-        torch.cuda.synchronize()
-        times.append(a.elapsed_time(b) / reps)
-    ms = sorted(times)[3]
+    ms = median_ms(fn, warmup=1, round_ms=20.0)
     return ms, flop / (ms * 1e-3) / 1e12
 
 

@@ -3,24 +3,14 @@
 # device-to-device copy bandwidth they are all measured against.
 import torch
 
+from bench_util import median_ms
+
 M, N = 8192, 4096
 dev = "cuda"
 
 
 def bench(fn, bytes_):
-    for _ in range(3):
-        fn()
-    torch.cuda.synchronize()
-    times = []
-    for _ in range(7):
-        a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        a.record()
-        for _ in range(20):
-            fn()
-        b.record()
-        torch.cuda.synchronize()
-        times.append(a.elapsed_time(b) / 20)
-    ms = sorted(times)[3]
+    ms = median_ms(fn, warmup=3, reps=20)
     return ms, bytes_ / (ms * 1e-3) / 1e9
 
 

@@ -46,11 +46,9 @@ int main(void)
         {7, 13, 1}, {32, 32, 16}, {33, 31, 17}, {64, 64, 64}, {127, 65, 33}, {100, 3, 257},
         {3, 129, 100}, {200, 150, 70},
     };
-    char name[80];
     for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
-        snprintf(name, sizeof name, "M=%lld N=%lld K=%lld", (long long)shapes[s][0],
-                 (long long)shapes[s][1], (long long)shapes[s][2]);
-        tkt_case = name;
+        tkt_casef("M=%lld N=%lld K=%lld", (long long)shapes[s][0], (long long)shapes[s][1],
+                  (long long)shapes[s][2]);
         one(shapes[s][0], shapes[s][1], shapes[s][2]);
     }
     tkt_case = "errors";

@@ -2,52 +2,35 @@
  * matmuls at odd shapes, against float64 on the rounded inputs. */
 #include "mma_pipe.h"
 #include "tkt.h"
+#include "mma_check.h"
 
 static void one(int64_t M, int64_t N, int64_t K, int32_t k0)
 {
-    tk_bf16 *a = TKT_NEW(tk_bf16, M * K), *b = TKT_NEW(tk_bf16, K * N);
-    tk_f16 *ah = TKT_NEW(tk_f16, M * K), *bh = TKT_NEW(tk_f16, K * N);
+    MmaIn x = mma_in(M, N, K);
     float *c1 = TKT_OUT(float, M * N), *c3 = TKT_OUT(float, M * N), *got = TKT_OUT(float, M * N);
     float *c4 = TKT_OUT(float, M * N);
     tk_f16 *c2 = TKT_OUT(tk_f16, M * N);
-    size_t rn = sizeof(double) * (size_t)(M * N + 1);
-    double *rb = calloc(1, rn), *rh = calloc(1, rn), *rf = calloc(1, rn);
-    for (int64_t i = 0; i < M * K; i++) {
-        a[i] = tk_f32_to_bf16((float)tkt_unif(-1, 1));
-        ah[i] = tk_f32_to_f16((float)tkt_unif(-1, 1));
-    }
-    for (int64_t i = 0; i < K * N; i++) {
-        b[i] = tk_f32_to_bf16((float)tkt_unif(-1, 1));
-        bh[i] = tk_f32_to_f16((float)tkt_unif(-1, 1));
-    }
+    double *rf = calloc(1, sizeof(double) * (size_t)(M * N + 1));
     for (int64_t i = 0; i < M; i++)
         for (int64_t j = 0; j < N; j++) {
-            double sb = 0, sh = 0, sf = 0;
-            for (int64_t k = 0; k < K; k++) {
-                double p = (double)tk_bf16_to_f32(a[i * K + k]) * tk_bf16_to_f32(b[k * N + j]);
-                sb += p;
-                sh += (double)tk_f16_to_f32(ah[i * K + k]) * tk_f16_to_f32(bh[k * N + j]);
-                if (k >= k0)
-                    sf += p;
-            }
-            rb[i * N + j] = sb;
-            rh[i * N + j] = sh;
+            double sf = 0;
+            for (int64_t k = k0; k < K; k++)
+                sf += mma_ab(&x, i, j, k);
             rf[i * N + j] = sf;
         }
     double tol = 1e-5 * (double)(K + 1);
-    tkt_status("pp_bf16", pp_bf16(a, b, c1, M, K, N), TK_OK, tk_last_error(), (char *)0);
-    tkt_close("pp_bf16 c", c1, rb, M * N, tol, 1e-5);
-    tkt_status("pp_big", pp_big(ah, bh, c2, M, K, N), TK_OK, tk_last_error(), (char *)0);
+    tkt_status("pp_bf16", pp_bf16(x.a, x.b, c1, M, K, N), TK_OK, tk_last_error(), (char *)0);
+    tkt_close("pp_bf16 c", c1, x.rb, M * N, tol, 1e-5);
+    tkt_status("pp_big", pp_big(x.ah, x.bh, c2, M, K, N), TK_OK, tk_last_error(), (char *)0);
     for (int64_t i = 0; i < M * N; i++)
         got[i] = tk_f16_to_f32(c2[i]);
-    tkt_close("pp_big c", got, rh, M * N, tol, 2e-3);
-    tkt_status("pp_from", pp_from(a, b, c3, k0, M, K, N), TK_OK, tk_last_error(), (char *)0);
+    tkt_close("pp_big c", got, x.rh, M * N, tol, 2e-3);
+    tkt_status("pp_from", pp_from(x.a, x.b, c3, k0, M, K, N), TK_OK, tk_last_error(), (char *)0);
     tkt_close("pp_from c", c3, rf, M * N, tol, 1e-5);
-    tkt_status("pp_grouped", pp_grouped(a, b, c4, M, K, N), TK_OK, tk_last_error(), (char *)0);
-    tkt_close("pp_grouped c", c4, rb, M * N, tol, 1e-5);
+    tkt_status("pp_grouped", pp_grouped(x.a, x.b, c4, M, K, N), TK_OK, tk_last_error(), (char *)0);
+    tkt_close("pp_grouped c", c4, x.rb, M * N, tol, 1e-5);
     tkt_check_guards();
-    free(rb);
-    free(rh);
+    mma_free(&x);
     free(rf);
     tkt_reset();
 }
@@ -58,11 +41,9 @@ int main(void)
         {1, 1, 1, 0}, {5, 7, 3, 0}, {33, 65, 33, 3}, {67, 131, 97, 17}, {64, 64, 128, 0},
         {128, 136, 96, 40}, {129, 257, 200, 1}, {200, 130, 64, 0}, {40, 48, 520, 100}, {17, 9, 31, 40},
     };
-    char name[80];
     for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
-        snprintf(name, sizeof name, "M=%lld N=%lld K=%lld k0=%lld", (long long)shapes[s][0],
-                 (long long)shapes[s][1], (long long)shapes[s][2], (long long)shapes[s][3]);
-        tkt_case = name;
+        tkt_casef("M=%lld N=%lld K=%lld k0=%lld", (long long)shapes[s][0], (long long)shapes[s][1],
+                  (long long)shapes[s][2], (long long)shapes[s][3]);
         one(shapes[s][0], shapes[s][1], shapes[s][2], (int32_t)shapes[s][3]);
     }
     return tkt_done("mma_pipe");

@@ -5,6 +5,7 @@
  *   float *y = TKT_OUT(float, n);      guarded buffer: sentinel bytes before
  *                                      and after, and inside until written
  *   tkt_check_guards("case");          after each call: nothing written outside
+ *   tkt_casef("M=%lld", (long long)M)  names the case in failure lines
  *   tkt_close("y", got, ref, n, atol, rtol)   compare with a float64 reference
  *   tkt_snapshot(); ...; tkt_unchanged("case")  error calls write nothing
  *   tkt_reset();                       free every buffer of the case
@@ -40,6 +41,18 @@ TKT_FN void tkt_fail(const char *fmt, ...)
 }
 
 #define TKT_CHECK(cond, ...) do { if (!(cond)) tkt_fail(__VA_ARGS__); } while (0)
+
+/* tkt_case from a format: tkt_casef("M=%lld", (long long)M). */
+TKT_FN char tkt_case_buf[160];
+TKT_FN void tkt_casef(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+TKT_FN void tkt_casef(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(tkt_case_buf, sizeof tkt_case_buf, fmt, ap);
+    va_end(ap);
+    tkt_case = tkt_case_buf;
+}
 
 /* ------------------------------------------------------------ random */
 

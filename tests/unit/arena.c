@@ -47,6 +47,12 @@ int main(void)
     CHECK(b.s[b.n] == 0 && b.s[0] == 'x' && b.s[b.n - 1] == '!');
     CHECK(strncmp(b.s + 1, "0,1,2,", 6) == 0);
 
+    Buf l = {.a = a};                   /* generated code's lines: 4 spaces a level */
+    buf_linef(&l, 0, "{");
+    buf_linef(&l, 2, "x%d = %s;", 3, "y");
+    buf_linef(&l, 0, "%s", "");
+    CHECK_STR(l.s, "{\n        x3 = y;\n\n");
+
     DType dt;
     CHECK(dtype_from_name("bf16", &dt) && dt == DT_BF16);
     CHECK(dtype_from_name("u8", &dt) && dt == DT_U8);

@@ -1,18 +1,21 @@
 /*
- * targets/cuda/expr.c — scalar expressions of the tile IR as C.
+ * targets/expr.c — scalar expressions of the tile IR as C, for every target
+ * that prints C: the C target's kernels and entry points, the CUDA target's
+ * device code (CUDA C++) and host launcher (C11).
  *
- * The device code (CUDA C++) and the host launcher (C11) print the same
- * expressions: the device prelude defines the names the host gets from
- * <math.h>, <stdint.h> and the runtime prelude (INFINITY, INT64_C,
- * tk_round_f16, tk_sigmoidf, ...), so one printer serves both.  Only the
- * integer helpers differ in prefix (see cuda.h).  The semantics are the C
- * target's: integer + - * wrap (through unsigned), x / 0 == 0, shift counts
- * are masked, float -> int casts saturate and NaN gives 0.
+ * The CUDA device prelude defines the names the host gets from <math.h>,
+ * <stdint.h> and the runtime prelude (INFINITY, INT64_C, tk_round_f16,
+ * tk_sigmoidf, ...), so one printer serves all three.  Where they differ a
+ * CxStyle says how: the prefix of the integer helpers (tk_div_i32 or, on
+ * the CUDA host, tkh_div_i32) and the names of the float functions (the C
+ * target's own vectorizable tk_expf ...).  Integer + - * wrap (through
+ * unsigned), x / 0 == 0, shift counts are masked, float -> int casts
+ * saturate and NaN gives 0: the printed code has no undefined behaviour.
  */
 #include <math.h>
 #include <string.h>
 
-#include "cuda.h"
+#include "target.h"
 
 #define S(...) arena_printf(a, __VA_ARGS__)
 
@@ -97,7 +100,7 @@ char *cx_from_storage(Arena *a, const char *x, DType dt)
     return (char *)x;
 }
 
-static const char *math_name(Op op, bool dbl)
+const char *cx_math(Op op, bool dbl)
 {
     switch (op) {
     case OP_EXP:     return dbl ? "exp" : "expf";
@@ -134,8 +137,10 @@ static const char *infix(Op op)
     }
 }
 
-char *cx_op(Arena *a, const TirKernel *k, const Instr *in, char **x, const char *hp)
+char *cx_op(Arena *a, const TirKernel *k, const Instr *in, char **x, const CxStyle *st)
 {
+    const char *hp = st->hp;
+    const char *(*fn)(Op, bool) = st->math ? st->math : cx_math;
     DType rt = in->ty.dt;
     DType ot = in->nargs ? k->instrs.v[in->args[in->op == OP_WHERE ? 1 : 0]]->ty.dt : rt;
     bool fl = dtype_is_float(ot), dbl = ot == DT_F64;
@@ -154,14 +159,14 @@ char *cx_op(Arena *a, const TirKernel *k, const Instr *in, char **x, const char 
     case OP_ABS:
         if (!fl)
             return S("((%s) < 0 ? (%s)(0u - (%s)(%s)) : (%s))", x[0], T, U, x[0], x[0]);
-        return S("%s(%s)", math_name(op, dbl), x[0]);
+        return S("%s(%s)", fn(op, dbl), x[0]);
     case OP_FLOOR: case OP_CEIL:
-        return fl ? S("%s(%s)", math_name(op, dbl), x[0]) : x[0];
+        return fl ? S("%s(%s)", fn(op, dbl), x[0]) : x[0];
     case OP_EXP: case OP_EXP2: case OP_LOG: case OP_LOG2: case OP_SQRT: case OP_RSQRT:
     case OP_SIN: case OP_COS: case OP_TANH: case OP_ERF: case OP_SIGMOID:
         if (!fl)
-            return cx_conv(a, S("%s((double)(%s))", math_name(op, true), x[0]), DT_F64, rt, hp);
-        return S("%s(%s)", math_name(op, dbl), x[0]);
+            return cx_conv(a, S("%s((double)(%s))", fn(op, true), x[0]), DT_F64, rt, hp);
+        return S("%s(%s)", fn(op, dbl), x[0]);
     case OP_ADD: case OP_SUB: case OP_MUL:
         if (fl)
             return S("(%s %s %s)", x[0], infix(op), x[1]);
@@ -169,17 +174,19 @@ char *cx_op(Arena *a, const TirKernel *k, const Instr *in, char **x, const char 
     case OP_DIV:
         return fl ? S("(%s / %s)", x[0], x[1]) : S("%sdiv_%s(%s, %s)", hp, rn, x[0], x[1]);
     case OP_MOD:
-        return fl ? S("%s(%s, %s)", math_name(op, dbl), x[0], x[1])
+        return fl ? S("%s(%s, %s)", fn(op, dbl), x[0], x[1])
                   : S("%smod_%s(%s, %s)", hp, rn, x[0], x[1]);
     case OP_MIN: case OP_MAX:
         if (fl)
-            return S("%s(%s, %s)", math_name(op, dbl), x[0], x[1]);
+            return S("%s(%s, %s)", fn(op, dbl), x[0], x[1]);
         return S("((%s) %s (%s) ? (%s) : (%s))", x[0], op == OP_MIN ? "<" : ">", x[1], x[0], x[1]);
     case OP_POW:
         if (fl)
-            return S("%s(%s, %s)", math_name(op, dbl), x[0], x[1]);
+            return S("%s(%s, %s)", fn(op, dbl), x[0], x[1]);
         return cx_conv(a, S("pow((double)(%s), (double)(%s))", x[0], x[1]), DT_F64, rt, hp);
     case OP_AND: case OP_OR: case OP_XOR:
+        if (rt == DT_BOOL)   /* as unsigned: clang warns on bitwise & of bools with calls */
+            return S("((bool)((unsigned)(%s) %s (unsigned)(%s)))", x[0], infix(op), x[1]);
         return S("((%s)((%s) %s (%s)))", T, x[0], infix(op), x[1]);
     case OP_SHL:
         return S("((%s)((%s)(%s) << ((%s)(%s) & %du)))", T, U, x[0], U, x[1], w - 1);
@@ -191,40 +198,9 @@ char *cx_op(Arena *a, const TirKernel *k, const Instr *in, char **x, const char 
         return S("(%s ? %s : %s)", x[0], x[1], x[2]);
     case OP_FMA:
         if (fl)
-            return S("%s(%s, %s, %s)", math_name(op, dbl), x[0], x[1], x[2]);
+            return S("%s(%s, %s, %s)", fn(op, dbl), x[0], x[1], x[2]);
         return S("((%s)((%s)(%s) * (%s)(%s) + (%s)(%s)))", T, U, x[0], U, x[1], U, x[2]);
     default:
         return NULL;
     }
 }
-
-/* The integer helpers for host code: the same definitions the C target
- * prints as tk_*, under tkh_ so both targets can share one header. */
-const char cx_host_helpers[] =
-    "#ifndef TKC_CUDA_HOST_HELPERS\n"
-    "#define TKC_CUDA_HOST_HELPERS 1\n"
-    "#define TKH_DEF_SAT(N, T, LO, HI1, HI) \\\n"
-    "    static inline TK_UNUSED T tkh_sat_##N(double x) \\\n"
-    "    { return x != x ? (T)0 : x <= (double)(LO) ? (T)(LO) : x >= (HI1) ? (T)(HI) : (T)x; }\n"
-    "TKH_DEF_SAT(i8, int8_t, INT8_MIN, 128.0, INT8_MAX)\n"
-    "TKH_DEF_SAT(i16, int16_t, INT16_MIN, 32768.0, INT16_MAX)\n"
-    "TKH_DEF_SAT(i32, int32_t, INT32_MIN, 2147483648.0, INT32_MAX)\n"
-    "TKH_DEF_SAT(i64, int64_t, INT64_MIN, 9223372036854775808.0, INT64_MAX)\n"
-    "TKH_DEF_SAT(u8, uint8_t, 0, 256.0, UINT8_MAX)\n"
-    "TKH_DEF_SAT(u32, uint32_t, 0, 4294967296.0, UINT32_MAX)\n"
-    "#define TKH_DEF_DIV(N, T, MIN) \\\n"
-    "    static inline TK_UNUSED T tkh_div_##N(T a, T b) \\\n"
-    "    { return b == 0 ? (T)0 : (b == (T)-1 && a == MIN) ? a : (T)(a / b); } \\\n"
-    "    static inline TK_UNUSED T tkh_mod_##N(T a, T b) \\\n"
-    "    { return (b == 0 || b == (T)-1) ? (T)0 : (T)(a % b); }\n"
-    "#define TKH_DEF_UDIV(N, T) \\\n"
-    "    static inline TK_UNUSED T tkh_div_##N(T a, T b) { return b == 0 ? (T)0 : (T)(a / b); } \\\n"
-    "    static inline TK_UNUSED T tkh_mod_##N(T a, T b) { return b == 0 ? (T)0 : (T)(a % b); }\n"
-    "TKH_DEF_DIV(i8, int8_t, INT8_MIN)\n"
-    "TKH_DEF_DIV(i16, int16_t, INT16_MIN)\n"
-    "TKH_DEF_DIV(i32, int32_t, INT32_MIN)\n"
-    "TKH_DEF_DIV(i64, int64_t, INT64_MIN)\n"
-    "TKH_DEF_UDIV(u8, uint8_t)\n"
-    "TKH_DEF_UDIV(u32, uint32_t)\n"
-    "TKH_DEF_UDIV(bool, bool)\n"
-    "#endif /* TKC_CUDA_HOST_HELPERS */\n";

@@ -1,0 +1,58 @@
+/*
+ * tests/run/mma_check.h — the inputs and float64 references the 16-bit
+ * matmul run tests share (tests/run/mma.c, mma_pipe.c).  Include it after
+ * the generated header and tkt.h.
+ *
+ *   MmaIn x = mma_in(M, N, K);     bf16 a, b and f16 ah, bh in [-1, 1), and
+ *                                  rb = a b, rh = ah bh in float64
+ *   mma_ab(&x, i, j, k)            one term a[i, k] b[k, j] of rb
+ *   mma_free(&x);                  the references (tkt_reset frees the rest)
+ */
+#ifndef MMA_CHECK_H
+#define MMA_CHECK_H
+
+typedef struct {
+    int64_t M, N, K;
+    tk_bf16 *a, *b;              /* [M, K], [K, N] */
+    tk_f16 *ah, *bh;
+    double *rb, *rh;             /* [M, N] */
+} MmaIn;
+
+static double mma_ab(const MmaIn *x, int64_t i, int64_t j, int64_t k)
+{
+    return (double)tk_bf16_to_f32(x->a[i * x->K + k]) * tk_bf16_to_f32(x->b[k * x->N + j]);
+}
+
+static MmaIn mma_in(int64_t M, int64_t N, int64_t K)
+{
+    MmaIn x = { M, N, K, TKT_NEW(tk_bf16, M * K), TKT_NEW(tk_bf16, K * N), TKT_NEW(tk_f16, M * K),
+                TKT_NEW(tk_f16, K * N), calloc(1, sizeof(double) * (size_t)(M * N + 1)),
+                calloc(1, sizeof(double) * (size_t)(M * N + 1)) };
+    for (int64_t i = 0; i < M * K; i++) {
+        x.a[i] = tk_f32_to_bf16((float)tkt_unif(-1, 1));
+        x.ah[i] = tk_f32_to_f16((float)tkt_unif(-1, 1));
+    }
+    for (int64_t i = 0; i < K * N; i++) {
+        x.b[i] = tk_f32_to_bf16((float)tkt_unif(-1, 1));
+        x.bh[i] = tk_f32_to_f16((float)tkt_unif(-1, 1));
+    }
+    for (int64_t i = 0; i < M; i++)
+        for (int64_t j = 0; j < N; j++) {
+            double sb = 0, sh = 0;
+            for (int64_t k = 0; k < K; k++) {
+                sb += mma_ab(&x, i, j, k);
+                sh += (double)tk_f16_to_f32(x.ah[i * K + k]) * tk_f16_to_f32(x.bh[k * N + j]);
+            }
+            x.rb[i * N + j] = sb;
+            x.rh[i * N + j] = sh;
+        }
+    return x;
+}
+
+static void mma_free(MmaIn *x)
+{
+    free(x->rb);
+    free(x->rh);
+}
+
+#endif
