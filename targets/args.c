@@ -234,3 +234,68 @@ void args_head(const ArgCheck *c)
     LINE(c, 0, "if (__builtin_mul_overflow(tk_g0, tk_g1, &tk_np) || __builtin_mul_overflow(tk_np, tk_g2, &tk_np))");
     LINE(c, 0, "    return tk_fail(TK_ERR_ARG, \"%s: grid too large\");", kn);
 }
+
+/* ------------------------------------------------------------ dispatch */
+
+void args_dispatch(Buf *o, const TargetDispatch *t, const HostNames *hn, const char *suffix,
+                   const char *extra_decl, const char *extra_args)
+{
+    const TirKernel *k0 = t->variants[0];
+    const KernelInfo *ki = k0->info;
+    Arena *a = k0->arena;
+    char *decl = args_list(a, ki, hn, true, false), *args = args_list(a, ki, hn, false, false);
+    const char *dsep = *decl && *extra_decl ? ", " : "", *asep = *args && *extra_args ? ", " : "";
+    Buf x = { .a = a };
+    buf_puts(&x, "");
+    int nd = 0;
+    for (int d = 0; d < ki->ndims; d++)
+        if (!ki->dims[d].specialized)
+            buf_printf(&x, "%s(double)%s", nd++ ? ", " : "", hn->dname[d]);
+    buf_linef(o, 0, "static TK_UNUSED tk_status %s%s(%s%s%s)", t->name, suffix, decl, dsep, extra_decl);
+    buf_linef(o, 0, "{");
+    buf_linef(o, 1, "const double tk_x[%d] = {%s};", nd, x.s);
+    buf_linef(o, 1, "static const double tk_t[%d][%d] = {", t->ncases, nd);
+    for (int c = 0; c < t->ncases; c++) {
+        Buf r = { .a = a };
+        buf_puts(&r, "");
+        for (int d = 0; d < ki->ndims; d++)
+            if (!ki->dims[d].specialized)
+                buf_printf(&r, "%s%lld.0", r.n ? ", " : "", (long long)t->shapes[c * ki->ndims + d]);
+        buf_linef(o, 1, "    {%s},", r.s);
+    }
+    buf_linef(o, 1, "};");
+    buf_linef(o, 1, "int tk_c = 0;");
+    buf_linef(o, 1, "double tk_best = -1;");
+    buf_linef(o, 1, "for (int tk_i = 0; tk_i < %d; tk_i++) {", t->ncases);
+    buf_linef(o, 1, "    double tk_dist = 0;");
+    buf_linef(o, 1, "    for (int tk_j = 0; tk_j < %d; tk_j++) {", nd);
+    buf_linef(o, 1, "        double tk_a = tk_x[tk_j], tk_b = tk_t[tk_i][tk_j], tk_m = tk_a > tk_b ? tk_a : tk_b;");
+    buf_linef(o, 1, "        tk_dist += tk_m > 0 ? (tk_a > tk_b ? tk_a - tk_b : tk_b - tk_a) / tk_m : 0;");
+    buf_linef(o, 1, "    }");
+    buf_linef(o, 1, "    if (tk_best < 0 || tk_dist < tk_best)");
+    buf_linef(o, 1, "        tk_best = tk_dist, tk_c = tk_i;");
+    buf_linef(o, 1, "}");
+    buf_linef(o, 1, "tk_status tk_r = TK_OK;");
+    buf_linef(o, 1, "switch (tk_c) {");
+    for (int c = 0; c < t->ncases; c++)
+        buf_linef(o, 1, "case %d: tk_r = %s%s(%s%s%s); break;", c, t->variants[t->cases[c]]->name, suffix,
+                  args, asep, extra_args);
+    buf_linef(o, 1, "}");
+    if (t->fallback >= 0) {
+        buf_linef(o, 1, "if (tk_r == TK_ERR_REQUIRE && tk_best > 0)");
+        buf_linef(o, 1, "    tk_r = %s%s(%s%s%s);", t->variants[t->fallback]->name, suffix, args, asep,
+                  extra_args);
+    }
+    buf_linef(o, 1, "return tk_r;");
+    buf_linef(o, 0, "}");
+    buf_linef(o, 0, "%s", "");
+}
+
+bool args_dispatched(const TirKernel *k, const TargetOptions *o)
+{
+    for (int i = 0; o && i < o->ndispatch; i++)
+        for (int j = 0; j < o->dispatch[i].nvariants; j++)
+            if (o->dispatch[i].variants[j] == k)
+                return true;
+    return false;
+}

@@ -114,6 +114,16 @@ char *args_list(Arena *a, const KernelInfo *ki, const HostNames *hn, bool decl, 
 char *args_str(Arena *a, const char *s);
 /* Dim j of tensor parameter param as an int64_t C expression, or NULL. */
 char *args_dim(Arena *a, const TirKernel *k, const HostNames *hn, int param, int j);
+/* The entry point NAME<suffix>(params<, extra_decl>) over tuned
+ * instantiations (TargetDispatch): the nearest tuned shape (relative
+ * distance over the run-time dims) picks the variant, NAMEvN<suffix>; an
+ * exact match has distance 0.  A variant's failed require on an untuned
+ * shape falls back to the default values. */
+void args_dispatch(Buf *o, const TargetDispatch *t, const HostNames *hn, const char *suffix,
+                   const char *extra_decl, const char *extra_args);
+/* Whether k is a variant behind a dispatching entry point (no DLPack entry
+ * point of its own). */
+bool args_dispatched(const TirKernel *k, const TargetOptions *o);
 typedef struct ArgCheck {
     Buf *o;
     int indent;                /* of the printed lines */

@@ -1731,69 +1731,15 @@ static bool emit_kernel(Buf *out, TirKernel *k, bool dl, Diag *d)
     return e.ok;
 }
 
-/* The entry point over tuned instantiations (see TargetDispatch): the
- * nearest tuned shape picks the variant; an exact match has distance 0. */
+/* The entry point over tuned instantiations (args_dispatch). */
 static bool emit_dispatch(Buf *out, const TargetDispatch *t, Diag *dg)
 {
     TirKernel *k0 = t->variants[0];
     CE e = { .k = k0, .ki = k0->info, .a = k0->arena, .o = out, .ok = true };
     name_params(&e);
-    Buf decl = { .a = e.a }, args = { .a = e.a }, x = { .a = e.a };
-    param_list(&e, &decl, true, false);
-    param_list(&e, &args, false, false);
-    int nd = 0;
-    for (int d = 0; d < e.ki->ndims; d++)
-        if (dim_runtime(&e, d))
-            buf_printf(&x, "%s(double)%s", nd++ ? ", " : "", e.dname[d]);
-    line(&e, "static TK_UNUSED tk_status %s(%s)", t->name, decl.s);
-    line(&e, "{");
-    e.indent++;
-    line(&e, "const double tk_x[%d] = {%s};", nd, x.s);
-    line(&e, "static const double tk_t[%d][%d] = {", t->ncases, nd);
-    for (int c = 0; c < t->ncases; c++) {
-        Buf r = { .a = e.a };
-        buf_puts(&r, "");
-        for (int d = 0; d < e.ki->ndims; d++)
-            if (dim_runtime(&e, d))
-                buf_printf(&r, "%s%lld.0", r.n ? ", " : "", (long long)t->shapes[c * e.ki->ndims + d]);
-        line(&e, "    {%s},", r.s);
-    }
-    line(&e, "};");
-    line(&e, "int tk_c = 0;");
-    line(&e, "double tk_best = -1;");
-    line(&e, "for (int tk_i = 0; tk_i < %d; tk_i++) {", t->ncases);
-    line(&e, "    double tk_dist = 0;");
-    line(&e, "    for (int tk_j = 0; tk_j < %d; tk_j++) {", nd);
-    line(&e, "        double tk_a = tk_x[tk_j], tk_b = tk_t[tk_i][tk_j], tk_m = tk_a > tk_b ? tk_a : tk_b;");
-    line(&e, "        tk_dist += tk_m > 0 ? (tk_a > tk_b ? tk_a - tk_b : tk_b - tk_a) / tk_m : 0;");
-    line(&e, "    }");
-    line(&e, "    if (tk_best < 0 || tk_dist < tk_best)");
-    line(&e, "        tk_best = tk_dist, tk_c = tk_i;");
-    line(&e, "}");
-    line(&e, "tk_status tk_r = TK_OK;");
-    line(&e, "switch (tk_c) {");
-    for (int c = 0; c < t->ncases; c++)
-        line(&e, "case %d: tk_r = %s(%s); break;", c, t->variants[t->cases[c]]->name, args.s);
-    line(&e, "}");
-    if (t->fallback >= 0) {
-        line(&e, "if (tk_r == TK_ERR_REQUIRE && tk_best > 0)");
-        line(&e, "    tk_r = %s(%s);", t->variants[t->fallback]->name, args.s);
-    }
-    line(&e, "return tk_r;");
-    e.indent--;
-    line(&e, "}");
-    line(&e, "%s", "");
+    HostNames hn = host_names(&e);
+    args_dispatch(out, t, &hn, "", "", "");
     return target_emit_dlpack(out, k0, e.pname, t->name, t->name, 1, NULL, NULL, dg);
-}
-
-/* A variant behind a dispatching entry point gets no DLPack entry point. */
-static bool dispatched(const TirKernel *k, const TargetOptions *o)
-{
-    for (int i = 0; o && i < o->ndispatch; i++)
-        for (int j = 0; j < o->dispatch[i].nvariants; j++)
-            if (o->dispatch[i].variants[j] == k)
-                return true;
-    return false;
 }
 
 static bool c_emit(Buf *out, TirKernel **kernels, int n, const TargetOptions *o, Diag *d)
@@ -1803,7 +1749,7 @@ static bool c_emit(Buf *out, TirKernel **kernels, int n, const TargetOptions *o,
     buf_putc(out, '\n');
     bool ok = true;
     for (int i = 0; i < n; i++)
-        ok = emit_kernel(out, kernels[i], !dispatched(kernels[i], o), d) && ok;
+        ok = emit_kernel(out, kernels[i], !args_dispatched(kernels[i], o), d) && ok;
     for (int i = 0; ok && o && i < o->ndispatch; i++)
         ok = emit_dispatch(out, &o->dispatch[i], d);
     return ok;

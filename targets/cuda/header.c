@@ -536,6 +536,13 @@ static bool compile_all(Arena *a, TirKernel **ks, int n, CudaKernel *ck, const T
     return true;
 }
 
+/* NAME_cuda_dl(const DLTensor *..., void *stream): device kDLCUDA (2) */
+static bool emit_dlpack(Buf *out, TirKernel *k, const char *name, const HostNames *hn, Diag *d)
+{
+    const char *cname = arena_printf(k->arena, "%s_cuda", name);
+    return target_emit_dlpack(out, k, hn->pname, cname, cname, 2, ", void *stream", ", stream", d);
+}
+
 static bool cuda_emit(Buf *out, TirKernel **ks, int n, const TargetOptions *o, Diag *d)
 {
     Arena *a = arena_new();
@@ -556,11 +563,21 @@ static bool cuda_emit(Buf *out, TirKernel **ks, int n, const TargetOptions *o, D
             if (!ok)
                 break;
             emit_launcher(&h, ks[i], i, &ck[i], &hn);
-            /* NAME_cuda_dl(const DLTensor *..., void *stream): device kDLCUDA (2) */
-            const char *cname = arena_printf(ks[i]->arena, "%s_cuda", ks[i]->name);
-            ok = target_emit_dlpack(out, ks[i], hn.pname, cname, cname, 2, ", void *stream", ", stream", d);
+            if (!args_dispatched(ks[i], o))
+                ok = emit_dlpack(out, ks[i], ks[i]->name, &hn, d);
             buf_puts(out, "#ifdef TKC_CUDA_HOST_COPY\n");
             emit_host_copy(&h, ks[i], i, &hn);
+            buf_puts(out, "#endif\n\n");
+        }
+        /* tuned variants behind one entry point: NAME_cuda and NAME_cuda_host
+         * dispatch on the run-time dims like the C target's NAME */
+        for (int i = 0; ok && i < o->ndispatch; i++) {
+            const TargetDispatch *t = &o->dispatch[i];
+            HostNames hn = cuda_host_names(a, t->variants[0]->info);
+            args_dispatch(out, t, &hn, "_cuda", "void *tk_stream", "tk_stream");
+            ok = emit_dlpack(out, t->variants[0], t->name, &hn, d);
+            buf_puts(out, "#ifdef TKC_CUDA_HOST_COPY\n");
+            args_dispatch(out, t, &hn, "_cuda_host", "", "");
             buf_puts(out, "#endif\n\n");
         }
     }

@@ -175,18 +175,21 @@ E=$T/emu                                   # the stand-in libcuda.so.1, no kerne
 # tkcu NAME ARGS...: tkc --target=cuda tuning on the stand-in (variants' kernels via cc.sh)
 tkcu() { n=$1; shift; TKC_LOGS=autotune,nvrtc LD_LIBRARY_PATH=$E TKC_EMU_LIB=$E CC=$EMU/cc.sh \
          "$TKC" --target=cuda "$@" 2>"$T/$n.log"; }
-# cuda_run NAME HEADER ARGS...: mm_check against HEADER's mm_cuda_host on the
-# stand-in holding HEADER's kernels (tkc --emit=cuda with the same ARGS).
+# cuda_run NAME HEADER BASE KERNEL ARGS...: tests/tune/BASE_check.c with
+# KERNEL() as HEADER's KERNEL_cuda_host, on the stand-in holding HEADER's
+# kernels (tkc --emit=cuda with the same ARGS); the check's arguments are $CHECK.
 cuda_run() {
-    n=$1; h=$2; shift 2; d=$T/$n; mkdir -p "$d"
+    n=$1 h=$2 base=$3 kn=$4; shift 4; d=$T/$n; mkdir -p "$d"
     TKC_LOGS= tkcu "$n.emit" "$@" --emit=cuda >"$d/kernels.cu" &&
     sh "$EMU/table.sh" tk_emu_kernels "$d/kernels.cu" >"$d/kernels.cc" &&
     g++ -std=c++17 -O1 -w -fno-strict-aliasing -fPIC -shared -Wl,-soname,libcuda.so.1 -I "$EMU" \
         -o "$d/libcuda.so.1" "$EMU/driver.cc" "$d/kernels.cc" -lpthread -ldl >"$d/cc.log" 2>&1 &&
-    cp "$h" "$d/mm.real.h" &&
-    printf '#define TKC_CUDA_HOST_COPY 1\n#include "mm.real.h"\n#define mm(...) mm_cuda_host(__VA_ARGS__)\n' >"$d/mm.h" &&
-    $TEST_CC $CFLAGS -I"$d" -o "$d/check" "$S/mm_check.c" -lm -ldl >>"$d/cc.log" 2>&1 &&
-    LD_LIBRARY_PATH=$d "$d/check" 96,80,64 1,1,1 100,33,70 >"$d/out" 2>&1
+    cp "$h" "$d/$base.real.h" &&
+    printf '#define TKC_CUDA_HOST_COPY 1\n#include "%s.real.h"\n#define %s(...) %s_cuda_host(__VA_ARGS__)\n' \
+        "$base" "$kn" "$kn" >"$d/$base.h" &&
+    $TEST_CC $CFLAGS -I"$d" -o "$d/check" "$S/${base}_check.c" -lm -ldl >>"$d/cc.log" 2>&1 &&
+    # shellcheck disable=SC2086
+    LD_LIBRARY_PATH=$d "$d/check" $CHECK >"$d/out" 2>&1
 }
 "$TKC" "$S/mm.tk" --target=cuda --emit=ptx >/dev/null 2>"$T/nvrtc.probe"
 if grep -q "needs NVRTC" "$T/nvrtc.probe"; then
@@ -199,7 +202,7 @@ elif ! mkdir -p "$E" || ! g++ -std=c++17 -O1 -w -fno-strict-aliasing -fPIC -shar
 else
     MC="$S/mm.tk --max-autotune --tune M=96,N=80,K=64 -D BK=16"
     cold tkcu cuda_cold 'BM=.* warps=[48] ' 'variants on cuda (tkc CPU emulator' $MC -o "$T/mmc.h"
-    if cuda_run cuda_runs "$T/mmc.h" $MC; then pass cuda_tuned_header_runs; else
+    if CHECK="96,80,64 1,1,1 100,33,70" cuda_run cuda_runs "$T/mmc.h" mm mm $MC; then pass cuda_tuned_header_runs; else
         fail cuda_tuned_header_runs "the tuned header's kernel computes wrong results on the emulator"
         show "$T/cuda_runs/cc.log"; show "$T/cuda_runs/out"; fi
 
@@ -235,6 +238,20 @@ else
     else
         fail cuda_table_reproduces "want an mm@cuda line with warps, and the same header from it without a GPU"
         show "$T/mmc.tktune"; show "$T/cuda_table2.log"
+    fi
+
+    # several tuned shapes: NAME_cuda / NAME_cuda_host dispatch like the C target's NAME
+    sed 's/^rowsoftmax /rowsoftmax@cuda /' "$T/rows.tktune" >"$T/rowsc.tktune"
+    RC="$S/rows.tk --max-autotune --tune M=8,N=64,scale=0.5 --tune M=8,N=200,scale=0.5 --tune-table $T/rowsc.tktune"
+    if TKC_LOGS=autotune TKC_CACHE_DIR="$T/empty2" "$TKC" --target=cuda $RC -o "$T/rowsc.h" 2>"$T/cuda_dispatch.log" &&
+       grep -q 'rowsoftmax__v2_cuda' "$T/rowsc.h" && grep -q 'tk_status rowsoftmax_cuda(' "$T/rowsc.h" &&
+       grep -q 'rowsoftmax_cuda_dl(' "$T/rowsc.h" && ! grep -q 'rowsoftmax__v0_cuda_dl' "$T/rowsc.h" &&
+       CHECK="8,64,ok 8,200,ok 3,100,ok 5,150,ok 2,500,ok 4,512,ok 2,600,require 8,1,ok" \
+           cuda_run cuda_dispatch_run "$T/rowsc.h" rows rowsoftmax $RC; then
+        pass cuda_dispatch
+    else
+        fail cuda_dispatch "rowsoftmax_cuda must dispatch over the tuned variants (default as fallback)"
+        show "$T/cuda_dispatch.log"; show "$T/cuda_dispatch_run/cc.log"; show "$T/cuda_dispatch_run/out"
     fi
 
     if tkcu cuda_wrong "$S/wrong.tk" --max-autotune --no-cache --tune N=2000 -o "$T/wrongc.h" &&
