@@ -769,7 +769,8 @@ static void plan_pipe(GpuMma *m, const Instr *in, const int *uses)
         /* one iteration's MMAs in flight: the copies go S - 2 ahead, into
          * the stage the MMAs of two iterations back read (waited for) */
         p->late = false;
-        p->inflight = every && S >= 3;
+        env = getenv("TKC_WG_INFLIGHT");       /* experiments: 0 waits for each dot's MMAs */
+        p->inflight = every && S >= 3 && !(env && !strcmp(env, "0"));
         p->ahead = S - 1 - p->inflight;
         p->ea = gpu_wg_width(K);
         p->eb = gpu_wg_width(g.TN);
@@ -944,7 +945,8 @@ void gpu_mma_loop_head(GpuMma *m, const Instr *loop)
                                                 add(m, ref(m, p->rs), ci(m, 1))));
     PirStmt *w = pir_asm_stmt(F, CUR, PA_CP_WAIT);
     w->in[0] = ci(m, p->ahead - 1);
-    if (p->ea)                         /* wgmma reads through the async proxy */
+    const char *env = getenv("TKC_WG_PROXY");    /* experiments: 0 leaves the fence out */
+    if (p->ea && !(env && !strcmp(env, "0")))    /* wgmma reads through the async proxy */
         pir_asm_stmt(F, CUR, PA_FENCE_PROXY);
     pir_barrier(F, CUR);
     if (!p->late)
