@@ -146,9 +146,8 @@ typedef struct GpuWgDot {
     int64_t K, ea, eb;         /* K; swizzle widths of A and B */
     bool bt;                   /* B staged K-major as [N, K] (else N-major [K, N]) */
     DType dt;                  /* DT_BF16 or DT_F16 */
-    int inflight;              /* wait_group after the commit */
 } GpuWgDot;
-/* fence, one wgmma per k step of 16, commit, wait_group d->inflight */
+/* fence, one wgmma per k step of 16, commit (the caller waits: gpu_wg_wait) */
 void gpu_wg_dot(GpuMma *m, const GpuWgDot *d);
 void gpu_wg_wait(GpuMma *m, PirLocal *acc, int nacc, int n);
 

@@ -570,8 +570,11 @@ bool gpu_mma_dot(GpuMma *m, const Instr *in)
         pp->nacc = g.NI * 4;
         scope(m);
         GpuWgDot d = { .acc = pp->acc, .g = &g, .at_a = ea, .at_b = eb, .K = ty(m, a)->dim[1], .ea = pp->ea,
-                       .eb = pp->eb, .dt = ty(m, a)->dt, .inflight = pp->inflight };
+                       .eb = pp->eb, .dt = ty(m, a)->dt };
         gpu_wg_dot(m, &d);
+        if (pp->late)
+            pipe_issue(m, pp, 0, 1);
+        gpu_wg_wait(m, pp->acc, pp->nacc, pp->inflight);
         close_n(m, 1);
         return true;
     }
@@ -767,8 +770,11 @@ static void plan_pipe(GpuMma *m, const Instr *in, const int *uses)
     }
     if (wg) {
         /* one iteration's MMAs in flight: the copies go S - 2 ahead, into
-         * the stage the MMAs of two iterations back read (waited for) */
-        p->late = false;
+         * the stage the MMAs of two iterations back read (waited for); they
+         * are issued after this iteration's MMAs (late), so that the tensor
+         * cores have two groups queued while the copies go out */
+        env = getenv("TKC_MMA_LATE");
+        p->late = every && !(env && !strcmp(env, "0"));
         env = getenv("TKC_WG_INFLIGHT");       /* experiments: 0 waits for each dot's MMAs */
         p->inflight = every && S >= 3 && !(env && !strcmp(env, "0"));
         p->ahead = S - 1 - p->inflight;

@@ -23,10 +23,11 @@
  *   - Per k step of 16 one wgmma per warpgroup, with matrix descriptors of
  *     its A rows and B columns (start address >> 4, leading and stride byte
  *     offsets, swizzle mode); a fence before the first, a commit after the
- *     last, then wait_group 1: one iteration's MMAs stay in flight while the
- *     next one's operands land.  The pipeline then copies S - 2 iterations
- *     ahead (not S - 1), so the stage it overwrites is never the one the
- *     MMAs in flight read (gpu_mma.c, "pipelined K loops").
+ *     last; gpu_mma.c then issues the next copies and waits with
+ *     wait_group 1: one iteration's MMAs stay in flight while the next
+ *     one's operands land.  The pipeline copies S - 2 iterations ahead (not
+ *     S - 1), so the stage it overwrites is never the one the MMAs in
+ *     flight read (gpu_mma.c, "pipelined K loops").
  *   - cp.async writes shared memory through the generic proxy, wgmma reads
  *     it through the async proxy: every thread fences (fence.proxy.async)
  *     after its cp.async.wait_group, before the barrier.
@@ -126,5 +127,4 @@ void gpu_wg_dot(GpuMma *m, const GpuWgDot *d)
         s->in[4] = ci(m, 1);
     }
     pir_asm_stmt(F, gpu_cur(e), PA_WG_COMMIT);
-    gpu_wg_wait(m, d->acc, nacc, d->inflight);
 }
