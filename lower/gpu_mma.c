@@ -39,6 +39,10 @@
  * (plan_resident: attention's q).  A B operand trans(x) is staged as x,
  * rows of K, and loaded with ldmatrix without .trans (ldsm_bt: attention's
  * k, whose rows are contiguous in memory).
+ *
+ * On sm_90a a pipelined K loop's dot runs on wgmma instead, its stages in
+ * wgmma's swizzled layouts (gpu_wgmma.c); the pipeline below then copies
+ * S - 2 iterations ahead and keeps one group of MMAs in flight.
  */
 #include <stdlib.h>
 #include <string.h>
