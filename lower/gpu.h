@@ -144,7 +144,8 @@ typedef struct GpuWgDot {
     const GpuGrid *g;
     PirExpr *at_a, *at_b;      /* I32 byte offsets of the staged A [M, K] and B */
     int64_t K, ea, eb;         /* K; swizzle widths of A and B */
-    bool bt;                   /* B staged K-major as [N, K] (else N-major [K, N]) */
+    bool bt;                   /* B staged K-major as [N, K] (else N-major [K, N]); the
+                                * pipeline stages no trans(x) operand yet: always false */
     DType dt;                  /* DT_BF16 or DT_F16 */
 } GpuWgDot;
 /* fence, one wgmma per k step of 16, commit (the caller waits: gpu_wg_wait) */
