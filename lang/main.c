@@ -397,7 +397,7 @@ static int compile(Arena *a, Options *o)
         return 0;
     }
     if (o->emit && !strcmp(o->emit, "pir"))
-        return cuda_emit_pir(stdout, ks.v, ks.n, &d) ? 0 : 1;
+        return cuda_emit_pir(stdout, ks.v, ks.n, o->arch, &d) ? 0 : 1;
     if (o->emit && (!strcmp(o->emit, "cuda") || !strcmp(o->emit, "ptx") || !strcmp(o->emit, "llvm"))) {
         TargetOptions to = {.source = o->input, .guard = guard_name(a, o), .arch = o->arch,
                             .cache = tune_code_cache(&o->tune), .llvm = o->llvm};

@@ -92,6 +92,8 @@ typedef struct GpuMma {
                                 * loop body, gpu.c), not at the dot: offset in the early
                                 * region, or -1 */
     int64_t early_need;        /* the early region: bytes, after the resident region */
+    bool *wg;                  /* DOTs on wgmma (gpu_wgmma.c: pipelined, sm_90a) */
+    bool *wg_var;              /* vars accumulated by those */
 } GpuMma;
 
 /* gpu_mma.c.  Set k, a, T, V, live, e, then plan (TKC_MMA=0 turns it off). */
@@ -134,5 +136,26 @@ GpuSlots gpu_mma_open_frag(GpuMma *m, const GpuGrid *g, bool rk);
 /* Fragments src (grid g) into dst, the same tile in gpu.c's block layout,
  * through the staging region. */
 void gpu_mma_to_block(GpuMma *m, PirLocal *src, PirLocal *dst, const GpuGrid *g);
+
+/* gpu_wgmma.c: a pipelined dot on sm_90a's warpgroup MMA.  The grid of its
+ * [M, N] result (false: does not fit); the swizzle width in elements of a
+ * staged operand whose contiguous extent is c (a multiple of 16); the byte
+ * offset in a staged [R, *] operand of width E of the 16-byte chunk at row
+ * i0, column i1 (a multiple of 8). */
+bool gpu_wg_grid(const GpuMma *m, int64_t M, int64_t N, GpuGrid *g);
+int64_t gpu_wg_width(int64_t c);
+PirExpr *gpu_wg_at(GpuMma *m, int64_t R, int64_t E, PirExpr *i0, PirExpr *i1);
+typedef struct GpuWgDot {
+    PirLocal *acc;             /* the accumulators: g's fragments */
+    const GpuGrid *g;
+    PirExpr *at_a, *at_b;      /* I32 byte offsets of the staged A [M, K] and B */
+    int64_t K, ea, eb;         /* K; swizzle widths of A and B */
+    bool bt;                   /* B staged K-major as [N, K] (else N-major [K, N]); the
+                                * pipeline stages no trans(x) operand yet: always false */
+    DType dt;                  /* DT_BF16 or DT_F16 */
+} GpuWgDot;
+/* fence, one wgmma per k step of 16, commit (the caller waits: gpu_wg_wait) */
+void gpu_wg_dot(GpuMma *m, const GpuWgDot *d);
+void gpu_wg_wait(GpuMma *m, PirLocal *acc, int nacc, int n);
 
 #endif

@@ -39,6 +39,10 @@
  * (plan_resident: attention's q).  A B operand trans(x) is staged as x,
  * rows of K, and loaded with ldmatrix without .trans (ldsm_bt: attention's
  * k, whose rows are contiguous in memory).
+ *
+ * On sm_90a a pipelined K loop's dot runs on wgmma instead, its stages in
+ * wgmma's swizzled layouts (gpu_wgmma.c); the pipeline below then copies
+ * S - 2 iterations ahead and keeps one group of MMAs in flight.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +52,8 @@
 #define PAD 8          /* elements of padding per staged 16-bit row: 16 bytes */
 #define PIPE_MAX (160 * 1024)  /* bytes: a pipeline's stages at most (sm_80 has 163 KB) */
 #define PIPE_STAGES 3  /* the default */
+#define WG_PIPE_MAX (200 * 1024)  /* with wgmma (sm_90a: 227 KB) */
+#define WG_STAGES 4    /* the default with wgmma: 2 iterations ahead, 1 in flight */
 #define OPAD 8         /* floats of padding per row of the f32 conversion area */
 #define KEY_LOADS 4    /* loads one key loop's pipeline copies at most */
 #define KEY_STAGES 2   /* its default stages */
@@ -70,6 +76,11 @@ typedef struct GpuPipe {
      * in the early region. */
     int nld, ld[KEY_LOADS];
     int64_t ldoff[KEY_LOADS], base;
+    int ahead;                 /* iterations copied ahead: S - 1, or S - 2 with wgmma in flight */
+    int inflight;              /* wgmma: groups left in flight after the dot (0, 1) */
+    int64_t ea, eb;            /* wgmma: the operands' swizzle widths (gpu_wgmma.c); 0: mma.sync */
+    PirLocal *acc;             /* wgmma: the accumulators, for the wait after the loop */
+    int nacc;
 } GpuPipe;
 
 /* The loops over a thread's slots (open_frag, open_block). */
@@ -147,7 +158,18 @@ static bool dot_fits(const GpuMma *m, const Instr *in, Grid *g)
         return false;
     if (in->args[2] > 0 && ty(m, in->args[2])->dt != DT_F32)
         return false;
+    if (m->wg && m->wg[in->id])
+        return gpu_wg_grid(m, t->dim[0], t->dim[1], g);
     return grid_of(m, t->dim[0], t->dim[1], g);
+}
+
+/* The grid of var x's fragments: its dot's. */
+static bool var_grid(const GpuMma *m, int x, Grid *g)
+{
+    const TTy *vt = &m->k->vars.v[x].ty;
+    if (m->wg_var && m->wg_var[x])
+        return gpu_wg_grid(m, vt->dim[0], vt->dim[1], g);
+    return grid_of(m, vt->dim[0], vt->dim[1], g);
 }
 
 /* Between the VAR_GET g and the VAR_SET s of one block, nothing else
@@ -212,6 +234,8 @@ void gpu_mma_plan(GpuMma *m)
     m->frag_var = arena_alloc(m->a, (size_t)k->vars.n + 1);
     m->pipe = arena_alloc(m->a, sizeof(struct GpuPipe *) * ((size_t)n + 1));
     m->staged = arena_alloc(m->a, (size_t)n + 1);
+    m->wg = arena_alloc(m->a, (size_t)n + 1);
+    m->wg_var = arena_alloc(m->a, (size_t)k->vars.n + 1);
     const char *env = getenv("TKC_MMA");
     if (env && !strcmp(env, "0"))
         return;
@@ -555,6 +579,21 @@ bool gpu_mma_dot(GpuMma *m, const Instr *in)
         return false;
     int a = in->args[0], b = in->args[1];
     struct GpuPipe *pp = pipe_of(m, in);      /* both operands staged by the pipeline */
+    if (pp && pp->ea) {                        /* on wgmma (gpu_wgmma.c) */
+        PirExpr *ea, *eb;
+        pipe_bases(m, pp, &ea, &eb);
+        pp->acc = acc_init(m, in, &g);
+        pp->nacc = g.NI * 4;
+        scope(m);
+        GpuWgDot d = { .acc = pp->acc, .g = &g, .at_a = ea, .at_b = eb, .K = ty(m, a)->dim[1], .ea = pp->ea,
+                       .eb = pp->eb, .dt = ty(m, a)->dt };
+        gpu_wg_dot(m, &d);
+        if (pp->late)
+            pipe_issue(m, pp, 0, 1);
+        gpu_wg_wait(m, pp->acc, pp->nacc, pp->inflight);
+        close_n(m, 1);
+        return true;
+    }
     PirLocal *rega = pp ? NULL : gpu_frag_a(m->e, a, &g, &ga);
     bool res = !pp && !rega && m->res[a] >= 0, own = !pp && !rega && !res;
     int bt = pp ? 0 : trans_src(m, b), bs = bt ? bt : b;
@@ -647,8 +686,7 @@ bool gpu_mma_dot(GpuMma *m, const Instr *in)
 void gpu_mma_var_op(GpuMma *m, const Instr *in)
 {
     Grid g;
-    const TTy *vt = &m->k->vars.v[in->index].ty;
-    if (m->fused[in->id] || !grid_of(m, vt->dim[0], vt->dim[1], &g))
+    if (m->fused[in->id] || !var_grid(m, in->index, &g))
         return;
     if (in->op == OP_VAR_SET)
         from_tile(m, gpu_var(m->e, in->index), in->args[0], &g);
@@ -681,6 +719,25 @@ void gpu_mma_var_op(GpuMma *m, const Instr *in)
  * barriers order those stores like the copies). */
 
 
+/* May the pipelined dot `in` of `loop` run on wgmma?  Then *g: its grid.
+ * Its accumulator var is read and written in the loop only by the dot (an
+ * access could land while the MMAs are in flight). */
+static bool wg_plan(const GpuMma *m, const Instr *in, const Instr *loop, Grid *g)
+{
+    const char *env = getenv("TKC_WGMMA");
+    const TTy *t = &in->ty;
+    int x = I(m, in->args[2])->index;
+    if (!m->k->wgmma || (env && !strcmp(env, "0")) || !gpu_wg_grid(m, t->dim[0], t->dim[1], g))
+        return false;
+    for (int v = 1; v < m->k->instrs.n; v++) {
+        const Instr *c = I(m, v);
+        if ((c->op == OP_VAR_GET || c->op == OP_VAR_SET) && c->index == x && m->live[v] && !m->fused[v]
+            && inside(c, loop))
+            return false;
+    }
+    return true;
+}
+
 static void plan_pipe(GpuMma *m, const Instr *in, const int *uses)
 {
     const Instr *loop = in->parent->owner;
@@ -700,26 +757,48 @@ static void plan_pipe(GpuMma *m, const Instr *in, const int *uses)
     if (!dot_fits(m, in, &g))
         return;
     int64_t K = ty(m, a)->dim[1], bytes_a = g.M * (K + PAD) * 2;
-    int64_t stage = (bytes_a + K * (g.N + PAD) * 2 + 127) / 128 * 128;
+    int64_t stage = (bytes_a + K * (g.N + PAD) * 2 + 127) / 128 * 128, max = PIPE_MAX;
+    bool wg = wg_plan(m, in, loop, &g);
+    if (wg) {                                  /* unpadded, 1024-aligned (gpu_wgmma.c) */
+        bytes_a = (g.M * K * 2 + 1023) / 1024 * 1024;
+        stage = (bytes_a + K * g.N * 2 + 1023) / 1024 * 1024;
+        max = WG_PIPE_MAX;
+    }
     env = getenv("TKC_MMA_STAGES");            /* experiments: the default stages */
-    int S = m->k->stages > 0 ? m->k->stages : env ? atoi(env) : PIPE_STAGES;
+    int S = m->k->stages > 0 ? m->k->stages : env ? atoi(env) : wg ? WG_STAGES : PIPE_STAGES;
     if (S < 2)
         S = 2;
-    while (S > 2 && S * stage > PIPE_MAX)
+    while (S > 2 && S * stage > max)
         S--;
-    if (S * stage > PIPE_MAX)
+    if (S * stage > max)
         return;
     GpuPipe *p = arena_alloc(m->a, sizeof *p);
     *p = (GpuPipe){ .dot = in->id, .lv = lv->id, .S = S, .stage = stage, .offb = bytes_a,
-                    .t = pir_ty_compute(lv->ty.dt) };
+                    .t = pir_ty_compute(lv->ty.dt), .ahead = S - 1 };
     /* Interleaving pays when a k step has many MMAs per warp (H200: 128x256
      * tiles of 64x64 per warp +9% at 8192^3; 128x128 of 64x32 -6%). */
     env = getenv("TKC_MMA_LATE");
     p->late = env ? !strcmp(env, "1") : g.MI * g.NI >= 32;
+    bool every = true;                         /* the dot runs in every iteration */
     for (int i = 0; i < in->parent->ins.n && in->parent->ins.v[i] != in->id; i++) {
         const Instr *x = I(m, in->parent->ins.v[i]);
         if (x->blocks[0] || x->blocks[1] || x->op == OP_BREAK || x->op == OP_CONTINUE || x->op == OP_YIELD)
-            p->late = false;
+            every = p->late = false;
+    }
+    if (wg) {
+        /* one iteration's MMAs in flight: the copies go S - 2 ahead, into
+         * the stage the MMAs of two iterations back read (waited for); they
+         * are issued after this iteration's MMAs (late), so that the tensor
+         * cores have two groups queued while the copies go out */
+        env = getenv("TKC_MMA_LATE");
+        p->late = every && !(env && !strcmp(env, "0"));
+        env = getenv("TKC_WG_INFLIGHT");       /* experiments: 0 waits for each dot's MMAs */
+        p->inflight = every && S >= 3 && !(env && !strcmp(env, "0"));
+        p->ahead = S - 1 - p->inflight;
+        p->ea = gpu_wg_width(K);
+        p->eb = gpu_wg_width(g.TN);
+        m->wg[in->id] = true;
+        m->wg_var[I(m, in->args[2])->index] = true;
     }
     m->pipe[loop->id] = p;
     m->staged[a] = m->staged[b] = true;
@@ -737,11 +816,17 @@ static GpuPipe *pipe_of(const GpuMma *m, const Instr *dot)
     return p && p->dot == dot->id ? p : NULL;
 }
 
+/* The stages' first byte: wgmma's swizzled tiles start 1024-aligned. */
+static int64_t pipe_base(const GpuMma *m, const GpuPipe *p)
+{
+    return p->ea ? (m->off + 1023) / 1024 * 1024 : m->off;
+}
+
 /* The byte offsets of this iteration's A and B stages. */
 static void pipe_bases(GpuMma *m, GpuPipe *p, PirExpr **ea, PirExpr **eb)
 {
-    need(m, p->S * p->stage);
-    PirExpr *base = add(m, ci(m, m->off), mul(m, ref(m, p->cur), ci(m, p->stage)));
+    need(m, p->S * p->stage + (p->ea ? 1024 : 0));
+    PirExpr *base = add(m, ci(m, pipe_base(m, p)), mul(m, ref(m, p->cur), ci(m, p->stage)));
     *ea = base;
     *eb = add(m, base, ci(m, p->offb));
 }
@@ -755,8 +840,8 @@ static int64_t rounds(const GpuMma *m, int v)
 
 /* Copy rounds [q0, q1) of load v ([R, C]) of the iteration whose counter
  * the loop's LOOPVAR reads now into the stage at byte offset `at` (I32;
- * rows of C + PAD). */
-static void copy_tile(GpuMma *m, int v, PirExpr *at, int64_t q0, int64_t q1)
+ * rows of C + PAD, or with E > 0 wgmma's swizzled layout of width E). */
+static void copy_tile(GpuMma *m, int v, PirExpr *at, int64_t q0, int64_t q1, int64_t E)
 {
     const TTy *t = ty(m, v);
     int64_t R = t->dim[0], C = t->dim[1], SR = C + PAD, nch = R * C / 8;
@@ -772,7 +857,9 @@ static void copy_tile(GpuMma *m, int v, PirExpr *at, int64_t q0, int64_t q1)
     }
     PirLocal *i0 = let(m, "i", op(m, PB_DIV, ref(m, ch), ci(m, C / 8)));
     PirLocal *i1 = let(m, "i", mul(m, op(m, PB_REM, ref(m, ch), ci(m, C / 8)), ci(m, 8)));
-    PirLocal *dst = let(m, "dst", add(m, at, mul(m, add(m, mul(m, ref(m, i0), ci(m, SR)), ref(m, i1)), ci(m, 2))));
+    PirExpr *o = E ? gpu_wg_at(m, R, E, ref(m, i0), ref(m, i1))
+                   : mul(m, add(m, mul(m, ref(m, i0), ci(m, SR)), ref(m, i1)), ci(m, 2));
+    PirLocal *dst = let(m, "dst", add(m, at, o));
     PirExpr *ptr, *ok;
     if (gpu_load_chunk(m->e, v, ref(m, i0), ref(m, i1), &ptr, &ok)) {
         PirExpr *al = op(m, PB_EQ, op(m, PB_AND, pir_ptrint(F, ptr), pir_int(F, PT_U64, 15)), pir_int(F, PT_U64, 0));
@@ -809,17 +896,18 @@ static void pipe_copy(GpuMma *m, GpuPipe *p, PirExpr *base, int64_t ahead, PirEx
         kc = pir_bin(F, PB_ADD, base, pir_bin(F, PB_MUL, pir_int(F, p->t, ahead), p->step));
     PirLocal *k = let(m, "kn", kc);
     PirLocal *c = gpu_bind(m->e, p->lv, k);
-    int64_t at0 = p->nld ? early_at(m) + p->base : m->off;
+    int64_t at0 = p->nld ? early_at(m) + p->base : pipe_base(m, p);
     PirLocal *at = let(m, "st", add(m, ci(m, at0), mul(m, slot, ci(m, p->stage))));
     for (int i = 0; i < p->nld; i++) {      /* a key loop's loads */
         int64_t r = rounds(m, p->ld[i]);
-        copy_tile(m, p->ld[i], add(m, ref(m, at), ci(m, p->ldoff[i])), r * part / parts, r * (part + 1) / parts);
+        copy_tile(m, p->ld[i], add(m, ref(m, at), ci(m, p->ldoff[i])), r * part / parts, r * (part + 1) / parts, 0);
     }
     if (!p->nld) {
         const Instr *dot = I(m, p->dot);
         int64_t ra = rounds(m, dot->args[0]), rb = rounds(m, dot->args[1]);
-        copy_tile(m, dot->args[0], ref(m, at), ra * part / parts, ra * (part + 1) / parts);
-        copy_tile(m, dot->args[1], add(m, ref(m, at), ci(m, p->offb)), rb * part / parts, rb * (part + 1) / parts);
+        copy_tile(m, dot->args[0], ref(m, at), ra * part / parts, ra * (part + 1) / parts, p->ea);
+        copy_tile(m, dot->args[1], add(m, ref(m, at), ci(m, p->offb)), rb * part / parts, rb * (part + 1) / parts,
+                  p->eb);
     }
     gpu_bind(m->e, p->lv, c);
 }
@@ -844,7 +932,7 @@ void gpu_mma_loop_pre(GpuMma *m, const Instr *loop, PirExpr *lo, PirExpr *hi, Pi
     p->rs = let(m, "rs", ci(m, 0));
     p->cur = pir_local(F, "cur", PT_I32, 0);
     pir_decl(F, CUR, p->cur, ci(m, 0));
-    for (int s = 0; s + 1 < p->S; s++) {
+    for (int s = 0; s < p->ahead; s++) {
         PirStmt *i = pir_if(F, CUR, pir_bin(F, PB_LT, pir_int(F, PT_I64, s), ref(m, p->n)));
         gpu_push(m->e, i->body);
         pipe_copy(m, p, ref(m, p->lo), s, ci(m, s), 0, 1);
@@ -853,17 +941,19 @@ void gpu_mma_loop_pre(GpuMma *m, const Instr *loop, PirExpr *lo, PirExpr *hi, Pi
     }
 }
 
-/* Part `part` of `parts` of the copies of iteration it + S - 1; after the
- * last part the commit and it++. */
+/* Part `part` of `parts` of the copies of iteration it + D (D = p->ahead)
+ * into stage (cur + D) % S; after the last part the commit and it++. */
 static void pipe_issue(GpuMma *m, GpuPipe *p, int part, int parts)
 {
-    int S = p->S;
-    PirExpr *ahead = pir_nsw(F, PB_ADD, ref(m, p->it), pir_int(F, PT_I64, S - 1));
+    int S = p->S, D = p->ahead;
+    PirExpr *ahead = pir_nsw(F, PB_ADD, ref(m, p->it), pir_int(F, PT_I64, D));
     PirStmt *i = pir_if(F, CUR, pir_bin(F, PB_LT, ahead, ref(m, p->n)));
     gpu_push(m->e, i->body);
-    PirExpr *ws = pir_select(F, op(m, PB_EQ, ref(m, p->cur), ci(m, 0)), ci(m, S - 1),
-                             op(m, PB_SUB, ref(m, p->cur), ci(m, 1)));
-    /* lo + (it + S - 1) * step rather than counter + (S - 1) * step: `it`
+    PirExpr *ws = D == S - 1 ? pir_select(F, op(m, PB_EQ, ref(m, p->cur), ci(m, 0)), ci(m, S - 1),
+                                          op(m, PB_SUB, ref(m, p->cur), ci(m, 1)))
+                             : pir_select(F, op(m, PB_GE, ref(m, p->cur), ci(m, S - D)),
+                                          op(m, PB_SUB, ref(m, p->cur), ci(m, S - D)), add(m, ref(m, p->cur), ci(m, D)));
+    /* lo + (it + D) * step rather than counter + D * step: `it`
      * steps by one, so the compiler strength-reduces the copies' addresses */
     PirExpr *kn = pir_bin(F, PB_ADD, ref(m, p->lo),
                           pir_bin(F, PB_MUL, pir_conv(F, p->t, ahead), p->step));
@@ -885,7 +975,10 @@ void gpu_mma_loop_head(GpuMma *m, const Instr *loop)
     pir_assign(F, CUR, p->rs, NULL, pir_select(F, op(m, PB_EQ, ref(m, p->rs), ci(m, S - 1)), ci(m, 0),
                                                 add(m, ref(m, p->rs), ci(m, 1))));
     PirStmt *w = pir_asm_stmt(F, CUR, PA_CP_WAIT);
-    w->in[0] = ci(m, S - 2);
+    w->in[0] = ci(m, p->ahead - 1);
+    const char *env = getenv("TKC_WG_PROXY");    /* experiments: 0 leaves the fence out */
+    if (p->ea && !(env && !strcmp(env, "0")))    /* wgmma reads through the async proxy */
+        pir_asm_stmt(F, CUR, PA_FENCE_PROXY);
     pir_barrier(F, CUR);
     if (!p->late)
         pipe_issue(m, p, 0, 1);
@@ -896,6 +989,8 @@ void gpu_mma_loop_post(GpuMma *m, const Instr *loop)
     GpuPipe *p = m->pipe ? m->pipe[loop->id] : NULL;
     if (!p)
         return;
+    if (p->acc)
+        gpu_wg_wait(m, p->acc, p->nacc, 0);
     PirStmt *w = pir_asm_stmt(F, CUR, PA_CP_WAIT);
     w->in[0] = ci(m, 0);
 }
@@ -960,6 +1055,7 @@ void gpu_mma_key_place(GpuMma *m)
             continue;
         while (p->S > 2 && p->S * p->stage > PIPE_MAX)
             p->S--;
+        p->ahead = p->S - 1;
         bool nested = false;
         for (int u = 1; u < m->k->instrs.n && !nested; u++)
             nested = u != v && m->pipe[u] && m->pipe[u]->nld && (inside(I(m, u), I(m, v)) || inside(I(m, v), I(m, u)));

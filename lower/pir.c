@@ -353,6 +353,54 @@ PirStmt *pir_asm_stmt(PirFunc *f, PirBlock *b, PirAsmOp op)
     return s;
 }
 
+char *pir_asm_text(Arena *a, const PirStmt *s)
+{
+    const PirAsmInfo *ai = &pir_asm[s->asm_op];
+    int first = ai->nout + s->nacc;        /* the number of input 0 */
+    Buf b = { .a = a };
+    buf_puts(&b, "");
+    for (const char *t = ai->ptx; *t; t++) {
+        if (t[0] != '%' || t[1] != '{') {
+            buf_putc(&b, *t);
+            continue;
+        }
+        if (t[2] == 'A') {
+            buf_putc(&b, '{');
+            for (int i = 0; i < s->nacc; i++)
+                buf_printf(&b, "%s%%%d", i ? ", " : "", ai->nout + i);
+            buf_putc(&b, '}');
+        } else if (t[2] == 'N') {
+            buf_printf(&b, "%d", 2 * s->nacc);
+        } else {
+            buf_printf(&b, "%%%d", first + (t[2] - '0'));
+        }
+        t += 3;                            /* on the '}' */
+    }
+    return b.s;
+}
+
+char *pir_asm_cons(Arena *a, const PirStmt *s)
+{
+    const PirAsmInfo *ai = &pir_asm[s->asm_op];
+    if (!s->nacc)
+        return arena_printf(a, "%s", ai->cons);
+    Buf b = { .a = a };
+    buf_puts(&b, "");
+    const char *c = ai->cons;
+    for (int i = 0; i < ai->nout; i++) {   /* the table's outputs */
+        size_t n = strcspn(c, ",");
+        buf_printf(&b, "%s%.*s", b.n ? "," : "", (int)n, c);
+        c += n + (c[n] == ',');
+    }
+    for (int i = 0; i < s->nacc; i++)
+        buf_printf(&b, "%s=f", b.n ? "," : "");
+    if (*c)
+        buf_printf(&b, "%s%s", b.n ? "," : "", c);
+    for (int i = 0; i < s->nacc; i++)
+        buf_printf(&b, ",%d", ai->nout + i);
+    return b.s;
+}
+
 /* ------------------------------------------------------------ printer */
 
 static const char *const bin_name[] = {
@@ -532,6 +580,9 @@ static void pstmt(FILE *o, const PirFunc *f, const PirStmt *s, int d)
             fprintf(o, i ? ", " : "");
             pexpr(o, f, s->out[i]);
         }
+        if (s->nacc)
+            fprintf(o, "%s%%%s%d[%lld..%lld]", ai->nout ? ", " : "", s->acc->hint, s->acc->id,
+                    (long long)s->acc0, (long long)(s->acc0 + s->nacc - 1));
         fprintf(o, "} (");
         for (int i = 0; i < ai->nin; i++) {
             fprintf(o, i ? ", " : "");

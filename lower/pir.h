@@ -23,7 +23,10 @@
  *
  * Additions: PirExpr.nsw and pir_nsw (index arithmetic that cannot overflow,
  * divisions without special cases).  PA_CP_ASYNC, PA_CP_COMMIT, PA_CP_WAIT
- * (asynchronous global-to-shared copies, sm_80+).
+ * (asynchronous global-to-shared copies, sm_80+).  Asm statements bound to
+ * a register array (PirStmt.acc, acc0, nacc; pir_asm_text, pir_asm_cons),
+ * PA_WG_FENCE, PA_WGMMA_BF16, PA_WGMMA_F16, PA_WG_COMMIT, PA_WG_WAIT,
+ * PA_FENCE_PROXY (warpgroup MMA, sm_90a) and PirFunc.smem_align.
  */
 #ifndef TKC_PIR_H
 #define TKC_PIR_H
@@ -116,6 +119,7 @@ typedef struct PirFunc {
     int threads;           /* block size: threadIdx.x in [0, threads); a multiple of 32 */
     int64_t smem;          /* dynamic shared memory bytes (16-byte aligned base), 0: none */
     PirBlock *body;
+    int smem_align;        /* the base's alignment when above 16 (wgmma's swizzled tiles: 1024) */
 } PirFunc;
 
 /* ------------------------------------------------------------ expressions */
@@ -265,7 +269,30 @@ typedef struct PirExpr {
     /* in: an I32 PE_CONST n: waits until at most n of this thread's committed groups  \
      * are pending (its copies are then visible to it; a barrier makes them visible to \
      * the block) */                                                                    \
-    X(PA_CP_WAIT, "cp_wait", 0, 1, "cp.async.wait_group %0;", "n", 1)
+    X(PA_CP_WAIT, "cp_wait", 0, 1, "cp.async.wait_group %0;", "n", 1)                  \
+    /* Warpgroup MMA (sm_90a).  FENCE, WGMMA_* and WAIT bind the accumulators          \
+     * (PirStmt.acc: nacc F32 elements, read and written; see pir_asm_text), so that   \
+     * no compiler moves their other uses across them.  D (the accumulators of a       \
+     * 64 x 2nacc tile, each warp's 16 rows in mma.sync's m16n8 C layout per 8        \
+     * columns) += A B, A and B read from shared memory through matrix descriptors    \
+     * (in: U64 descriptors of A and B, I32 PE_CONST transpose bits of A and B, I32   \
+     * scale-d: 0 ignores D); asynchronous until a WAIT covers its group. */         \
+    X(PA_WG_FENCE, "wg_fence", 0, 0, "wgmma.fence.sync.aligned;", "", 1)               \
+    X(PA_WGMMA_BF16, "wgmma_bf16", 0, 5, "{ .reg .pred p; setp.ne.b32 p, %{4}, 0; "      \
+      "wgmma.mma_async.sync.aligned.m64n%{N}k16.f32.bf16.bf16 %{A}, %{0}, %{1}, p, 1, 1, %{2}, %{3}; }", \
+      "l,l,n,n,r", 1)                                                                    \
+    X(PA_WGMMA_F16, "wgmma_f16", 0, 5, "{ .reg .pred p; setp.ne.b32 p, %{4}, 0; "        \
+      "wgmma.mma_async.sync.aligned.m64n%{N}k16.f32.f16.f16 %{A}, %{0}, %{1}, p, 1, 1, %{2}, %{3}; }", \
+      "l,l,n,n,r", 1)                                                                    \
+    /* closes the warpgroup's group of WGMMA issued since the last commit */           \
+    X(PA_WG_COMMIT, "wg_commit", 0, 0, "wgmma.commit_group.sync.aligned;", "", 1)       \
+    /* in: an I32 PE_CONST n: waits until at most n of the warpgroup's groups are      \
+     * pending (their accumulators are then written, their reads of shared memory done) */ \
+    X(PA_WG_WAIT, "wg_wait", 0, 1, "wgmma.wait_group.sync.aligned %{0};", "n", 1)      \
+    /* orders this thread's earlier generic-proxy writes of shared memory (stores,     \
+     * completed cp.async) before later async-proxy reads (wgmma) once a barrier       \
+     * follows */                                                                       \
+    X(PA_FENCE_PROXY, "fence_proxy", 0, 0, "fence.proxy.async.shared::cta;", "", 1)
 
 typedef enum {
 #define X(n, s, no, ni, t, c, v) n,
@@ -321,6 +348,12 @@ struct PirStmt {
                             * keep program order with other accesses */
     PirAsmOp asm_op;       /* PS_ASM */
     PirExpr *out[4], *in[6];
+    /* PS_ASM bound to a register array: acc[acc0 .. acc0 + nacc) (F32) are
+     * read-write operands numbered after the outputs (CUDA "+f"; LLVM "=f"
+     * outputs with tied inputs after the others).  nacc 0: none. */
+    PirLocal *acc;
+    int64_t acc0;
+    int nacc;
 };
 
 /* ------------------------------------------------------------ building */
@@ -368,6 +401,14 @@ PirStmt *pir_for(PirFunc *f, PirBlock *b, PirLocal *ctr, PirExpr *lo, PirExpr *h
 void pir_store(PirFunc *f, PirBlock *b, PirMem m, PirExpr *val);
 void pir_barrier(PirFunc *f, PirBlock *b);
 PirStmt *pir_asm_stmt(PirFunc *f, PirBlock *b, PirAsmOp op);       /* fill out[], in[] */
+
+/* The PTX template of an asm statement in GCC syntax (%0 .. the outputs, the
+ * bound array's elements, the inputs): the table's template with %{A} ->
+ * {%k, ..} the bound elements, %{N} -> 2 nacc, %{i} -> input i.  And its
+ * constraints for LLVM: outputs, "=f" per bound element, inputs, then the
+ * tied inputs (the table's digits, or the bound elements' numbers). */
+char *pir_asm_text(Arena *a, const PirStmt *s);
+char *pir_asm_cons(Arena *a, const PirStmt *s);
 
 /* --emit=pir: the function in a readable form. */
 void pir_print(FILE *out, const PirFunc *f);

@@ -79,6 +79,9 @@ typedef struct TirKernel {
      * program, and the depth of the software pipeline of loops feeding a dot
      * (lower/gpu_mma.c).  From @launch, or from the --max-autotune variant. */
     int warps, stages;
+    /* GPU targets: dots may run on sm_90a's warpgroup MMA (lower/gpu_wgmma.c);
+     * the target sets it from its --arch before lowering. */
+    bool wgmma;
     /* dims/tensors specialized by -D are constants: see info */
 } TirKernel;
 

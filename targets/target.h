@@ -75,8 +75,8 @@ extern const Target target_nvptx;
  * PTX (from NVRTC, or from LLVM with o->llvm), --emit=llvm the LLVM IR. */
 bool cuda_emit_text(FILE *out, const char *kind, TirKernel **kernels, int n, const TargetOptions *o,
                     Diag *d);
-/* --emit=pir: the per-thread IR of each kernel (lower/pir.h). */
-bool cuda_emit_pir(FILE *out, TirKernel **kernels, int n, Diag *d);
+/* --emit=pir: the per-thread IR of each kernel (lower/pir.h) for arch (NULL: sm_90a). */
+bool cuda_emit_pir(FILE *out, TirKernel **kernels, int n, const char *arch, Diag *d);
 
 /* targets/expr.c: scalar expressions and literals as C, for the C target
  * and the CUDA target's device and host code.  The strings live in a. */

@@ -474,6 +474,13 @@ static const char *arch_of(const TargetOptions *o)
     return o && o->arch ? o->arch : "sm_90a";
 }
 
+/* wgmma (lower/gpu_wgmma.c) on sm_90a only: the other --arch keep mma.sync. */
+static void set_arch(TirKernel **ks, int n, const TargetOptions *o)
+{
+    for (int i = 0; i < n; i++)
+        ks[i]->wgmma = !strcmp(arch_of(o), "sm_90a");
+}
+
 static bool smem_fits(TirKernel *k, const CudaKernel *ck, const TargetOptions *o, Diag *d)
 {
     int64_t limit = cuda_arch_smem(arch_of(o));
@@ -488,6 +495,7 @@ static bool smem_fits(TirKernel *k, const CudaKernel *ck, const TargetOptions *o
 static bool device_source(Buf *src, TirKernel **ks, int n, CudaKernel *ck, const TargetOptions *o, Diag *d)
 {
     bool ok = true;
+    set_arch(ks, n, o);
     buf_puts(src, cuda_device_prelude);
     buf_puts(src, cuda_mma_prelude);
     for (int i = 0; i < n; i++) {
@@ -505,6 +513,7 @@ static bool compile_llvm(Arena *a, TirKernel **ks, int n, CudaKernel *ck, const 
                          bool cubin, char **ir, CudaBinary *bin, Diag *d)
 {
     memset(bin, 0, sizeof *bin);
+    set_arch(ks, n, o);
     if (!nvptx_compile(a, ks, n, ck, arch_of(o), ir, bin, d))
         return false;
     bool ok = true;

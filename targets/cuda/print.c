@@ -116,6 +116,8 @@ const char cuda_mma_prelude[] =
     "{ asm volatile(\"cp.async.cg.shared.global [%0], [%1], 16, %2;\" :: \"r\"(s), \"l\"(g), \"r\"(n) : \"memory\"); }\n"
     "TK_D void tk_cp_commit(void) { asm volatile(\"cp.async.commit_group;\" ::: \"memory\"); }\n"
     "#define tk_cp_wait(n) asm volatile(\"cp.async.wait_group %0;\" :: \"n\"(n) : \"memory\")\n"
+    "TK_D void tk_wg_commit(void) { asm volatile(\"wgmma.commit_group.sync.aligned;\" ::: \"memory\"); }\n"
+    "TK_D void tk_fence_proxy(void) { asm volatile(\"fence.proxy.async.shared::cta;\" ::: \"memory\"); }\n"
     "#endif\n";
 
 typedef struct PE {
@@ -354,9 +356,40 @@ static void loadv(PE *p, const PirStmt *s)
     line(p, "}");
 }
 
+/* An asm statement bound to a register array: inline asm with one "+f"
+ * operand per element (no helper could take a varying number); the CPU
+ * emulator calls tk_NAME(array + acc0, nacc, inputs) instead. */
+static void asm_inline(PE *p, const PirStmt *s)
+{
+    const PirAsmInfo *ai = &pir_asm[s->asm_op];
+    const char *arr = lname(p, s->acc);
+    Buf e = { .a = p->a }, o = { .a = p->a }, in = { .a = p->a };
+    buf_printf(&e, "tk_%s(%s + %lld, %d", ai->name, arr, (long long)s->acc0, s->nacc);
+    const char *c = ai->cons;
+    for (int i = 0; i < ai->nin; i++) {
+        size_t n = strcspn(c, ",");
+        buf_printf(&e, ", %s", ex(p, s->in[i]));
+        buf_printf(&in, "%s\"%.*s\"(%s)", i ? ", " : "", (int)n, c, ex(p, s->in[i]));
+        c += n + (c[n] == ',');
+    }
+    for (int i = 0; i < s->nacc; i++)
+        buf_printf(&o, "%s\"+f\"(%s[%lld])", i ? ", " : "", arr, (long long)(s->acc0 + i));
+    line(p, "#ifdef TK_EMU_MMA");
+    line(p, "%s);", e.s);
+    line(p, "#else");
+    line(p, "asm volatile(\"%s\"", pir_asm_text(p->a, s));
+    line(p, "    : %s", o.s);
+    line(p, "    : %s%s);", in.n ? in.s : "", ai->memory ? " : \"memory\"" : "");
+    line(p, "#endif");
+}
+
 static void asm_call(PE *p, const PirStmt *s)
 {
     const PirAsmInfo *ai = &pir_asm[s->asm_op];
+    if (s->nacc) {
+        asm_inline(p, s);
+        return;
+    }
     Buf b = { .a = p->a };
     bool ret = ai->nout == 1;        /* one output: the helper returns it */
     for (int i = ret; i < ai->nout; i++)
@@ -451,7 +484,7 @@ static void print_func(Buf *out, const PirFunc *f)
     line(p, "{");
     p->indent++;
     if (f->smem > 0)
-        line(p, "extern __shared__ __align__(16) unsigned char tk_smem[];");
+        line(p, "extern __shared__ __align__(%d) unsigned char tk_smem[];", f->smem_align > 16 ? f->smem_align : 16);
     block(p, f->body);
     p->indent--;
     line(p, "}");
@@ -468,10 +501,11 @@ bool cuda_emit_device(Buf *out, TirKernel *k, CudaKernel *ck, Diag *d)
     return true;
 }
 
-bool cuda_emit_pir(FILE *out, TirKernel **ks, int n, Diag *d)
+bool cuda_emit_pir(FILE *out, TirKernel **ks, int n, const char *arch, Diag *d)
 {
     bool ok = true;
     for (int i = 0; i < n; i++) {
+        ks[i]->wgmma = !arch || !strcmp(arch, "sm_90a");
         PirFunc *f = gpu_lower(ks[i], d);
         if (f)
             pir_print(out, f);

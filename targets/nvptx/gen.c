@@ -508,12 +508,73 @@ static void host_asm(Gen *g, const PirStmt *s, const PirAsmInfo *info, LLVMTypeR
     }
 }
 
+/* PS_ASM bound to a register array (pir.h: PirStmt.acc): the elements are
+ * outputs after the table's (none so far) with tied inputs after the
+ * others; on the stand-in tk_nvx_NAME(elements[], nacc, inputs). */
+static void asm_bound(Gen *g, const PirStmt *s)
+{
+    Ll *l = g->l;
+    const PirAsmInfo *info = &pir_asm[s->asm_op];
+    Arena *a = g->f->a;
+    int n = s->nacc, nargs = 0;
+    LLVMTypeRef *outt = arena_alloc(a, sizeof *outt * (size_t)n);
+    LLVMTypeRef *argt = arena_alloc(a, sizeof *argt * (size_t)(n + info->nin + 2));
+    LLVMValueRef *args = arena_alloc(a, sizeof *args * (size_t)(n + info->nin + 2));
+    PirExpr *el = arena_alloc(a, sizeof *el * (size_t)n), *ix = arena_alloc(a, sizeof *ix * (size_t)n);
+    for (int i = 0; i < n; i++) {
+        outt[i] = l->t_f32;
+        ix[i] = (PirExpr){ .kind = PE_CONST, .ty = PT_I32, .ival = s->acc0 + i };
+        el[i] = (PirExpr){ .kind = PE_ELEM, .ty = PT_F32, .local = s->acc, .a = &ix[i] };
+    }
+    LLVMTypeRef bt = LLVMArrayType2(l->t_f32, (uint64_t)n);
+    LLVMValueRef buf = NULL;
+    if (l->host) {
+        buf = LLVMBuildAlloca(g->b, bt, "");
+        args[nargs] = buf, argt[nargs++] = LLVMPointerTypeInContext(l->c, 0);
+        args[nargs] = ll_i32(l, n), argt[nargs++] = l->t_i32;
+    }
+    for (int i = 0; i < info->nin; i++) {
+        args[nargs] = ex(g, s->in[i]);
+        argt[nargs] = LLVMTypeOf(args[nargs]);
+        nargs++;
+    }
+    if (l->host) {
+        for (int i = 0; i < n; i++) {
+            LLVMValueRef at[2] = { ll_i32(l, 0), ll_i32(l, i) };
+            LLVMBuildStore(g->b, ex(g, &el[i]), LLVMBuildInBoundsGEP2(g->b, bt, buf, at, 2, ""));
+        }
+        ll_call(l, arena_printf(a, "tk_nvx_%s", info->name), l->t_void, argt, args, nargs);
+        for (int i = 0; i < n; i++) {
+            LLVMValueRef at[2] = { ll_i32(l, 0), ll_i32(l, i) };
+            write_lvalue(g, &el[i], LLVMBuildLoad2(g->b, l->t_f32, LLVMBuildInBoundsGEP2(g->b, bt, buf, at, 2, ""), ""));
+        }
+        return;
+    }
+    for (int i = 0; i < n; i++)
+        args[nargs] = ex(g, &el[i]), argt[nargs++] = l->t_f32;
+    const char *cons = pir_asm_cons(a, s);
+    if (info->memory)
+        cons = arena_printf(a, "%s,~{memory}", cons);
+    const char *text = asm_text(a, pir_asm_text(a, s));
+    LLVMTypeRef rt = LLVMStructTypeInContext(l->c, outt, (unsigned)n, 0);
+    LLVMTypeRef ft = LLVMFunctionType(rt, argt, (unsigned)nargs, 0);
+    LLVMValueRef fn = LLVMGetInlineAsm(ft, text, strlen(text), cons, strlen(cons), 1, 0,
+                                       LLVMInlineAsmDialectATT, 0);
+    LLVMValueRef r = LLVMBuildCall2(g->b, ft, fn, args, (unsigned)nargs, "");
+    for (int i = 0; i < n; i++)
+        write_lvalue(g, &el[i], LLVMBuildExtractValue(g->b, r, (unsigned)i, ""));
+}
+
 /* PS_ASM: outputs as a struct (or one value); a constraint that is a digit
  * ties that input to the output of that number, and takes its current value. */
 static void asm_stmt(Gen *g, const PirStmt *s)
 {
     Ll *l = g->l;
     const PirAsmInfo *info = &pir_asm[s->asm_op];
+    if (s->nacc) {
+        asm_bound(g, s);
+        return;
+    }
     LLVMTypeRef outt[4], argt[16];
     LLVMValueRef args[16];
     int nargs = 0, nin = 0;
@@ -796,6 +857,8 @@ LLVMValueRef nvptx_gen(Ll *l, const PirFunc *f, Diag *d)
 {
     Gen g = { .l = l, .b = l->b, .f = f, .d = d, .ok = true };
     g.fn = declare(l, f);
+    if (f->smem_align > (int)LLVMGetAlignment(l->smem))   /* one area for the module: the largest */
+        LLVMSetAlignment(l->smem, (unsigned)f->smem_align);
     size_t nl = (size_t)f->locals.n + 1;
     g.param = arena_alloc(f->a, sizeof *g.param * (size_t)(f->params.n + 1));
     g.slot = arena_alloc(f->a, sizeof *g.slot * nl);

@@ -1,6 +1,6 @@
 #!/bin/sh
 # tests/gpu/bench_mm.sh — bf16 matmul on tensor cores: tkc (stdlib
-# matmul_bf16, mma.sync) next to torch.matmul (cuBLAS) and a Triton matmul,
+# matmul_bf16: wgmma on sm_90a, mma.sync before) next to torch.matmul (cuBLAS) and a Triton matmul,
 # same run.  Shapes: 4096^3, 8192^3, 4095^3 and a skinny M=16, N=K=8192.
 # Each tkc result is checked at sampled elements against float64, and in
 # full against torch's float32 product of the same inputs; the FMA path
@@ -39,7 +39,9 @@ build tile $TILE && BENCH_DUMP=$B/dump "$B/tile/bench" mma 4096 4096 4096 8192 8
 build skinny $SKINNY && BENCH_DUMP=$B/dump "$B/skinny/bench" mma 16 8192 8192 | tee -a "$B/tkc.txt"
 # shellcheck disable=SC2086
 TKC_MMA=0 build fma $TILE && "$B/fma/bench" fma 4096 4096 4096 | tee -a "$B/tkc.txt"
-# SASS: HMMA in the tile kernel's cubin
+# Where the tile kernel's dot reads its operands (tests/gpu/mma_map.c)
+$CC -std=c11 -O2 -Wall -Wextra -I "$B/tile" -o "$B/tile/map" tests/gpu/mma_map.c -lm -ldl && "$B/tile/map"
+# SASS: HGMMA (wgmma, sm_90a) or HMMA (mma.sync) in the tile kernel's cubin
 PTXAS=""
 for p in "${CUDA_HOME:-/usr/local/cuda}/bin/ptxas" ptxas; do command -v "$p" >/dev/null 2>&1 && { PTXAS=$p; break; }; done
 DIS=""
@@ -47,7 +49,7 @@ for p in "${CUDA_HOME:-/usr/local/cuda}/bin/cuobjdump" cuobjdump; do command -v 
 if [ -n "$PTXAS" ] && [ -n "$DIS" ]; then
     "$PTXAS" -arch=sm_90a -v -o "$B/tile/k.cubin" "$B/tile/k.ptx" 2>&1 | grep -i "registers" | sed 's/^/ptxas: /'
     "$DIS" -sass "$B/tile/k.cubin" >"$B/tile/k.sass"
-    echo "sass: $(grep -c HMMA "$B/tile/k.sass") HMMA, $(grep -c LDSM "$B/tile/k.sass") LDSM; e.g. $(grep -m1 -o 'HMMA[^;]*' "$B/tile/k.sass")"
+    echo "sass: $(grep -c HGMMA "$B/tile/k.sass") HGMMA, $(grep -c 'HMMA' "$B/tile/k.sass") HMMA, $(grep -c LDSM "$B/tile/k.sass") LDSM; e.g. $(grep -m1 -o 'H[G]*MMA[^;]*' "$B/tile/k.sass")"
 else
     echo "sass: no ptxas/cuobjdump"
 fi

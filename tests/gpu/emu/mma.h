@@ -9,6 +9,8 @@
 #ifndef TKC_EMU_MMA_H
 #define TKC_EMU_MMA_H
 #define TK_EMU_MMA 1
+#include <cstdio>
+#include <cstdlib>
 
 inline uint32_t tk_emu_mma_x[1024][6];   /* per thread: an address, or A (4) and B (2) registers */
 
@@ -94,4 +96,54 @@ TK_D void tk_cp_async(uint32_t s, const void *g, uint32_t n)
 }
 TK_D void tk_cp_commit(void) {}
 #define tk_cp_wait(n) ((void)(n))
+
+/* wgmma (sm_90a): each thread computes its own accumulators at once from
+ * shared memory through the matrix descriptors (the same in the whole
+ * warpgroup), so fence, commit and wait have nothing to do.  The byte of
+ * element (r, k) of an operand: K-major (rows r of M or N, 16 k), or
+ * MN-major (r along M or N in blocks of E = width / 2 elements, LBO apart;
+ * rows of k `width` bytes apart, eight of them SBO apart); then the
+ * swizzle XORs address bits 4.. with bits 7.. of the shared address. */
+TK_D uint32_t tk_emu_wg_at(uint64_t d, bool mn, unsigned r, unsigned k)
+{
+    unsigned start = (unsigned)(d & 0x3fff) << 4, lbo = (unsigned)(d >> 16 & 0x3fff) << 4;
+    unsigned sbo = (unsigned)(d >> 32 & 0x3fff) << 4, mode = (unsigned)(d >> 62);
+    unsigned w = mode == 1 ? 128 : mode == 2 ? 64 : mode == 3 ? 32 : 0;
+    if (!w) {
+        fprintf(stderr, "tk_emu: wgmma without a swizzled layout\n");
+        abort();
+    }
+    unsigned a = mn ? start + r / (w / 2) * lbo + r % (w / 2) * 2 + k / 8 * sbo + k % 8 * w
+                    : start + r / 8 * sbo + r % 8 * w + k * 2;
+    return a ^ ((a >> 7 & (w / 16 - 1)) << 4);
+}
+/* D (64 x 2n: warp i of the warpgroup rows 16i.., as m16n8 C fragments per 8
+ * columns) = A (64 x 16) B (16 x 2n) + (sd ? D : 0) */
+TK_D void tk_emu_wgmma(float *d, int n, uint64_t da, uint64_t db, int ta, int tb, int sd, bool bf)
+{
+    unsigned t = threadIdx.x, w = (t >> 5) & 3, l = t & 31;
+    for (int i = 0; i < n; i++) {
+        unsigned r = w * 16 + (l >> 2) + 8 * ((i >> 1) & 1), c = (i >> 2) * 8 + 2 * (l & 3) + (i & 1);
+        float s = sd ? d[i] : 0.0f;
+        for (unsigned k = 0; k < 16; k++) {
+            uint16_t ha, hb;
+            memcpy(&ha, tk_smem + tk_emu_wg_at(da, ta, r, k), 2);
+            memcpy(&hb, tk_smem + tk_emu_wg_at(db, tb, c, k), 2);
+            s += bf ? tk_bf16_to_f32(ha) * tk_bf16_to_f32(hb) : tk_f16_to_f32(ha) * tk_f16_to_f32(hb);
+        }
+        d[i] = s;
+    }
+}
+TK_D void tk_wgmma_bf16(float *d, int n, uint64_t da, uint64_t db, int ta, int tb, int sd)
+{
+    tk_emu_wgmma(d, n, da, db, ta, tb, sd, true);
+}
+TK_D void tk_wgmma_f16(float *d, int n, uint64_t da, uint64_t db, int ta, int tb, int sd)
+{
+    tk_emu_wgmma(d, n, da, db, ta, tb, sd, false);
+}
+TK_D void tk_wg_fence(float *, int) {}
+TK_D void tk_wg_commit(void) {}
+TK_D void tk_wg_wait(float *, int, int) {}
+TK_D void tk_fence_proxy(void) {}
 #endif

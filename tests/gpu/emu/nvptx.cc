@@ -26,4 +26,10 @@ void tk_nvx_pack_f16x2(uint32_t *o, float lo, float hi) { o[0] = tk_pack_f16x2(l
 void tk_nvx_cp_async(uint32_t s, const void *g, uint32_t n) { tk_cp_async(s, g, n); }
 void tk_nvx_cp_commit(void) { tk_cp_commit(); }
 void tk_nvx_cp_wait(int n) { tk_cp_wait(n); }
+void tk_nvx_wg_fence(float *d, int n) { tk_wg_fence(d, n); }
+void tk_nvx_wgmma_bf16(float *d, int n, uint64_t a, uint64_t b, int ta, int tb, int sd) { tk_wgmma_bf16(d, n, a, b, ta, tb, sd); }
+void tk_nvx_wgmma_f16(float *d, int n, uint64_t a, uint64_t b, int ta, int tb, int sd) { tk_wgmma_f16(d, n, a, b, ta, tb, sd); }
+void tk_nvx_wg_commit(void) { tk_wg_commit(); }
+void tk_nvx_wg_wait(float *d, int n, int k) { tk_wg_wait(d, n, k); }
+void tk_nvx_fence_proxy(void) { tk_fence_proxy(); }
 }

@@ -1,0 +1,130 @@
+/*
+ * lower/gpu_wgmma.c — dot on sm_90a's warpgroup MMA (wgmma.mma_async).
+ *
+ * The pipelined K loops of gpu_mma.c (acc += dot(load(a[rm, rk]),
+ * load(b[rk, rn])), both operands copied to shared memory by cp.async) run
+ * their dot on wgmma when the target is sm_90a (TirKernel.wgmma) and the
+ * tile fits; everything else stays on mma.sync.
+ *
+ *   - Warps form warpgroups of four consecutive warps.  The G = W / 4
+ *     warpgroups tile [M, N] as GM x GN with M = 64 GM: a warpgroup owns 64
+ *     rows (one m64 instruction per k step) and TN = N / GN columns, a
+ *     multiple of 16 up to 256.  Warp i of a warpgroup holds rows 16 i ..
+ *     16 i + 15 of them, its accumulators laid out as mma.sync's m16n8 C
+ *     fragments over the TN columns: gpu_mma.c's grid with WM = 4 GM,
+ *     TM = 16, MI = 1, so the fused epilogues read GL_FRAG as for mma.sync.
+ *   - A stage holds an operand [R, C] (C contiguous: K for A, N for B) in
+ *     wgmma's swizzled layout: C / E blocks of R rows of E elements, 2E
+ *     bytes (128, 64 or 32: the swizzle width, the largest that divides C,
+ *     or for B each warpgroup's TN), with the 16-byte chunk at byte L of a
+ *     block at L ^ ((L >> 7) & (2E / 16 - 1)) << 4: the hardware XORs
+ *     address bits 4.. with bits 7.. (tile bases are 1024-aligned).  A is
+ *     K-major (rows of K), B N-major: the transpose bit of B is set.
+ *   - Per k step of 16 one wgmma per warpgroup, with matrix descriptors of
+ *     its A rows and B columns (start address >> 4, leading and stride byte
+ *     offsets, swizzle mode); a fence before the first, a commit after the
+ *     last; gpu_mma.c then issues the next copies and waits with
+ *     wait_group 1: one iteration's MMAs stay in flight while the next
+ *     one's operands land.  The pipeline copies S - 2 iterations ahead (not
+ *     S - 1), so the stage it overwrites is never the one the MMAs in
+ *     flight read (gpu_mma.c, "pipelined K loops").
+ *   - cp.async writes shared memory through the generic proxy, wgmma reads
+ *     it through the async proxy: every thread fences (fence.proxy.async)
+ *     after its cp.async.wait_group, before the barrier.
+ */
+#include "gpu.h"
+
+#define F (gpu_func(m->e))
+
+static PirExpr *ci(GpuMma *m, int64_t v) { return gpu_i(m->e, v); }
+static PirExpr *u32(GpuMma *m, int64_t v) { return pir_int(F, PT_U32, v); }
+
+static int log2i(int64_t v)
+{
+    int l = 0;
+    while ((int64_t)1 << l < v)
+        l++;
+    return l;
+}
+
+bool gpu_wg_grid(const GpuMma *m, int64_t M, int64_t N, GpuGrid *g)
+{
+    int64_t W = m->T / 32;
+    if (W % 4 || M <= 0 || N <= 0 || M % 64)
+        return false;
+    int64_t G = W / 4, gm = M / 64;
+    if (gm > G || G % gm)
+        return false;
+    int64_t gn = G / gm, tn = N / gn;
+    if (N % gn || tn % 16 || tn > 256)
+        return false;
+    *g = (GpuGrid){ .M = M, .N = N, .WM = (int)(4 * gm), .WN = (int)gn, .TM = 16, .TN = tn,
+                    .MI = 1, .NI = (int)(tn / 8) };
+    return true;
+}
+
+int64_t gpu_wg_width(int64_t c)
+{
+    return c % 64 == 0 ? 64 : c % 32 == 0 ? 32 : 16;
+}
+
+PirExpr *gpu_wg_at(GpuMma *m, int64_t R, int64_t E, PirExpr *i0, PirExpr *i1)
+{
+    GL *e = m->e;
+    int64_t wb = 2 * E;
+    PirExpr *blk = gpu_op(e, PB_SHR, i1, ci(m, log2i(E)));
+    PirExpr *l = gpu_add(e, gpu_mul(e, i0, ci(m, wb)), gpu_mul(e, gpu_op(e, PB_AND, i1, ci(m, E - 1)), ci(m, 2)));
+    PirExpr *x = gpu_op(e, PB_SHL, gpu_op(e, PB_AND, gpu_op(e, PB_SHR, l, ci(m, 7)), ci(m, wb / 16 - 1)), ci(m, 4));
+    return gpu_add(e, gpu_mul(e, blk, ci(m, R * wb)), gpu_op(e, PB_XOR, l, x));
+}
+
+/* The matrix descriptor of the operand at shared address addr (U32). */
+static PirExpr *desc(GpuMma *m, PirExpr *addr, int64_t lbo, int64_t sbo, int64_t wb)
+{
+    uint64_t mode = wb == 128 ? 1 : wb == 64 ? 2 : 3;
+    PirExpr *lo = gpu_op(m->e, PB_AND, gpu_op(m->e, PB_SHR, addr, u32(m, 4)), u32(m, 0x3fff));
+    lo = gpu_op(m->e, PB_OR, lo, u32(m, (lbo >> 4) << 16));
+    uint64_t hi = (uint64_t)(sbo >> 4) << 32 | mode << 62;
+    return pir_bin(F, PB_OR, pir_conv(F, PT_U64, lo), pir_int(F, PT_U64, (int64_t)hi));
+}
+
+static PirStmt *bound(GpuMma *m, PirAsmOp op, PirLocal *acc, int nacc)
+{
+    PirStmt *s = pir_asm_stmt(F, gpu_cur(m->e), op);
+    s->acc = acc;
+    s->nacc = nacc;
+    return s;
+}
+
+void gpu_wg_wait(GpuMma *m, PirLocal *acc, int nacc, int n)
+{
+    bound(m, PA_WG_WAIT, acc, nacc)->in[0] = ci(m, n);
+}
+
+void gpu_wg_dot(GpuMma *m, const GpuWgDot *d)
+{
+    GL *e = m->e;
+    const GpuGrid *g = d->g;
+    int64_t gm = g->WM / 4, M = g->M, N = g->N, K = d->K, wa = 2 * d->ea, wb = 2 * d->eb;
+    int nacc = g->NI * 4;
+    F->smem_align = 1024;
+    PirExpr *wg = gpu_op(e, PB_SHR, gpu_tid(e), ci(m, 7));
+    /* this warpgroup's 64 rows of A; its TN columns of B */
+    PirExpr *ra = gpu_mul(e, gpu_op(e, PB_REM, wg, ci(m, gm)), ci(m, 64 * wa));
+    PirExpr *cn = gpu_op(e, PB_DIV, wg, ci(m, gm));
+    PirExpr *cb = gpu_mul(e, cn, ci(m, d->bt ? g->TN * wb : g->TN / d->eb * K * wb));
+    PirLocal *sa = gpu_let(e, "sa", pir_saddr(F, gpu_add(e, d->at_a, ra)));
+    PirLocal *sb = gpu_let(e, "sb", pir_saddr(F, gpu_add(e, d->at_b, cb)));
+    bound(m, PA_WG_FENCE, d->acc, nacc);
+    for (int64_t kk = 0; kk < K; kk += 16) {
+        int64_t oa = kk / d->ea * M * wa + kk % d->ea * 2;
+        int64_t ob = d->bt ? kk / d->eb * N * wb + kk % d->eb * 2 : kk * wb;
+        PirStmt *s = bound(m, d->dt == DT_BF16 ? PA_WGMMA_BF16 : PA_WGMMA_F16, d->acc, nacc);
+        s->in[0] = desc(m, gpu_op(e, PB_ADD, pir_ref(F, sa), u32(m, oa)), 16, 8 * wa, wa);
+        s->in[1] = desc(m, gpu_op(e, PB_ADD, pir_ref(F, sb), u32(m, ob)), d->bt ? 16 : K * wb, 8 * wb, wb);
+        s->in[2] = ci(m, 0);
+        s->in[3] = ci(m, d->bt ? 0 : 1);
+        s->in[4] = ci(m, 1);
+    }
+    pir_asm_stmt(F, gpu_cur(e), PA_WG_COMMIT);
+}
