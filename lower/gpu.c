@@ -733,16 +733,33 @@ static GpuLay reader_lay(const GL *e, const Instr *u)
     return (op_flags[u->op] & OPF_E) && u->ty.rank > 0 ? e->lay[u->id] : none;
 }
 
+/* How a reader in layout r reads v through its operand a (views of v), as
+ * a layout for v: r itself when a is v's elements as they are; GL_ROW when
+ * r is GL_FRAG and a is an [M] vector v broadcast along the columns (x[:, None]). */
+static GpuLay read_as(const GL *e, int v, int a, GpuLay r)
+{
+    GpuLay none = { .kind = GL_BLOCK };
+    if (same_base(e, a) == v)
+        return lay_fits(&r, ty(e, a)) ? r : none;
+    const Instr *ai = I(e, a);
+    if (r.kind != GL_FRAG || ai->op != OP_BROADCAST || ty(e, ai->args[0])->rank != 2
+        || ty(e, ai->args[0])->dim[1] != 1 || same_base(e, ai->args[0]) != v)
+        return none;
+    return (GpuLay){ .kind = GL_ROW, .g = r.g };
+}
+
 /* Backward: a block-layout tile (elementwise, or a load) whose every reader
  * reads it at its own index from the same fragment layout takes that
  * layout (sdpa_relpos's bias: its loads and the add then run in fragments
- * instead of going through shared memory). */
+ * instead of going through shared memory); a vector that fragment lanes
+ * read as x[:, None] (and row lanes at their own index) takes GL_ROW:
+ * a thread then loads only its own rows, with no staging. */
 static bool lay_back(GL *e)
 {
     bool changed = false;
     for (int v = e->n - 1; v >= 1; v--) {
         const Instr *in = I(e, v);
-        if (!e->live[v] || in->ty.rank != 2 || e->recomp[v] || e->lay[v].kind != GL_BLOCK
+        if (!e->live[v] || (in->ty.rank != 2 && in->ty.rank != 1) || e->recomp[v] || e->lay[v].kind != GL_BLOCK
             || !((op_flags[in->op] & OPF_E) || in->op == OP_LOAD) || e->mma.early[v] >= 0)
             continue;
         GpuLay l = { .kind = GL_BLOCK };
@@ -755,8 +772,8 @@ static bool lay_back(GL *e)
                 int a = ui->args[j];
                 if (a <= 0 || view_base(e, a) != v)
                     continue;
-                GpuLay r = reader_lay(e, ui);
-                ok = same_base(e, a) == v && r.kind == GL_FRAG && lay_fits(&r, ty(e, a))
+                GpuLay r = read_as(e, v, a, reader_lay(e, ui));
+                ok = r.kind != GL_BLOCK && lay_fits(&r, &in->ty)
                      && (!any || lay_eq(&r, &l)) && !(ui->op == OP_STORE && j != 1);
                 l = r;
                 any = true;
@@ -2366,8 +2383,22 @@ static bool within(const Instr *in, const TBlock *b)
     return false;
 }
 
+static bool at_top(const GL *e, int v, const TBlock *b, int depth);
+
+/* A pure scalar of loop body b over values available at its top (kh * KW
+ * in a loop over kh): emit_block computes it first when early loads read it. */
+static bool top_scalar(const GL *e, const Instr *in, const TBlock *b, int depth)
+{
+    if (in->ty.rank != 0 || in->parent != b || !(op_flags[in->op] & OPF_E) || depth > 64)
+        return false;
+    for (int j = 0; j < in->nargs; j++)
+        if (!at_top(e, in->args[j], b, depth + 1))
+            return false;
+    return true;
+}
+
 /* Is value v available at the top of loop body b: from outside b, the
- * loop's counter, or recomputed from such? */
+ * loop's counter, or recomputed from such (top_scalar included)? */
 static bool at_top(const GL *e, int v, const TBlock *b, int depth)
 {
     const Instr *in = I(e, v);
@@ -2375,6 +2406,8 @@ static bool at_top(const GL *e, int v, const TBlock *b, int depth)
         return true;
     if (in->op == OP_LOOPVAR)
         return in->parent == b;
+    if (in->ty.rank == 0 && !is_view(in->op))
+        return top_scalar(e, in, b, depth);
     if (depth > 64 || !(is_view(in->op) || e->recomp[v]))
         return false;
     for (int j = 0; j < in->nargs; j++)
@@ -2406,11 +2439,21 @@ static bool early_load(const GL *e, const Instr *in, const TBlock *b)
 static void emit_block(GL *e, TBlock *b)
 {
     bool *early = NULL;
-    for (int i = 0; i < b->ins.n && e->ok; i++) {
+    for (int i = 0; i < b->ins.n && e->ok && !early; i++) {
+        Instr *in = I(e, b->ins.v[i]);
+        if (classify(e, in) == CL_LANE && early_load(e, in, b))
+            early = arena_alloc(e->a, (size_t)b->ins.n);
+    }
+    for (int i = 0; early && i < b->ins.n && e->ok; i++) {    /* the scalars they may read */
+        Instr *in = I(e, b->ins.v[i]);
+        if (classify(e, in) == CL_SCALAR && top_scalar(e, in, b, 0)) {
+            early[i] = true;
+            emit_scalar(e, in);
+        }
+    }
+    for (int i = 0; early && i < b->ins.n && e->ok; i++) {
         Instr *in = I(e, b->ins.v[i]);
         if (classify(e, in) == CL_LANE && early_load(e, in, b)) {
-            if (!early)
-                early = arena_alloc(e->a, (size_t)b->ins.n);
             early[i] = true;
             add_lane(e, in);
         }
@@ -2458,9 +2501,24 @@ static bool encloses(const GL *e, const TBlock *b, const Instr *at)
     return false;
 }
 
+static bool ready(const GL *e, int v, const Instr *loop);
+
+/* A pure scalar of loop's body computed from ready values only (kh * KW of
+ * a loop over kh): gpu_ahead_scalars computes it for any iteration. */
+static bool body_scalar(const GL *e, const Instr *in, const Instr *loop)
+{
+    if (in->ty.rank != 0 || in->parent != loop->blocks[0] || !(op_flags[in->op] & OPF_E))
+        return false;
+    for (int j = 0; j < in->nargs; j++)
+        if (!ready(e, in->args[j], loop))
+            return false;
+    return true;
+}
+
 /* Can v be computed at the head of loop, before its body: recomputed
  * tiles, aranges and constants over scalars defined before the loop (in a
- * block open there) and the loop's counter? */
+ * block open there), the loop's counter (or an outer loop's) and pure
+ * scalars of the body computed from those? */
 static bool ready(const GL *e, int v, const Instr *loop)
 {
     if (v <= 0)
@@ -2468,10 +2526,10 @@ static bool ready(const GL *e, int v, const Instr *loop)
     const Instr *in = I(e, v);
     if (in->op == OP_CONST || in->op == OP_ARANGE)
         return true;
-    if (in->op == OP_LOOPVAR)
-        return in->parent == loop->blocks[0];
+    if (in->op == OP_LOOPVAR)          /* its own counter, or an outer loop's */
+        return in->parent == loop->blocks[0] || encloses(e, in->parent, loop);
     if (in->ty.rank == 0 && !is_view(in->op))
-        return e->pos[v] < e->pos[loop->id] && encloses(e, in->parent, loop);
+        return (e->pos[v] < e->pos[loop->id] && encloses(e, in->parent, loop)) || body_scalar(e, in, loop);
     if (!is_view(in->op) && !e->recomp[v])
         return false;
     for (int j = 0; j < in->nargs; j++)
@@ -2489,6 +2547,34 @@ bool gpu_async_ok(GL *e, int v, const Instr *loop)
         if (!ready(e, in->args[j], loop))
             return false;
     return true;
+}
+
+/* Bind loop's body scalars (body_scalar) to values computed now, from the
+ * counter's current binding: a pipeline copies the operands of an iteration
+ * ahead of the body that defines them.  Returns what gpu_ahead_done puts
+ * back. */
+PirLocal **gpu_ahead_scalars(GL *e, const Instr *loop)
+{
+    const TBlock *b = loop->blocks[0];
+    PirLocal **old = arena_alloc(e->a, sizeof *old * (size_t)b->ins.n);
+    int cur = e->cur;
+    for (int i = 0; i < b->ins.n; i++) {
+        const Instr *in = I(e, b->ins.v[i]);
+        if (body_scalar(e, in, loop)) {
+            old[i] = e->val[in->id];
+            emit_scalar(e, in);
+        }
+    }
+    e->cur = cur;
+    return old;
+}
+
+void gpu_ahead_done(GL *e, const Instr *loop, PirLocal **old)
+{
+    const TBlock *b = loop->blocks[0];
+    for (int i = 0; i < b->ins.n; i++)
+        if (body_scalar(e, I(e, b->ins.v[i]), loop))
+            e->val[b->ins.v[i]] = old[i];
 }
 
 bool gpu_load_chunk(GL *e, int v, PirExpr *i0, PirExpr *i1, PirExpr **ptr, PirExpr **ok)

@@ -58,8 +58,13 @@ PirLocal *gpu_let(GL *e, const char *hint, PirExpr *init);     /* declared and s
 PirLocal *gpu_bind(GL *e, int v, PirLocal *l);
 /* May load v (a 2-D tile) be issued at loop's head, iterations ahead: a
  * reloadable load whose offsets and masks use aranges, scalars defined
- * before the loop and the loop's counter only? */
+ * before the loop, the loop's counter (and outer loops') and pure scalars
+ * of the body over those only? */
 bool gpu_async_ok(GL *e, int v, const Instr *loop);
+/* Around code that reads loop's body at the counter's current binding:
+ * compute those body scalars anew, then put the old ones back. */
+PirLocal **gpu_ahead_scalars(GL *e, const Instr *loop);
+void gpu_ahead_done(GL *e, const Instr *loop, PirLocal **old);
 /* Load v's 16 bytes at row i0, columns i1 .. i1+7 (i1 a multiple of 8) as
  * one piece: *ptr its global address, *ok "all unmasked" (NULL: always);
  * false when its offsets do not step by one along the row. */

@@ -896,6 +896,8 @@ static void pipe_copy(GpuMma *m, GpuPipe *p, PirExpr *base, int64_t ahead, PirEx
         kc = pir_bin(F, PB_ADD, base, pir_bin(F, PB_MUL, pir_int(F, p->t, ahead), p->step));
     PirLocal *k = let(m, "kn", kc);
     PirLocal *c = gpu_bind(m->e, p->lv, k);
+    const Instr *loop = I(m, p->lv)->parent->owner;
+    PirLocal **sc = gpu_ahead_scalars(m->e, loop);
     int64_t at0 = p->nld ? early_at(m) + p->base : pipe_base(m, p);
     PirLocal *at = let(m, "st", add(m, ci(m, at0), mul(m, slot, ci(m, p->stage))));
     for (int i = 0; i < p->nld; i++) {      /* a key loop's loads */
@@ -909,6 +911,7 @@ static void pipe_copy(GpuMma *m, GpuPipe *p, PirExpr *base, int64_t ahead, PirEx
         copy_tile(m, dot->args[1], add(m, ref(m, at), ci(m, p->offb)), rb * part / parts, rb * (part + 1) / parts,
                   p->eb);
     }
+    gpu_ahead_done(m->e, loop, sc);
     gpu_bind(m->e, p->lv, c);
 }
 

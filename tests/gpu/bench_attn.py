@@ -227,8 +227,7 @@ def get_rel_pos(q_size, k_size, rel_pos):
     return rel_pos[rel.long()]
 
 
-def run_relpos(path):
-    B, NH, QH, QW, D = 8, 12, 64, 64, 64
+def run_relpos(path, what, B, NH, QH, QW, D=64):
     KH, KW = QH, QW
     S, T = QH * QW, KH * KW
     cfgs = configs(path, "relpos")
@@ -261,8 +260,8 @@ def run_relpos(path):
     def plain():           # (c) no bias at all: the floor
         return F.scaled_dot_product_attention(q, k, v, scale=scale)
 
-    print("\nsdpa_relpos bf16 (SAM ViT-B global attention): B=%d H=%d %dx%d tokens (S=T=%d) D=%d; "
-          "rel_h/rel_w tables given (their einsums are not timed)" % (B, NH, QH, QW, S, D))
+    print("\nsdpa_relpos bf16 (SAM ViT-B %s attention): B=%d H=%d %dx%d tokens (S=T=%d) D=%d; "
+          "rel_h/rel_w tables given (their einsums are not timed)" % (what, B, NH, QH, QW, S, D))
     full = bias()
     ref = ref32(q, k, v, scale, bias=full)
     del full
@@ -312,5 +311,12 @@ def run_relpos(path):
 path = sys.argv[1] if len(sys.argv) > 1 else "build/gpu-bench-attn/configs"
 print("torch %s, %s" % (torch.__version__, torch.cuda.get_device_name()))
 run_sdpa(path)
-run_relpos(path)
+# SAM ViT-B: 64x64 tokens in the global blocks; in the windowed ones 14x14
+# windows, 25 per image (64 padded to 70), so B * 25 of them.
+# ATTN_RELPOS=global|window picks one.
+shapes = os.environ.get("ATTN_RELPOS", "global window").split()
+if "global" in shapes:
+    run_relpos(path, "global", 8, 12, 64, 64)
+if "window" in shapes:
+    run_relpos(path, "windowed (14x14 windows)", 8 * 25, 12, 14, 14)
 sys.exit(1 if failed else 0)

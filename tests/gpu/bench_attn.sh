@@ -4,6 +4,7 @@
 #   sh tests/gpu/bench_attn.sh                 # uses build/tkc as it is
 #   ATTN_BLOCKS="128x64 64x64" sh tests/gpu/bench_attn.sh    # BLOCK_MxBLOCK_N choices
 #   ATTN_ONLY=sdpa|relpos  ATTN_COMPILE=1 (also time torch.compile of SDPA + bias)
+#   ATTN_RELPOS="global window"   which SAM shapes sdpa_relpos runs (default both)
 #   ATTN_VARIANTS="old:TKC_KEY_PIPE=0,SRC=old.tk s3:TKC_KEY_STAGES=3"
 #       each block choice once more per variant LABEL:SETTINGS, SETTINGS being
 #       environment variables for tkc (its TKC_* experiment switches) and
@@ -14,7 +15,7 @@
 # backends (torch.nn.attention.sdpa_kernel), measured in the same process on
 # the same tensors; ratios against the best torch backend.
 # sdpa_relpos_bf16 at SAM ViT-B global attention (B=8, H=12, 64x64 tokens,
-# D=64): time and extra peak memory of tkc next to (a) SDPA with the
+# D=64) and windowed attention (B=8*25 windows of 14x14 tokens): time and extra peak memory of tkc next to (a) SDPA with the
 # decomposed bias materialized as attn_mask, (b) SAM's eager formulation,
 # (c) plain SDPA without bias (the floor), and with ATTN_COMPILE=1
 # torch.compile(mode="max-autotune-no-cudagraphs") of (a).

@@ -483,6 +483,15 @@ static int att_main(const char *test)
     att_relpos_case(1, 2, 14, 14, 14, 14, 0);
     att_relpos_case(2, 1, 3, 20, 20, 3, 3);
     att_relpos_case(1, 1, 32, 32, 32, 32, 2);
+    /* key rows longer than half a block (whole rows, or pieces with a tail),
+     * one key row, one key column, primes, S != T */
+    att_relpos_case(1, 1, 7, 9, 3, 33, 1);
+    att_relpos_case(1, 2, 5, 13, 2, 65, 0);
+    att_relpos_case(1, 1, 4, 4, 4, 64, 3);
+    att_relpos_case(1, 1, 3, 3, 1, 100, 2);
+    att_relpos_case(1, 1, 2, 5, 70, 1, 1);
+    att_relpos_case(2, 1, 3, 5, 31, 2, 0);
+    att_relpos_case(1, 1, 1, 1, 17, 5, 3);
     att_relpos_errors();
 #endif
     att_errors();

@@ -74,5 +74,15 @@ int main(void)
     bad += run(1, 2, 5, 5, 3, 7);
     bad += run(2, 1, 13, 11, 9, 17);
     bad += run(1, 1, 1, 1, 1, 1);
+    /* key rows longer than half a block (whole, or pieces with a tail), one
+     * key row, one key column, a partial last group of rows, primes, S != T */
+    bad += run(1, 1, 7, 9, 3, 33);
+    bad += run(1, 2, 5, 13, 2, 65);
+    bad += run(1, 1, 4, 4, 4, 64);
+    bad += run(1, 1, 3, 3, 1, 100);
+    bad += run(1, 1, 2, 5, 70, 1);
+    bad += run(2, 1, 3, 5, 31, 2);
+    bad += run(1, 1, 1, 1, 17, 5);
+    bad += run(1, 1, 67, 1, 5, 13);
     return bad != 0;
 }
