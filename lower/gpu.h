@@ -161,7 +161,8 @@ typedef struct GpuWgDot {
                                 * warp's 16 rows) at kk / 4 */
     DType dt;                  /* DT_BF16 or DT_F16 */
 } GpuWgDot;
-/* fence, one wgmma per k step of 16, commit (the caller waits: gpu_wg_wait) */
+/* fence, one wgmma per k step of 16 (A from shared memory or from d->fa),
+ * commit (the caller waits: gpu_wg_wait) */
 void gpu_wg_dot(GpuMma *m, const GpuWgDot *d);
 void gpu_wg_wait(GpuMma *m, PirLocal *acc, int nacc, int n);
 

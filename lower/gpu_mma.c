@@ -42,7 +42,9 @@
  *
  * On sm_90a a pipelined K loop's dot runs on wgmma instead, its stages in
  * wgmma's swizzled layouts (gpu_wgmma.c); the pipeline below then copies
- * S - 2 iterations ahead and keeps one group of MMAs in flight.
+ * S - 2 iterations ahead and keeps one group of MMAs in flight.  So do the
+ * other dots whose warp grid gives each warpgroup 64 whole rows (flash
+ * attention's; "single dots on wgmma" at the end).
  */
 #include <stdlib.h>
 #include <string.h>

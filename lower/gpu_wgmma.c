@@ -31,6 +31,12 @@
  *   - cp.async writes shared memory through the generic proxy, wgmma reads
  *     it through the async proxy: every thread fences (fence.proxy.async)
  *     after its cp.async.wait_group, before the barrier.
+ *
+ * Other dots (flash attention's two, gpu_mma.c "single dots on wgmma") use
+ * the same instruction one group at a time: A may also come from registers
+ * (GpuWgDot.fa: per warp mma.sync's m16n8k16 A fragment of its 16 rows,
+ * which is what wgmma's register A layout is), and B may be K-major (bt:
+ * trans(k) staged as k's rows, transpose bit clear).
  */
 #include "gpu.h"
 
