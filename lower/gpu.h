@@ -99,6 +99,11 @@ typedef struct GpuMma {
     int64_t early_need;        /* the early region: bytes, after the resident region */
     bool *wg;                  /* DOTs on wgmma (gpu_wgmma.c: pipelined, sm_90a) */
     bool *wg_var;              /* vars accumulated by those */
+    bool *wgd;                 /* other DOTs on wgmma, one at a time (flash attention's:
+                                * gpu_mma.c, "single dots on wgmma") */
+    int64_t *res_e;            /* resident operands in wgmma's swizzled layout: its width
+                                * (gpu_wg_width), else 0 (rows padded for ldmatrix) */
+    int64_t *early_e;          /* the same for the early region's operands */
 } GpuMma;
 
 /* gpu_mma.c.  Set k, a, T, V, live, e, then plan (TKC_MMA=0 turns it off). */
@@ -155,11 +160,14 @@ typedef struct GpuWgDot {
     const GpuGrid *g;
     PirExpr *at_a, *at_b;      /* I32 byte offsets of the staged A [M, K] and B */
     int64_t K, ea, eb;         /* K; swizzle widths of A and B */
-    bool bt;                   /* B staged K-major as [N, K] (else N-major [K, N]); the
-                                * pipeline stages no trans(x) operand yet: always false */
+    bool bt;                   /* B staged K-major as [N, K] (else N-major [K, N]) */
+    PirLocal *fa;              /* A from registers instead (at_a, ea unused): U32[K / 4],
+                                * k step kk's 4 words (mma.sync's A fragment of the
+                                * warp's 16 rows) at kk / 4 */
     DType dt;                  /* DT_BF16 or DT_F16 */
 } GpuWgDot;
-/* fence, one wgmma per k step of 16, commit (the caller waits: gpu_wg_wait) */
+/* fence, one wgmma per k step of 16 (A from shared memory or from d->fa),
+ * commit (the caller waits: gpu_wg_wait) */
 void gpu_wg_dot(GpuMma *m, const GpuWgDot *d);
 void gpu_wg_wait(GpuMma *m, PirLocal *acc, int nacc, int n);
 

@@ -42,7 +42,9 @@
  *
  * On sm_90a a pipelined K loop's dot runs on wgmma instead, its stages in
  * wgmma's swizzled layouts (gpu_wgmma.c); the pipeline below then copies
- * S - 2 iterations ahead and keeps one group of MMAs in flight.
+ * S - 2 iterations ahead and keeps one group of MMAs in flight.  So do the
+ * other dots whose warp grid gives each warpgroup 64 whole rows (flash
+ * attention's; "single dots on wgmma" at the end).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -76,6 +78,8 @@ typedef struct GpuPipe {
      * in the early region. */
     int nld, ld[KEY_LOADS];
     int64_t ldoff[KEY_LOADS], base;
+    int64_t lde[KEY_LOADS];    /* a load's stage in wgmma's swizzled layout: its width, else 0 */
+    bool swz;                  /* some are: stages 1024-aligned, proxy fence at the head */
     int ahead;                 /* iterations copied ahead: S - 1, or S - 2 with wgmma in flight */
     int inflight;              /* wgmma: groups left in flight after the dot (0, 1) */
     int64_t ea, eb;            /* wgmma: the operands' swizzle widths (gpu_wgmma.c); 0: mma.sync */
@@ -146,6 +150,9 @@ static bool grid_of(const GpuMma *m, int64_t M, int64_t N, Grid *g)
 }
 
 static int vwidth(const GpuMma *m, int64_t n) { return gpu_vwidth(m->V, n); }
+/* wgmma's swizzled tiles start 1024-aligned: regions holding them reserve
+ * 1024 bytes more and round their offset up */
+static int64_t al1k(int64_t x) { return (x + 1023) / 1024 * 1024; }
 static int64_t groups(const GpuMma *m, int64_t n) { return gpu_groups(m->T, m->V, n); }
 
 static bool half_dt(DType dt) { return dt == DT_F16 || dt == DT_BF16; }
@@ -189,6 +196,7 @@ static bool quiet_between(const GpuMma *m, const Instr *g, const Instr *s, int x
 }
 
 static void plan_pipe(GpuMma *m, const Instr *in, const int *uses);
+static struct GpuPipe *pipe_of(const GpuMma *m, const Instr *dot);
 /* The innermost loop around instruction in (NULL: none). */
 static const Instr *loop_of(const Instr *in)
 {
@@ -209,7 +217,7 @@ static bool inside(const Instr *in, const Instr *loop)
 /* The A operand of a dot in a loop, defined outside that loop (flash
  * attention's q): staged once after its definition into a region of its
  * own instead of in every iteration, so it does not stay in registers. */
-static void plan_resident(GpuMma *m, const Instr *in)
+static void plan_resident(GpuMma *m, const Instr *in, int64_t E)
 {
     int a = in->args[0];
     const Instr *lp = loop_of(in), *ai = I(m, a);
@@ -218,8 +226,19 @@ static void plan_resident(GpuMma *m, const Instr *in)
         return;
     const TTy *t = ty(m, a);
     m->res[a] = m->res_need;
-    m->res_need += (t->dim[0] * (t->dim[1] + PAD) * 2 + 127) / 128 * 128;
+    m->res_e[a] = E;
+    m->res_need += E ? t->dim[0] * t->dim[1] * 2 + 1024 : (t->dim[0] * (t->dim[1] + PAD) * 2 + 127) / 128 * 128;
 }
+
+/* Resident operand v's byte offset in shared memory (final in the second
+ * pass). */
+static int64_t res_at(const GpuMma *m, int v)
+{
+    int64_t at = m->off + m->need + m->res[v];
+    return m->res_e[v] ? al1k(at) : at;
+}
+
+static bool wgd_plan(const GpuMma *m, const Instr *in);
 
 void gpu_mma_plan(GpuMma *m)
 {
@@ -236,6 +255,9 @@ void gpu_mma_plan(GpuMma *m)
     m->staged = arena_alloc(m->a, (size_t)n + 1);
     m->wg = arena_alloc(m->a, (size_t)n + 1);
     m->wg_var = arena_alloc(m->a, (size_t)k->vars.n + 1);
+    m->wgd = arena_alloc(m->a, (size_t)n + 1);
+    m->res_e = arena_alloc(m->a, sizeof(int64_t) * ((size_t)n + 1));
+    m->early_e = arena_alloc(m->a, sizeof(int64_t) * ((size_t)n + 1));
     const char *env = getenv("TKC_MMA");
     if (env && !strcmp(env, "0"))
         return;
@@ -246,8 +268,9 @@ void gpu_mma_plan(GpuMma *m)
         if (in->op != OP_DOT || !m->live[v] || !dot_fits(m, in, &g))
             continue;
         m->on[v] = true;
+        m->wgd[v] = wgd_plan(m, in);   /* unless its K loop is pipelined: below */
         if (getenv("TKC_MMA_RES") == NULL || strcmp(getenv("TKC_MMA_RES"), "0"))
-            plan_resident(m, in);
+            plan_resident(m, in, m->wgd[v] ? gpu_wg_width(ty(m, in->args[0])->dim[1]) : 0);
         int gv = in->args[2];
         const Instr *gi = gv > 0 ? I(m, gv) : NULL;
         if (!gi || gi->op != OP_VAR_GET || uses[gv] != 1 || uses[v] != 1 || gi->parent != in->parent)
@@ -269,6 +292,9 @@ void gpu_mma_plan(GpuMma *m)
         m->frag_var[x] = true;
         plan_pipe(m, in, uses);
     }
+    for (int v = 1; v < n; v++)
+        if (m->wgd[v] && pipe_of(m, I(m, v)))
+            m->wgd[v] = false;
 }
 
 bool gpu_mma_var(const GpuMma *m, const Instr *in)
@@ -360,16 +386,31 @@ static PirExpr *pack_exact(GpuMma *m, PirExpr *lo, PirExpr *hi)
     return op(m, PB_OR, l, h);
 }
 
+/* The index of element (i0, i1) of a staged [R, *] tile in units of
+ * `size` bytes (2 or 4; i1 even for 4): rows of SR elements, or with E > 0
+ * wgmma's swizzled layout of width E. */
+static PirExpr *staged_at(GpuMma *m, int64_t R, int64_t SR, int64_t E, PirExpr *i0, PirExpr *i1, int size)
+{
+    if (!E) {
+        PirExpr *x = add(m, mul(m, i0, ci(m, SR)), i1);
+        return size == 2 ? x : op(m, PB_DIV, x, ci(m, 2));
+    }
+    PirExpr *c8 = op(m, PB_AND, i1, ci(m, ~(int64_t)7));
+    PirExpr *b = add(m, gpu_wg_at(m, R, E, i0, c8), mul(m, op(m, PB_AND, i1, ci(m, 7)), ci(m, 2)));
+    return op(m, PB_SHR, b, ci(m, size / 2));
+}
+
 /* Write tile v ([R, C], f16/bf16) into shared memory at byte offset off,
- * rows of C + PAD 16-bit elements. */
-static void stage(GpuMma *m, int v, int64_t off)
+ * rows of C + PAD 16-bit elements, or with E > 0 in wgmma's swizzled
+ * layout of width E (gpu_wgmma.c). */
+static void stage(GpuMma *m, int v, int64_t off, int64_t E)
 {
     const TTy *t = ty(m, v);
     int64_t R = t->dim[0], C = t->dim[1], n = R * C, SR = C + PAD;
     int V = vwidth(m, n);
     PirLocal *g;
     PirExpr *q;
-    if (V >= 2 && C % V == 0) {
+    if (V >= 2 && V <= 8 && C % V == 0) {
         /* a group lies in one row: its V values go in one store */
         Slots s = open_block(m, R, C, false, &g, &q);
         PirLocal *i0 = let(m, "i", op(m, PB_DIV, ref(m, g), ci(m, C)));
@@ -384,8 +425,8 @@ static void stage(GpuMma *m, int v, int64_t off)
         for (int i = 0; i < V / 2; i++)
             w[i] = t->dt == DT_BF16 ? pack_exact(m, pir_elem(F, x, ci(m, 2 * i)), pir_elem(F, x, ci(m, 2 * i + 1)))
                                     : pack2(m, t->dt, pir_elem(F, x, ci(m, 2 * i)), pir_elem(F, x, ci(m, 2 * i + 1)));
-        /* 4-byte words: (i0 * SR + g1) * 2 bytes, g1 even */
-        PirExpr *wi = op(m, PB_DIV, add(m, mul(m, ref(m, i0), ci(m, SR)), ref(m, g1)), ci(m, 2));
+        /* 4-byte words (g1 even; a group of V <= 8 lies in one 16-byte chunk) */
+        PirExpr *wi = staged_at(m, R, SR, E, ref(m, i0), ref(m, g1), 4);
         PirStmt *st = pir_stmt(F, CUR, PS_STORE);
         st->mem = pir_smem(PT_U32, off, wi);
         st->nw = V / 2 > 1 ? V / 2 : 0;
@@ -397,7 +438,7 @@ static void stage(GpuMma *m, int v, int64_t off)
     }
     Slots s = open_block(m, R, C, true, &g, &q);
     PirExpr *h = pir_conv(F, PT_U16, pack2(m, t->dt, gpu_at(m->e, v, s.i0, s.i1, s.k), pir_float(F, PT_F32, 0)));
-    pir_store(F, CUR, pir_smem(PT_U16, off, add(m, mul(m, s.i0, ci(m, SR)), s.i1)), h);
+    pir_store(F, CUR, pir_smem(PT_U16, off, staged_at(m, R, SR, E, s.i0, s.i1, 2)), h);
     close_n(m, s.depth);
 }
 
@@ -456,7 +497,6 @@ static PirExpr *el2(GpuMma *m, PirLocal *a, PirExpr *i, int64_t w, int c)
     return pir_elem(F, a, add(m, mul(m, i, ci(m, w)), ci(m, c)));
 }
 
-static struct GpuPipe *pipe_of(const GpuMma *m, const Instr *dot);
 static void pipe_issue(GpuMma *m, struct GpuPipe *p, int part, int parts);
 static void pipe_bases(GpuMma *m, struct GpuPipe *p, PirExpr **ea, PirExpr **eb);
 /* The accumulator of a DOT on grid g, set to its acc operand: the var
@@ -482,21 +522,24 @@ static PirLocal *acc_init(GpuMma *m, const Instr *in, const Grid *g)
 
 /* mma.sync's A fragment of k-block kk / 16 straight from the registers of
  * an operand in the fragment layout (grid ga: WN = 1, the rows of the dot):
- * a0 a1 are n-tile kk / 8's c0 c1 and c2 c3 packed, a2 a3 n-tile kk / 8 + 1's. */
-static void frag_a(GpuMma *m, DType dt, PirLocal *src, const Grid *ga, PirLocal *fa, PirExpr *kk)
+ * a0 a1 are n-tile kk / 8's c0 c1 and c2 c3 packed, a2 a3 n-tile kk / 8 + 1's;
+ * into fa from element at (NULL: 0) on. */
+static void frag_a(GpuMma *m, DType dt, PirLocal *src, const Grid *ga, PirLocal *fa, PirExpr *kk, PirExpr *at)
 {
     PirExpr *mi = loop(m, "mi", ga->MI, 1, true);
     for (int i = 0; i < 4; i++) {
         PirExpr *t = add(m, add(m, mul(m, mi, ci(m, ga->NI)), op(m, PB_SHR, kk, ci(m, 3))), ci(m, i >> 1));
         PirExpr *s0 = add(m, mul(m, t, ci(m, 4)), ci(m, (i & 1) * 2));
         PirExpr *h = pack2(m, dt, pir_elem(F, src, s0), pir_elem(F, src, add(m, s0, ci(m, 1))));
-        pir_assign(F, CUR, fa, add(m, mul(m, mi, ci(m, 4)), ci(m, i)), h);
+        PirExpr *x = add(m, mul(m, mi, ci(m, 4)), ci(m, i));
+        pir_assign(F, CUR, fa, at ? add(m, at, x) : x, h);
     }
     close_n(m, 1);
 }
 
 static int trans_src(const GpuMma *m, int b);
 static PirExpr *key_stage(GpuMma *m, const Instr *dot, int v);
+static bool wg_single(GpuMma *m, const Instr *in, const Grid *g);
 
 int gpu_mma_bsrc(const GpuMma *m, const Instr *dot)
 {
@@ -508,27 +551,46 @@ int gpu_mma_bsrc(const GpuMma *m, const Instr *dot)
  * the resident regions; final in the second pass). */
 static int64_t early_at(const GpuMma *m) { return m->off + m->need + m->res_need; }
 
+static int64_t wg_bwidth(const GpuMma *m, int v);
+
 void gpu_mma_set_early(GpuMma *m, int v)
 {
     const TTy *t = ty(m, v);
     if (m->early[v] >= 0 || t->rank != 2)
         return;
     m->early[v] = m->early_need;
-    m->early_need += (t->dim[0] * (t->dim[1] + PAD) * 2 + 127) / 128 * 128;
+    m->early_e[v] = wg_bwidth(m, v);
+    m->early_need += m->early_e[v] ? t->dim[0] * t->dim[1] * 2 + 1024
+                                   : (t->dim[0] * (t->dim[1] + PAD) * 2 + 127) / 128 * 128;
+}
+
+/* Early operand v's byte offset in shared memory. */
+static int64_t early_of(const GpuMma *m, int v)
+{
+    int64_t at = early_at(m) + m->early[v];
+    return m->early_e[v] ? al1k(at) : at;
 }
 
 void gpu_mma_stage_early(GpuMma *m, const int *v, int n)
 {
+    bool swz = false;
     pir_barrier(F, CUR);
-    for (int i = 0; i < n; i++)
-        stage(m, v[i], early_at(m) + m->early[v[i]]);
+    for (int i = 0; i < n; i++) {
+        stage(m, v[i], early_of(m, v[i]), m->early_e[v[i]]);
+        swz |= m->early_e[v[i]] > 0;
+    }
+    if (swz)                             /* read by wgmma, through the async proxy */
+        pir_asm_stmt(F, CUR, PA_FENCE_PROXY);
     pir_barrier(F, CUR);
 }
 
 void gpu_mma_settle(GpuMma *m, int v)
 {
-    if (m->res && m->res[v] >= 0)
-        stage(m, v, m->off + m->need + m->res[v]);
+    if (!m->res || m->res[v] < 0)
+        return;
+    stage(m, v, res_at(m, v), m->res_e[v]);
+    if (m->res_e[v])                     /* a barrier follows before its readers */
+        pir_asm_stmt(F, CUR, PA_FENCE_PROXY);
 }
 
 bool gpu_mma_grid(const GpuMma *m, const Instr *in, Grid *g)
@@ -578,6 +640,8 @@ bool gpu_mma_dot(GpuMma *m, const Instr *in)
     if (!m->on || !m->on[in->id] || !dot_fits(m, in, &g))
         return false;
     int a = in->args[0], b = in->args[1];
+    if (m->wgd[in->id])
+        return wg_single(m, in, &g);
     struct GpuPipe *pp = pipe_of(m, in);      /* both operands staged by the pipeline */
     if (pp && pp->ea) {                        /* on wgmma (gpu_wgmma.c) */
         PirExpr *ea, *eb;
@@ -595,18 +659,18 @@ bool gpu_mma_dot(GpuMma *m, const Instr *in)
         return true;
     }
     PirLocal *rega = pp ? NULL : gpu_frag_a(m->e, a, &g, &ga);
-    bool res = !pp && !rega && m->res[a] >= 0, own = !pp && !rega && !res;
+    bool res = !pp && !rega && m->res[a] >= 0 && !m->res_e[a], own = !pp && !rega && !res;
     int bt = pp ? 0 : trans_src(m, b), bs = bt ? bt : b;
     PirExpr *kb = pp ? NULL : key_stage(m, in, bs);   /* copied by its key loop's pipeline */
-    bool early = !pp && (m->early[bs] >= 0 || kb);
+    bool early = !pp && ((m->early[bs] >= 0 && !m->early_e[bs]) || kb);
     int64_t M = g.M, N = g.N, K = ty(m, a)->dim[1], SA = K + PAD, SB = N + PAD, SK = K + PAD;
-    int64_t offa = res ? m->off + m->need + m->res[a] : m->off, offb = own ? m->off + M * SA * 2 : m->off;
+    int64_t offa = res ? res_at(m, a) : m->off, offb = own ? m->off + M * SA * 2 : m->off;
     PirExpr *ea, *eb;
     if (pp) {
         pipe_bases(m, pp, &ea, &eb);
     } else {
-        if (m->early[bs] >= 0)
-            offb = early_at(m) + m->early[bs];
+        if (m->early[bs] >= 0 && !m->early_e[bs])
+            offb = early_of(m, bs);
         need(m, (own ? M * SA * 2 : 0) + (early ? 0 : (bt ? N * SK : K * SB) * 2));
         ea = ci(m, offa);
         eb = kb ? kb : ci(m, offb);
@@ -615,9 +679,9 @@ bool gpu_mma_dot(GpuMma *m, const Instr *in)
     if (!pp && (own || !early)) {   /* else both operands are in place already */
         pir_barrier(F, CUR);
         if (own)
-            stage(m, a, offa);
+            stage(m, a, offa, 0);
         if (!early)
-            stage(m, bs, offb);
+            stage(m, bs, offb, 0);
         pir_barrier(F, CUR);
     }
     scope(m);
@@ -635,7 +699,7 @@ bool gpu_mma_dot(GpuMma *m, const Instr *in)
     PirExpr *mi, *byte;
     PirStmt *s;
     if (rega) {
-        frag_a(m, ty(m, a)->dt, rega, &ga, fa, kk);
+        frag_a(m, ty(m, a)->dt, rega, &ga, fa, kk, NULL);
     } else {
         mi = loop(m, "mi", g.MI, 1, true);
         s = pir_asm_stmt(F, CUR, PA_LDSM4);
@@ -822,6 +886,13 @@ static int64_t pipe_base(const GpuMma *m, const GpuPipe *p)
     return p->ea ? (m->off + 1023) / 1024 * 1024 : m->off;
 }
 
+/* A key loop's stages' first byte (in the early region). */
+static int64_t key_at(const GpuMma *m, const GpuPipe *p)
+{
+    int64_t at = early_at(m) + p->base;
+    return p->swz ? al1k(at) : at;
+}
+
 /* The byte offsets of this iteration's A and B stages. */
 static void pipe_bases(GpuMma *m, GpuPipe *p, PirExpr **ea, PirExpr **eb)
 {
@@ -898,11 +969,12 @@ static void pipe_copy(GpuMma *m, GpuPipe *p, PirExpr *base, int64_t ahead, PirEx
     PirLocal *c = gpu_bind(m->e, p->lv, k);
     const Instr *loop = I(m, p->lv)->parent->owner;
     PirLocal **sc = gpu_ahead_scalars(m->e, loop);
-    int64_t at0 = p->nld ? early_at(m) + p->base : pipe_base(m, p);
+    int64_t at0 = p->nld ? key_at(m, p) : pipe_base(m, p);
     PirLocal *at = let(m, "st", add(m, ci(m, at0), mul(m, slot, ci(m, p->stage))));
     for (int i = 0; i < p->nld; i++) {      /* a key loop's loads */
         int64_t r = rounds(m, p->ld[i]);
-        copy_tile(m, p->ld[i], add(m, ref(m, at), ci(m, p->ldoff[i])), r * part / parts, r * (part + 1) / parts, 0);
+        copy_tile(m, p->ld[i], add(m, ref(m, at), ci(m, p->ldoff[i])), r * part / parts, r * (part + 1) / parts,
+                  p->lde[i]);
     }
     if (!p->nld) {
         const Instr *dot = I(m, p->dot);
@@ -980,7 +1052,7 @@ void gpu_mma_loop_head(GpuMma *m, const Instr *loop)
     PirStmt *w = pir_asm_stmt(F, CUR, PA_CP_WAIT);
     w->in[0] = ci(m, p->ahead - 1);
     const char *env = getenv("TKC_WG_PROXY");    /* experiments: 0 leaves the fence out */
-    if (p->ea && !(env && !strcmp(env, "0")))    /* wgmma reads through the async proxy */
+    if ((p->ea || p->swz) && !(env && !strcmp(env, "0")))    /* wgmma reads through the async proxy */
         pir_asm_stmt(F, CUR, PA_FENCE_PROXY);
     pir_barrier(F, CUR);
     if (!p->late)
@@ -1034,12 +1106,16 @@ bool gpu_mma_key_load(GpuMma *m, int v, const Instr *loop)
         int S = m->k->stages > 0 ? m->k->stages : env ? atoi(env) : KEY_STAGES;
         p->S = S < 2 ? 2 : S;
     }
-    int64_t bytes = (t->dim[0] * (t->dim[1] + PAD) * 2 + 127) / 128 * 128;
-    if (2 * (p->stage + bytes) > PIPE_MAX)
+    /* the B operand of a single dot on wgmma: in its swizzled layout, 1024-aligned */
+    int64_t E = wg_bwidth(m, v), at = E ? al1k(p->stage) : p->stage;
+    int64_t bytes = E ? al1k(t->dim[0] * t->dim[1] * 2) : (t->dim[0] * (t->dim[1] + PAD) * 2 + 127) / 128 * 128;
+    if (2 * (at + bytes) > PIPE_MAX)
         return false;
     p->ld[p->nld] = v;
-    p->ldoff[p->nld++] = p->stage;
-    p->stage += bytes;
+    p->lde[p->nld] = E;
+    p->ldoff[p->nld++] = at;
+    p->stage = at + bytes;
+    p->swz |= E > 0;
     m->pipe[loop->id] = p;
     m->staged[v] = true;
     return true;
@@ -1056,17 +1132,20 @@ void gpu_mma_key_place(GpuMma *m)
         GpuPipe *p = m->pipe[v];
         if (!p || !p->nld)
             continue;
+        if (p->swz)
+            p->stage = al1k(p->stage);
         while (p->S > 2 && p->S * p->stage > PIPE_MAX)
             p->S--;
         p->ahead = p->S - 1;
+        int64_t area = p->S * p->stage + (p->swz ? 1024 : 0);
         bool nested = false;
         for (int u = 1; u < m->k->instrs.n && !nested; u++)
             nested = u != v && m->pipe[u] && m->pipe[u]->nld && (inside(I(m, u), I(m, v)) || inside(I(m, v), I(m, u)));
         if (nested) {
             p->base = m->early_need;
-            m->early_need += p->S * p->stage;
-        } else if (p->S * p->stage > shared) {
-            shared = p->S * p->stage;
+            m->early_need += area;
+        } else if (area > shared) {
+            shared = area;
         }
     }
     for (int v = 1; v < m->k->instrs.n; v++)
@@ -1083,6 +1162,96 @@ static PirExpr *key_stage(GpuMma *m, const Instr *dot, int v)
     GpuPipe *p = loop && m->pipe ? m->pipe[loop->id] : NULL;
     for (int i = 0; p && i < p->nld; i++)
         if (p->ld[i] == v)
-            return add(m, ci(m, early_at(m) + p->base + p->ldoff[i]), mul(m, ref(m, p->cur), ci(m, p->stage)));
+            return add(m, ci(m, key_at(m, p) + p->ldoff[i]), mul(m, ref(m, p->cur), ci(m, p->stage)));
     return NULL;
+}
+
+/* ------------------------------------------------------------ single dots on wgmma */
+
+/* On sm_90a a DOT on tensor cores that no pipelined K loop runs (flash
+ * attention's s = dot(q, trans(k)) and acc = dot(p, v, acc * alpha)) goes
+ * to wgmma when its mma.sync warp grid is a warpgroup grid (gpu_wgmma.c:
+ * WN = 1 and 16 rows per warp, so a warpgroup owns 64 rows): the result
+ * lands in the same fragments, and everything around the dot (the softmax
+ * in GL_FRAG / GL_ROW) stays as it is.  Its operands:
+ *
+ *   - A from registers when it is in fragments over the dot's rows (p:
+ *     mma.sync's A fragment of a warp's 16 rows is wgmma's), else from
+ *     shared memory in the swizzled K-major layout: a resident operand
+ *     (q) is staged so once, anything else per dot.
+ *   - B from shared memory: a load its key loop's pipeline copies (k, v)
+ *     lands in the swizzled layout (gpu_mma_key_load), as does an early
+ *     operand; anything else is staged per dot.  B = trans(x) with x
+ *     [N, K] (k) is K-major, a plain [K, N] (v) N-major (transpose bit).
+ *
+ * One group at a time: fence, the wgmma of each k step, commit, wait 0; so
+ * the stages and the registers are free again when the dot is done, as
+ * after mma.sync.  TKC_WG_ATTN=0 keeps these dots on mma.sync. */
+
+static bool wgd_plan(const GpuMma *m, const Instr *in)
+{
+    const char *env = getenv("TKC_WG_ATTN");
+    const TTy *t = &in->ty;
+    Grid g, w;
+    if (!m->k->wgmma || (env && !strcmp(env, "0")) || !grid_of(m, t->dim[0], t->dim[1], &g)
+        || !gpu_wg_grid(m, t->dim[0], t->dim[1], &w))
+        return false;
+    return gpu_grid_eq(&g, &w) && g.TM == w.TM && g.TN == w.TN;
+}
+
+/* The swizzle width a single dot on wgmma wants of its B source v (K-major
+ * rows of K for trans(x), N-major rows of N else); 0: no such dot reads v. */
+static int64_t wg_bwidth(const GpuMma *m, int v)
+{
+    for (int d = 1; d < m->k->instrs.n; d++) {
+        const Instr *in = I(m, d);
+        if (in->op != OP_DOT || !m->wgd[d] || gpu_mma_bsrc(m, in) != v)
+            continue;
+        return gpu_wg_width(trans_src(m, in->args[1]) ? ty(m, in->args[0])->dim[1] : in->ty.dim[1]);
+    }
+    return 0;
+}
+
+static bool wg_single(GpuMma *m, const Instr *in, const Grid *g)
+{
+    int a = in->args[0], b = in->args[1], bt = trans_src(m, b), bs = bt ? bt : b;
+    int64_t M = g->M, N = g->N, K = ty(m, a)->dim[1];
+    int64_t ea = gpu_wg_width(K), eb = gpu_wg_width(bt ? K : N);
+    Grid ga;
+    PirLocal *rega = gpu_frag_a(m->e, a, g, &ga);
+    PirExpr *kb = key_stage(m, in, bs);       /* copied swizzled by its key loop's pipeline */
+    bool res = !rega && m->res[a] >= 0 && m->res_e[a] == ea, owna = !rega && !res;
+    bool early = !kb && m->early[bs] >= 0 && m->early_e[bs] == eb, ownb = !kb && !early;
+    int64_t own = al1k(m->off), bytes_a = al1k(M * K * 2);
+    if (owna || ownb)
+        need(m, 1024 + (owna ? bytes_a : 0) + (ownb ? N * K * 2 : 0));
+    PirExpr *at_a = ci(m, res ? res_at(m, a) : own);
+    PirExpr *at_b = kb ? kb : ci(m, early ? early_of(m, bs) : own + (owna ? bytes_a : 0));
+    PirLocal *acc = acc_init(m, in, g);
+    if (owna || ownb) {
+        pir_barrier(F, CUR);
+        if (owna)
+            stage(m, a, own, ea);
+        if (ownb)
+            stage(m, bs, own + (owna ? bytes_a : 0), eb);
+        pir_asm_stmt(F, CUR, PA_FENCE_PROXY);
+        pir_barrier(F, CUR);
+    }
+    scope(m);
+    PirLocal *fa = NULL;
+    if (rega) {                               /* every k step's A words first */
+        fa = pir_local(F, "fa", PT_U32, K / 4);
+        pir_decl(F, CUR, fa, NULL);
+        PirExpr *kk = loop(m, "kk", K, 16, true);
+        frag_a(m, ty(m, a)->dt, rega, &ga, fa, kk, op(m, PB_SHR, kk, ci(m, 2)));
+        close_n(m, 1);
+    }
+    GpuWgDot d = { .acc = acc, .g = g, .at_a = at_a, .at_b = at_b, .K = K, .ea = ea, .eb = eb, .bt = bt > 0,
+                   .fa = fa, .dt = ty(m, a)->dt };
+    gpu_wg_dot(m, &d);
+    gpu_wg_wait(m, acc, g->NI * 4, 0);
+    close_n(m, 1);
+    if (!m->fused[in->id])
+        gpu_bind(m->e, in->id, acc);          /* the result stays in g's fragments */
+    return true;
 }

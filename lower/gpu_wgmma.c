@@ -31,6 +31,12 @@
  *   - cp.async writes shared memory through the generic proxy, wgmma reads
  *     it through the async proxy: every thread fences (fence.proxy.async)
  *     after its cp.async.wait_group, before the barrier.
+ *
+ * Other dots (flash attention's two, gpu_mma.c "single dots on wgmma") use
+ * the same instruction one group at a time: A may also come from registers
+ * (GpuWgDot.fa: per warp mma.sync's m16n8k16 A fragment of its 16 rows,
+ * which is what wgmma's register A layout is), and B may be K-major (bt:
+ * trans(k) staged as k's rows, transpose bit clear).
  */
 #include "gpu.h"
 
@@ -113,15 +119,26 @@ void gpu_wg_dot(GpuMma *m, const GpuWgDot *d)
     PirExpr *ra = gpu_mul(e, gpu_op(e, PB_REM, wg, ci(m, gm)), ci(m, 64 * wa));
     PirExpr *cn = gpu_op(e, PB_DIV, wg, ci(m, gm));
     PirExpr *cb = gpu_mul(e, cn, ci(m, d->bt ? g->TN * wb : g->TN / d->eb * K * wb));
-    PirLocal *sa = gpu_let(e, "sa", pir_saddr(F, gpu_add(e, d->at_a, ra)));
+    PirLocal *sa = d->fa ? NULL : gpu_let(e, "sa", pir_saddr(F, gpu_add(e, d->at_a, ra)));
     PirLocal *sb = gpu_let(e, "sb", pir_saddr(F, gpu_add(e, d->at_b, cb)));
     bound(m, PA_WG_FENCE, d->acc, nacc);
     for (int64_t kk = 0; kk < K; kk += 16) {
-        int64_t oa = kk / d->ea * M * wa + kk % d->ea * 2;
         int64_t ob = d->bt ? kk / d->eb * N * wb + kk % d->eb * 2 : kk * wb;
-        PirStmt *s = bound(m, d->dt == DT_BF16 ? PA_WGMMA_BF16 : PA_WGMMA_F16, d->acc, nacc);
+        PirExpr *db = desc(m, gpu_op(e, PB_ADD, pir_ref(F, sb), u32(m, ob)), d->bt ? 16 : K * wb, 8 * wb, wb);
+        PirStmt *s;
+        if (d->fa) {
+            s = bound(m, d->dt == DT_BF16 ? PA_WGMMA_RA_BF16 : PA_WGMMA_RA_F16, d->acc, nacc);
+            for (int i = 0; i < 4; i++)
+                s->in[i] = pir_elem(F, d->fa, ci(m, kk / 4 + i));
+            s->in[4] = db;
+            s->in[5] = ci(m, d->bt ? 0 : 1);
+            s->in[6] = ci(m, 1);
+            continue;
+        }
+        int64_t oa = kk / d->ea * M * wa + kk % d->ea * 2;
+        s = bound(m, d->dt == DT_BF16 ? PA_WGMMA_BF16 : PA_WGMMA_F16, d->acc, nacc);
         s->in[0] = desc(m, gpu_op(e, PB_ADD, pir_ref(F, sa), u32(m, oa)), 16, 8 * wa, wa);
-        s->in[1] = desc(m, gpu_op(e, PB_ADD, pir_ref(F, sb), u32(m, ob)), d->bt ? 16 : K * wb, 8 * wb, wb);
+        s->in[1] = db;
         s->in[2] = ci(m, 0);
         s->in[3] = ci(m, d->bt ? 0 : 1);
         s->in[4] = ci(m, 1);

@@ -27,6 +27,7 @@
  * a register array (PirStmt.acc, acc0, nacc; pir_asm_text, pir_asm_cons),
  * PA_WG_FENCE, PA_WGMMA_BF16, PA_WGMMA_F16, PA_WG_COMMIT, PA_WG_WAIT,
  * PA_FENCE_PROXY (warpgroup MMA, sm_90a) and PirFunc.smem_align.
+ * PA_WGMMA_RA_BF16, PA_WGMMA_RA_F16 (A from registers; PirStmt.in has 8).
  */
 #ifndef TKC_PIR_H
 #define TKC_PIR_H
@@ -292,7 +293,16 @@ typedef struct PirExpr {
     /* orders this thread's earlier generic-proxy writes of shared memory (stores,     \
      * completed cp.async) before later async-proxy reads (wgmma) once a barrier       \
      * follows */                                                                       \
-    X(PA_FENCE_PROXY, "fence_proxy", 0, 0, "fence.proxy.async.shared::cta;", "", 1)
+    X(PA_FENCE_PROXY, "fence_proxy", 0, 0, "fence.proxy.async.shared::cta;", "", 1)    \
+    /* WGMMA_* with A from registers: in: A's 4 U32 words (the warp's 16 rows in      \
+     * mma.sync's m16n8k16 A layout), the U64 descriptor of B, an I32 PE_CONST        \
+     * transpose bit of B, I32 scale-d */                                               \
+    X(PA_WGMMA_RA_BF16, "wgmma_ra_bf16", 0, 7, "{ .reg .pred p; setp.ne.b32 p, %{6}, 0; " \
+      "wgmma.mma_async.sync.aligned.m64n%{N}k16.f32.bf16.bf16 %{A}, {%{0}, %{1}, %{2}, %{3}}, %{4}, p, 1, 1, %{5}; }", \
+      "r,r,r,r,l,n,r", 1)                                                              \
+    X(PA_WGMMA_RA_F16, "wgmma_ra_f16", 0, 7, "{ .reg .pred p; setp.ne.b32 p, %{6}, 0; "   \
+      "wgmma.mma_async.sync.aligned.m64n%{N}k16.f32.f16.f16 %{A}, {%{0}, %{1}, %{2}, %{3}}, %{4}, p, 1, 1, %{5}; }", \
+      "r,r,r,r,l,n,r", 1)
 
 typedef enum {
 #define X(n, s, no, ni, t, c, v) n,
@@ -347,7 +357,7 @@ struct PirStmt {
     bool ordered;          /* PS_STORE vector: the kernel also reads this tensor:
                             * keep program order with other accesses */
     PirAsmOp asm_op;       /* PS_ASM */
-    PirExpr *out[4], *in[6];
+    PirExpr *out[4], *in[8];
     /* PS_ASM bound to a register array: acc[acc0 .. acc0 + nacc) (F32) are
      * read-write operands numbered after the outputs (CUDA "+f"; LLVM "=f"
      * outputs with tied inputs after the others).  nacc 0: none. */

@@ -142,6 +142,41 @@ TK_D void tk_wgmma_f16(float *d, int n, uint64_t da, uint64_t db, int ta, int tb
 {
     tk_emu_wgmma(d, n, da, db, ta, tb, sd, false);
 }
+/* The same with A from registers: warp i of the warpgroup gives rows 16i..
+ * in mma.sync's m16n8k16 A layout (A(r, k) in lane (r%8)*4 + (k%8)/2,
+ * register r/8 + 2(k/8), half k%2), exchanged through memory like
+ * tk_emu_mma's. */
+TK_D void tk_emu_wgmma_ra(float *d, int n, const uint32_t *a, uint64_t db, int tb, int sd, bool bf)
+{
+    unsigned t = threadIdx.x, w = t & ~31u, l = t & 31;
+    for (int i = 0; i < 4; i++)
+        tk_emu_mma_x[t][i] = a[i];
+    tk_emu_sync();
+    for (int i = 0; i < n; i++) {
+        unsigned r = (l >> 2) + 8 * ((i >> 1) & 1), c = (i >> 2) * 8 + 2 * (l & 3) + (i & 1);
+        float s = sd ? d[i] : 0.0f;
+        for (unsigned k = 0; k < 16; k++) {
+            uint32_t wa = tk_emu_mma_x[w + (r & 7) * 4 + (k & 7) / 2][(r >> 3) + 2 * (k >> 3)];
+            uint16_t ha = (uint16_t)(k & 1 ? wa >> 16 : wa), hb;
+            memcpy(&hb, tk_smem + tk_emu_wg_at(db, tb, c, k), 2);
+            s += bf ? tk_bf16_to_f32(ha) * tk_bf16_to_f32(hb) : tk_f16_to_f32(ha) * tk_f16_to_f32(hb);
+        }
+        d[i] = s;
+    }
+    tk_emu_sync();
+}
+TK_D void tk_wgmma_ra_bf16(float *d, int n, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint64_t db,
+                           int tb, int sd)
+{
+    const uint32_t a[4] = { a0, a1, a2, a3 };
+    tk_emu_wgmma_ra(d, n, a, db, tb, sd, true);
+}
+TK_D void tk_wgmma_ra_f16(float *d, int n, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint64_t db,
+                          int tb, int sd)
+{
+    const uint32_t a[4] = { a0, a1, a2, a3 };
+    tk_emu_wgmma_ra(d, n, a, db, tb, sd, false);
+}
 TK_D void tk_wg_fence(float *, int) {}
 TK_D void tk_wg_commit(void) {}
 TK_D void tk_wg_wait(float *, int, int) {}

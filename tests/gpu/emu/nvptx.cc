@@ -29,6 +29,16 @@ void tk_nvx_cp_wait(int n) { tk_cp_wait(n); }
 void tk_nvx_wg_fence(float *d, int n) { tk_wg_fence(d, n); }
 void tk_nvx_wgmma_bf16(float *d, int n, uint64_t a, uint64_t b, int ta, int tb, int sd) { tk_wgmma_bf16(d, n, a, b, ta, tb, sd); }
 void tk_nvx_wgmma_f16(float *d, int n, uint64_t a, uint64_t b, int ta, int tb, int sd) { tk_wgmma_f16(d, n, a, b, ta, tb, sd); }
+void tk_nvx_wgmma_ra_bf16(float *d, int n, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint64_t b, int tb,
+                          int sd)
+{
+    tk_wgmma_ra_bf16(d, n, a0, a1, a2, a3, b, tb, sd);
+}
+void tk_nvx_wgmma_ra_f16(float *d, int n, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint64_t b, int tb,
+                         int sd)
+{
+    tk_wgmma_ra_f16(d, n, a0, a1, a2, a3, b, tb, sd);
+}
 void tk_nvx_wg_commit(void) { tk_wg_commit(); }
 void tk_nvx_wg_wait(float *d, int n, int k) { tk_wg_wait(d, n, k); }
 void tk_nvx_fence_proxy(void) { tk_fence_proxy(); }
