@@ -515,7 +515,7 @@ bool cuda_emit_device(Buf *out, TirKernel *k, CudaKernel *ck, Diag *d)
     if (!f)
         return false;
     print_func(out, f);
-    *ck = (CudaKernel){ f->name, f->threads, f->smem };
+    *ck = (CudaKernel){ f->name, f->threads, f->smem, f };
     return true;
 }
 
