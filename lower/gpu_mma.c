@@ -720,6 +720,18 @@ void gpu_mma_var_op(GpuMma *m, const Instr *in)
  *         ... the dot reads stage cur ...
  *   wait_group 0                    (a break may leave copies in flight)
  *
+ * On sm_90a with wgmma, when both loads are plain 2-D tiles of contiguous
+ * tensors (gpu_tma.c) and the body has no exits, the copies go by TMA
+ * instead: thread 0 announces a stage's bytes on the stage's mbarrier and
+ * issues the boxes; the head of an iteration waits on the mbarrier of stage
+ * cur (phase bits ph, kept across loops and programs: every copy issued is
+ * waited for) instead of wait_group + fence; the barrier stays (it guards
+ * the reuse of a stage).  The mbarriers live after the early region and
+ * are initialized once before the loop over programs.  Both paths are in
+ * the kernel; the launcher's PP_TMA_OK picks one per launch (0 when a
+ * tensor map cannot be built, or with TKC_TMA=0 at run time; TKC_TMA=0 at
+ * compile time leaves TMA out).
+ *
  * A 16-byte chunk of a row goes by cp.async when it is wholly unmasked and
  * its source is 16-byte aligned (checked at run time: rows of a tensor whose
  * width is not a multiple of 8 are not); otherwise its elements are loaded
