@@ -997,6 +997,11 @@ PirExpr *gpu_at(GL *e, int v, PirExpr *i0, PirExpr *i1, PirExpr *own)
     return conv_dt(e, r, ty(e, v)->dt, DT_F32);
 }
 
+PirExpr *gpu_at_raw(GL *e, int v, PirExpr *i0, PirExpr *i1)
+{
+    return rd(e, v, (Idx){ .rank = 2, .d = { i0, i1 } });
+}
+
 /* The lane's own index over shape t. */
 static Idx lane_idx(GL *e, const TTy *t)
 {
@@ -2713,6 +2718,7 @@ static void build(GL *e)
     e->tj = pir_ref(F, e->tok_j);
     gpu_push(e, F->body);
     e->tid = gpu_let(e, "tid", pir_special(F, PSR_TID));
+    gpu_mma_kernel_head(&e->mma);
     PirLocal *p = pir_local(F, "p", PT_I64, 0);
     PirStmt *s = pir_for(F, F->body, p, pir_conv(F, PT_I64, pir_special(F, PSR_CTAID)), pir_param(F, np),
                          pir_conv(F, PT_I64, pir_special(F, PSR_NCTAID)), false);
@@ -2783,7 +2789,7 @@ PirFunc *gpu_lower(TirKernel *k, Diag *d)
         return NULL;
     plan_smem(&e);
     e.mma.off = e.smem;       /* the MMA staging region goes last, then the resident and early ones */
-    e.smem += e.mma.need + e.mma.res_need + e.mma.early_need;
+    e.smem += e.mma.need + e.mma.res_need + e.mma.early_need + e.mma.bar_need;
     /* pass 2: build */
     e.plan = false;
     build(&e);

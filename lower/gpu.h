@@ -45,6 +45,7 @@ PirExpr *gpu_tid(GL *e);                   /* threadIdx.x, I32 */
 /* Tile v (rank 2) at (i0, i1); own: the slot of that element in v's block
  * layout when the reading thread holds it (else NULL). */
 PirExpr *gpu_at(GL *e, int v, PirExpr *i0, PirExpr *i1, PirExpr *own);
+PirExpr *gpu_at_raw(GL *e, int v, PirExpr *i0, PirExpr *i1);   /* in v's own type */
 PirLocal *gpu_value(GL *e, int v, int64_t n);  /* declare v's registers: float[n] */
 PirLocal *gpu_var(GL *e, int var);             /* var's registers */
 PirExpr *gpu_i(GL *e, int64_t v);              /* an I32 constant */
@@ -104,6 +105,9 @@ typedef struct GpuMma {
     int64_t *res_e;            /* resident operands in wgmma's swizzled layout: its width
                                 * (gpu_wg_width), else 0 (rows padded for ldmatrix) */
     int64_t *early_e;          /* the same for the early region's operands */
+    int64_t bar_need;          /* the mbarriers of TMA pipelines: bytes, after the early region */
+    int tma_ok;                /* the PP_TMA_OK param, or -1 */
+    PirLocal *tma_on;          /* its value, read once (BOOL) */
 } GpuMma;
 
 /* gpu_mma.c.  Set k, a, T, V, live, e, then plan (TKC_MMA=0 turns it off). */
@@ -122,6 +126,9 @@ bool gpu_mma_staged(const GpuMma *m, const Instr *in);
 void gpu_mma_loop_pre(GpuMma *m, const Instr *loop, PirExpr *lo, PirExpr *hi, PirExpr *step);
 void gpu_mma_loop_head(GpuMma *m, const Instr *loop);
 void gpu_mma_loop_post(GpuMma *m, const Instr *loop);
+/* At the top of the function, before the loop over programs: the TMA
+ * pipelines' parameters, and their mbarriers initialized. */
+void gpu_mma_kernel_head(GpuMma *m);
 /* After the definition of tile v: stage it when it is a resident operand. */
 void gpu_mma_settle(GpuMma *m, int v);
 /* The tile a DOT on tensor cores stages for its B operand (b, or x for
@@ -170,5 +177,17 @@ typedef struct GpuWgDot {
  * commit (the caller waits: gpu_wg_wait) */
 void gpu_wg_dot(GpuMma *m, const GpuWgDot *d);
 void gpu_wg_wait(GpuMma *m, PirLocal *acc, int nacc, int n);
+
+/* gpu_tma.c: TMA copies of a pipelined wgmma dot's operands.  A load that
+ * TMA can fetch: tensor param, the [R, C] offset's row and column ramps
+ * (values whose element (0, 0) is the box's first row and column) and their
+ * rank-1 roots. */
+typedef struct GpuTma { int param, row, col, rk[2]; } GpuTma;
+bool gpu_tma_match(const GpuMma *m, int v, GpuTma *t);
+/* A PP_TMAP param for boxes of [R, E] of t's tensor; its index. */
+int gpu_tma_param(GpuMma *m, const GpuTma *t, int64_t E, int64_t R);
+/* Copy load v ([R, C]) into the stage at byte `at` (I32) as C / E boxes
+ * of map (a param index) completing on the mbarrier at U32 address bar. */
+void gpu_tma_copy(GpuMma *m, const GpuTma *t, int map, int v, int64_t E, PirExpr *at, PirExpr *bar);
 
 #endif

@@ -85,6 +85,14 @@ typedef struct GpuPipe {
     int64_t ea, eb;            /* wgmma: the operands' swizzle widths (gpu_wgmma.c); 0: mma.sync */
     PirLocal *acc;             /* wgmma: the accumulators, for the wait after the loop */
     int nacc;
+    /* wgmma with TMA (gpu_tma.c): the operands' loads, their PP_TMAP params,
+     * the byte offset of the S mbarriers in the barrier region, their phase
+     * bits (bit s: the parity of stage s's next phase) */
+    bool tma;
+    GpuTma ta, tb;
+    int map[2];
+    int64_t bar;
+    PirLocal *ph;
 } GpuPipe;
 
 /* The loops over a thread's slots (open_frag, open_block). */
@@ -776,6 +784,18 @@ void gpu_mma_var_op(GpuMma *m, const Instr *in)
  *         ... the dot reads stage cur ...
  *   wait_group 0                    (a break may leave copies in flight)
  *
+ * On sm_90a with wgmma, when both loads are plain 2-D tiles of contiguous
+ * tensors (gpu_tma.c) and the body has no exits, the copies go by TMA
+ * instead: thread 0 announces a stage's bytes on the stage's mbarrier and
+ * issues the boxes; the head of an iteration waits on the mbarrier of stage
+ * cur (phase bits ph, kept across loops and programs: every copy issued is
+ * waited for) instead of wait_group + fence; the barrier stays (it guards
+ * the reuse of a stage).  The mbarriers live after the early region and
+ * are initialized once before the loop over programs.  Both paths are in
+ * the kernel; the launcher's PP_TMA_OK picks one per launch (0 when a
+ * tensor map cannot be built, or with TKC_TMA=0 at run time; TKC_TMA=0 at
+ * compile time leaves TMA out).
+ *
  * A 16-byte chunk of a row goes by cp.async when it is wholly unmasked and
  * its source is 16-byte aligned (checked at run time: rows of a tensor whose
  * width is not a multiple of 8 are not); otherwise its elements are loaded
@@ -800,6 +820,17 @@ static bool wg_plan(const GpuMma *m, const Instr *in, const Instr *loop, Grid *g
             return false;
     }
     return true;
+}
+
+/* Does block b hold a break or continue (at any depth)? */
+static bool exits(const GpuMma *m, const TBlock *b)
+{
+    for (int i = 0; b && i < b->ins.n; i++) {
+        const Instr *x = I(m, b->ins.v[i]);
+        if (x->op == OP_BREAK || x->op == OP_CONTINUE || exits(m, x->blocks[0]) || exits(m, x->blocks[1]))
+            return true;
+    }
+    return false;
 }
 
 static void plan_pipe(GpuMma *m, const Instr *in, const int *uses)
@@ -861,6 +892,14 @@ static void plan_pipe(GpuMma *m, const Instr *in, const int *uses)
         p->ahead = S - 1 - p->inflight;
         p->ea = gpu_wg_width(K);
         p->eb = gpu_wg_width(g.TN);
+        /* TMA: every copy issued is waited for (no exits), so the
+         * mbarriers' phases stay in step across loops and programs */
+        if (every && p->inflight && !exits(m, loop->blocks[0]) && gpu_tma_match(m, a, &p->ta)
+            && gpu_tma_match(m, b, &p->tb) && K <= 256) {
+            p->tma = true;
+            p->bar = m->bar_need;
+            m->bar_need += (8 * S + 15) / 16 * 16;
+        }
         m->wg[in->id] = true;
         m->wg_var[I(m, in->args[2])->index] = true;
     }
@@ -958,6 +997,63 @@ static void copy_tile(GpuMma *m, int v, PirExpr *at, int64_t q0, int64_t q1, int
     close_n(m, depth + 1);
 }
 
+/* The U32 shared address of the mbarrier of TMA pipeline p's stage slot. */
+static PirExpr *bar_addr(GpuMma *m, GpuPipe *p, PirExpr *slot)
+{
+    int64_t at = m->off + m->need + m->res_need + m->early_need + p->bar;
+    return pir_saddr(F, add(m, ci(m, at), mul(m, slot, ci(m, 8))));
+}
+
+/* One thread (0) announces the bytes of a stage on its mbarrier and issues
+ * the TMA copies of both operands of the iteration the loop counter's
+ * binding names into stage slot (at: its byte offset), into block b. */
+static void tma_issue(GpuMma *m, GpuPipe *p, PirLocal *at, PirExpr *slot, PirBlock *b)
+{
+    const Instr *dot = I(m, p->dot);
+    const TTy *ta = ty(m, dot->args[0]), *tb = ty(m, dot->args[1]);
+    gpu_push(m->e, pir_if(F, b, op(m, PB_EQ, gpu_tid(m->e), ci(m, 0)))->body);
+    PirLocal *bar = let(m, "bar", bar_addr(m, p, slot));
+    PirStmt *x = pir_asm_stmt(F, CUR, PA_MBAR_EXPECT);
+    x->in[0] = ref(m, bar);
+    x->in[1] = pir_int(F, PT_U32, (tty_numel(ta) + tty_numel(tb)) * 2);
+    gpu_tma_copy(m, &p->ta, p->map[0], dot->args[0], p->ea, ref(m, at), ref(m, bar));
+    gpu_tma_copy(m, &p->tb, p->map[1], dot->args[1], p->eb, add(m, ref(m, at), ci(m, p->offb)), ref(m, bar));
+    gpu_pop(m->e);
+}
+
+void gpu_mma_kernel_head(GpuMma *m)
+{
+    m->tma_ok = -1;
+    m->tma_on = NULL;
+    bool any = false;
+    for (int v = 1; m->pipe && v < m->k->instrs.n; v++) {
+        GpuPipe *p = m->pipe[v];
+        if (!p || !p->tma)
+            continue;
+        const Instr *dot = I(m, p->dot);
+        p->map[0] = gpu_tma_param(m, &p->ta, p->ea, ty(m, dot->args[0])->dim[0]);
+        p->map[1] = gpu_tma_param(m, &p->tb, p->eb, ty(m, dot->args[1])->dim[0]);
+        p->ph = let(m, "ph", pir_int(F, PT_U32, 0));
+        any = true;
+    }
+    if (!any)
+        return;
+    m->tma_ok = pir_add_param(F, PP_TMA_OK, PT_I32, 0, "tk_tma", -1, 0);
+    m->tma_on = let(m, "tma", op(m, PB_NE, pir_param(F, m->tma_ok), ci(m, 0)));
+    gpu_push(m->e, pir_if(F, CUR, op(m, PB_AND, ref(m, m->tma_on), op(m, PB_EQ, gpu_tid(m->e), ci(m, 0))))->body);
+    for (int v = 1; v < m->k->instrs.n; v++) {
+        GpuPipe *p = m->pipe[v];
+        for (int s = 0; p && p->tma && s < p->S; s++) {
+            PirStmt *x = pir_asm_stmt(F, CUR, PA_MBAR_INIT);
+            x->in[0] = bar_addr(m, p, ci(m, s));
+            x->in[1] = pir_int(F, PT_U32, 1);
+        }
+    }
+    pir_asm_stmt(F, CUR, PA_MBAR_FENCE);
+    gpu_pop(m->e);
+    pir_barrier(F, CUR);
+}
+
 /* Copy part `part` of `parts` of the operands of the iteration `ahead`
  * iterations after the one whose counter is `base` into stage `slot`. */
 static void pipe_copy(GpuMma *m, GpuPipe *p, PirExpr *base, int64_t ahead, PirExpr *slot, int part, int parts)
@@ -976,6 +1072,13 @@ static void pipe_copy(GpuMma *m, GpuPipe *p, PirExpr *base, int64_t ahead, PirEx
         copy_tile(m, p->ld[i], add(m, ref(m, at), ci(m, p->ldoff[i])), r * part / parts, r * (part + 1) / parts,
                   p->lde[i]);
     }
+    if (p->tma) {
+        PirStmt *t = pir_if(F, CUR, ref(m, m->tma_on));
+        if (part == 0)
+            tma_issue(m, p, at, slot, t->body);
+        t->els = pir_block(F);
+        gpu_push(m->e, t->els);
+    }
     if (!p->nld) {
         const Instr *dot = I(m, p->dot);
         int64_t ra = rounds(m, dot->args[0]), rb = rounds(m, dot->args[1]);
@@ -983,6 +1086,8 @@ static void pipe_copy(GpuMma *m, GpuPipe *p, PirExpr *base, int64_t ahead, PirEx
         copy_tile(m, dot->args[1], add(m, ref(m, at), ci(m, p->offb)), rb * part / parts, rb * (part + 1) / parts,
                   p->eb);
     }
+    if (p->tma)
+        gpu_pop(m->e);
     gpu_ahead_done(m->e, loop, sc);
     gpu_bind(m->e, p->lv, c);
 }
@@ -995,6 +1100,8 @@ void gpu_mma_loop_pre(GpuMma *m, const Instr *loop, PirExpr *lo, PirExpr *hi, Pi
     if (!p)
         return;
     p->step = step;
+    if (p->tma)                        /* earlier generic accesses before TMA's writes */
+        pir_asm_stmt(F, CUR, PA_FENCE_PROXY);
     pir_barrier(F, CUR);               /* the last readers of the staging region are done */
     p->lo = let(m, "lo", lo);
     /* n = lo < hi ? (hi - lo - 1) / step + 1 : 0, step > 0 here */
@@ -1049,11 +1156,23 @@ void gpu_mma_loop_head(GpuMma *m, const Instr *loop)
     pir_assign(F, CUR, p->cur, NULL, ref(m, p->rs));
     pir_assign(F, CUR, p->rs, NULL, pir_select(F, op(m, PB_EQ, ref(m, p->rs), ci(m, S - 1)), ci(m, 0),
                                                 add(m, ref(m, p->rs), ci(m, 1))));
+    if (p->tma) {                      /* stage cur's mbarrier: its phase completed */
+        PirStmt *t = pir_if(F, CUR, ref(m, m->tma_on));
+        PirStmt *w = pir_asm_stmt(F, t->body, PA_MBAR_WAIT);
+        w->in[0] = bar_addr(m, p, ref(m, p->cur));
+        PirExpr *bit = op(m, PB_SHL, pir_int(F, PT_U32, 1), pir_conv(F, PT_U32, ref(m, p->cur)));
+        w->in[1] = op(m, PB_AND, op(m, PB_SHR, ref(m, p->ph), pir_conv(F, PT_U32, ref(m, p->cur))), pir_int(F, PT_U32, 1));
+        pir_assign(F, t->body, p->ph, NULL, op(m, PB_XOR, ref(m, p->ph), bit));
+        t->els = pir_block(F);
+        gpu_push(m->e, t->els);
+    }
     PirStmt *w = pir_asm_stmt(F, CUR, PA_CP_WAIT);
     w->in[0] = ci(m, p->ahead - 1);
     const char *env = getenv("TKC_WG_PROXY");    /* experiments: 0 leaves the fence out */
     if ((p->ea || p->swz) && !(env && !strcmp(env, "0")))    /* wgmma reads through the async proxy */
         pir_asm_stmt(F, CUR, PA_FENCE_PROXY);
+    if (p->tma)
+        gpu_pop(m->e);
     pir_barrier(F, CUR);
     if (!p->late)
         pipe_issue(m, p, 0, 1);

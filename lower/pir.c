@@ -65,7 +65,7 @@ PirFunc *pir_func(Arena *a, const char *name)
 int pir_add_param(PirFunc *f, PirParamKind kind, PirTy ty, unsigned flags, const char *name,
                   int index, int axis)
 {
-    PirParam p = { kind, ty, flags, name, index, axis };
+    PirParam p = { .kind = kind, .ty = ty, .flags = flags, .name = name, .index = index, .axis = axis };
     vec_push(f->a, f->params, p);
     return f->params.n - 1;
 }
@@ -122,7 +122,7 @@ PirExpr *pir_elem(PirFunc *f, PirLocal *l, PirExpr *idx)
 PirExpr *pir_param(PirFunc *f, int index)
 {
     const PirParam *p = &f->params.v[index];
-    PirExpr *e = node(f, PE_PARAM, p->kind == PP_TENSOR ? PT_PTR : p->ty);
+    PirExpr *e = node(f, PE_PARAM, p->kind == PP_TENSOR ? PT_PTR : p->kind == PP_TMAP ? PT_U64 : p->ty);
     e->elem = p->kind == PP_TENSOR ? p->ty : PT_VOID;
     e->index = index;
     return e;
@@ -603,12 +603,15 @@ static void pblock(FILE *o, const PirFunc *f, const PirBlock *b, int d)
 
 void pir_print(FILE *o, const PirFunc *f)
 {
-    static const char *const kind[] = { "tensor", "scalar", "dim", "stride", "grid" };
+    static const char *const kind[] = { "tensor", "scalar", "dim", "stride", "grid", "tmap", "tma_ok" };
     fprintf(o, "func @%s threads %d smem %lld (\n", f->name, f->threads, (long long)f->smem);
     for (int i = 0; i < f->params.n; i++) {
         const PirParam *p = &f->params.v[i];
-        fprintf(o, "  %s @%s: %s%s%s\n", kind[p->kind], p->name, pir_ty_name[p->ty],
+        fprintf(o, "  %s @%s: %s%s%s", kind[p->kind], p->name, pir_ty_name[p->ty],
                 p->flags & PIR_CONST ? " const" : "", p->flags & PIR_NOALIAS ? " noalias" : "");
+        if (p->kind == PP_TMAP)
+            fprintf(o, " of p%d box %dx%d", p->index, p->box[0], p->box[1]);
+        fprintf(o, "\n");
     }
     fprintf(o, ") {\n");
     pblock(o, f, f->body, 1);

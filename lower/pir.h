@@ -28,6 +28,8 @@
  * PA_WG_FENCE, PA_WGMMA_BF16, PA_WGMMA_F16, PA_WG_COMMIT, PA_WG_WAIT,
  * PA_FENCE_PROXY (warpgroup MMA, sm_90a) and PirFunc.smem_align.
  * PA_WGMMA_RA_BF16, PA_WGMMA_RA_F16 (A from registers; PirStmt.in has 8).
+ * PP_TMAP, PP_TMA_OK, PirParam.box, PA_MBAR_INIT, PA_MBAR_FENCE,
+ * PA_MBAR_EXPECT, PA_MBAR_WAIT, PA_TMA_LOAD2 (tensor memory access, sm_90).
  */
 #ifndef TKC_PIR_H
 #define TKC_PIR_H
@@ -81,6 +83,14 @@ typedef enum {
     PP_DIM,        /* a run-time dim, I64 */
     PP_STRIDE,     /* a stride of a strided tensor in elements, I64 */
     PP_GRID,       /* launch geometry, I64: grid sizes g0, g1 and the program count */
+    PP_TMAP,       /* a CUtensorMap (128 bytes, 64-aligned, passed by value: CUDA
+                    * __grid_constant__) of rank-2 tensor param `index`: box[0]
+                    * elements along the contiguous dim by box[1] rows, swizzled
+                    * in rows of box[0] * elem bytes (32, 64, 128), ty its element
+                    * type; a PE_PARAM of it is the map's generic address (U64).
+                    * Follows the PP_GRID params. */
+    PP_TMA_OK,     /* I32: 1 when the launcher built every PP_TMAP (else they are
+                    * zeros and the kernel must not use them); last */
 } PirParamKind;
 
 enum {
@@ -95,6 +105,7 @@ typedef struct PirParam {
     const char *name;      /* p0, d1, s2_0, tk_g0 ...: also the CUDA name */
     int index;             /* TIR param index / dim index (PP_STRIDE: param), -1 if none */
     int axis;              /* PP_STRIDE: the dim */
+    int box[2];            /* PP_TMAP */
 } PirParam;
 
 typedef struct PirLocal {
@@ -302,7 +313,25 @@ typedef struct PirExpr {
       "r,r,r,r,l,n,r", 1)                                                              \
     X(PA_WGMMA_RA_F16, "wgmma_ra_f16", 0, 7, "{ .reg .pred p; setp.ne.b32 p, %{6}, 0; "   \
       "wgmma.mma_async.sync.aligned.m64n%{N}k16.f32.f16.f16 %{A}, {%{0}, %{1}, %{2}, %{3}}, %{4}, p, 1, 1, %{5}; }", \
-      "r,r,r,r,l,n,r", 1)
+      "r,r,r,r,l,n,r", 1)                                                              \
+    /* mbarriers (sm_90): in[0] the U32 shared address (PE_SADDR, 8-byte aligned).     \
+     * INIT: in[1] the U32 arrival count of a phase.  FENCE: makes inits visible to    \
+     * the async proxy (then a barrier).  EXPECT: one arrival, and in[1] (U32) more    \
+     * bytes of asynchronous copies to land before the phase completes.  WAIT: until   \
+     * the phase of parity in[1] (U32 0, 1) has completed (its copies are then visible \
+     * to this thread). */                                                             \
+    X(PA_MBAR_INIT, "mbar_init", 0, 2, "mbarrier.init.shared::cta.b64 [%0], %1;", "r,r", 1) \
+    X(PA_MBAR_FENCE, "mbar_fence", 0, 0, "fence.mbarrier_init.release.cluster;", "", 1) \
+    X(PA_MBAR_EXPECT, "mbar_expect", 0, 2,                                               \
+      "mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;", "r,r", 1)              \
+    X(PA_MBAR_WAIT, "mbar_wait", 0, 2, "{ .reg .pred p; TK_WAIT: "                      \
+      "mbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1; @!p bra TK_WAIT; }", "r,r", 1) \
+    /* TMA (sm_90): the box of tensor map in[1] (U64, a PP_TMAP param) at I32          \
+     * coordinates in[2] (contiguous dim), in[3] (rows) into shared memory at in[0]    \
+     * (U32, 1024-aligned for 128-byte swizzles), elements outside the tensor zeros;   \
+     * completes its bytes on the mbarrier at in[4] (U32). */                         \
+    X(PA_TMA_LOAD2, "tma_load2", 0, 5, "cp.async.bulk.tensor.2d.shared::cluster.global."   \
+      "mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];", "r,l,r,r,r", 1)
 
 typedef enum {
 #define X(n, s, no, ni, t, c, v) n,

@@ -26,6 +26,7 @@ typedef struct CudaKernel {
     const char *name;      /* the __global__ function (the kernel's C name) */
     int threads;           /* block size */
     int64_t smem;          /* dynamic shared memory bytes */
+    const PirFunc *f;      /* its parameters (the launcher builds PP_TMAP ones) */
 } CudaKernel;
 
 /* The device prelude every module starts with; the tensor-core helpers. */

@@ -97,6 +97,8 @@ static const char runtime[] =
     "    tk_CUresult (*MemsetD8)(tk_CUdeviceptr, unsigned char, size_t);\n"
     "    tk_CUresult (*CtxSynchronize)(void);\n"
     "    tk_CUresult (*StreamGetCtx)(void *, void **);\n"
+    "    tk_CUresult (*TensorMapEncodeTiled)(void *, int, unsigned, void *, const uint64_t *, const uint64_t *,\n"
+    "                                        const unsigned *, const unsigned *, int, int, int, int);\n"
     "} tk_cuda_api;\n"
     "#define TK_CUDA_MAXCTX 8\n"
     "/* One header's module: loaded once per context, functions cached. */\n"
@@ -133,6 +135,8 @@ static const char runtime[] =
     "tk_CUresult cuMemsetD8_v2(tk_CUdeviceptr, unsigned char, size_t);\n"
     "tk_CUresult cuCtxSynchronize(void);\n"
     "tk_CUresult cuStreamGetCtx(void *, void **);\n"
+    "tk_CUresult cuTensorMapEncodeTiled(void *, int, unsigned, void *, const uint64_t *, const uint64_t *,\n"
+    "                                   const unsigned *, const unsigned *, int, int, int, int);\n"
     "#endif\n"
     "#define TK_CU_SYM(f, s) do { void (*tk_p_)(void) = (void (*)(void))s; \\\n"
     "                             memcpy(&tk_cu.f, &tk_p_, sizeof tk_p_); } while (0)\n"
@@ -165,7 +169,31 @@ static const char runtime[] =
     "    TK_CU_SYM(MemsetD8, cuMemsetD8_v2);\n"
     "    TK_CU_SYM(CtxSynchronize, cuCtxSynchronize);\n"
     "    TK_CU_SYM(StreamGetCtx, cuStreamGetCtx);\n"
+    "#ifdef TKC_CUDA_LINKED\n"
+    "    TK_CU_SYM(TensorMapEncodeTiled, cuTensorMapEncodeTiled);\n"
+    "#else   /* CUDA 12 on: without it kernels take their cp.async path */\n"
+    "    void *tk_tm_ = dlsym(tk_h, \"cuTensorMapEncodeTiled\");\n"
+    "    if (tk_tm_)\n"
+    "        memcpy(&tk_cu.TensorMapEncodeTiled, &tk_tm_, sizeof tk_tm_);\n"
+    "#endif\n"
     "    return 1;\n"
+    "}\n"
+    "/* A CUtensorMap (TMA) of a rows x cols 16-bit tensor at base, boxes of\n"
+    " * box1 rows of box0 elements swizzled in rows of 2 box0 bytes; 1 when\n"
+    " * built, 0 (a zeroed map) when TMA cannot take the tensor. */\n"
+    "typedef struct tk_cutmap { _Alignas(64) uint64_t x[16]; } tk_cutmap;\n"
+    "static TK_UNUSED int tk_cuda_tmap(tk_cutmap *m, const void *base, int64_t rows, int64_t cols,\n"
+    "                                  unsigned box0, unsigned box1)\n"
+    "{\n"
+    "    memset(m, 0, sizeof *m);\n"
+    "    if (!tk_cu.TensorMapEncodeTiled || ((uintptr_t)base & 15) || rows <= 0 || cols <= 0\n"
+    "        || cols % 8 || rows > INT64_C(4294967295) || cols > INT64_C(4294967295))\n"
+    "        return 0;\n"
+    "    uint64_t dim[2] = { (uint64_t)cols, (uint64_t)rows }, pitch[1] = { (uint64_t)cols * 2 };\n"
+    "    unsigned box[2] = { box0, box1 }, step[2] = { 1, 1 };\n"
+    "    int swz = box0 == 64 ? 3 : box0 == 32 ? 2 : 1;   /* CU_TENSOR_MAP_SWIZZLE_128B, _64B, _32B */\n"
+    "    /* CU_TENSOR_MAP_DATA_TYPE_UINT16, no interleave, L2 promotion 128B, zeros outside */\n"
+    "    return tk_cu.TensorMapEncodeTiled(m, 1, 2, (void *)base, dim, pitch, box, step, 0, swz, 2, 0) == 0;\n"
     "}\n"
     "static TK_UNUSED tk_status tk_cuda_error(const char *kernel, const char *call, tk_CUresult r)\n"
     "{\n"
@@ -369,6 +397,44 @@ static void emit_module(HE *h, TirKernel **ks, int n, const CudaKernel *ck, cons
                h->mod);
 }
 
+/* The kernel's PP_TMAP params (lower/gpu_tma.c) and PP_TMA_OK: maps built
+ * before tk_args (whose list is open: ", &map..., &tk_tma" follows). */
+static void emit_tmaps(HE *h, TirKernel *k, const CudaKernel *ck, const HostNames *hn)
+{
+    Buf *o = h->o;
+    if (!ck->f)
+        return;
+    for (int i = 0; i < ck->f->params.n; i++) {
+        const PirParam *q = &ck->f->params.v[i];
+        if (q->kind == PP_TMAP)
+            buf_printf(o, ", (void *)&tk_tm%d", i);
+        else if (q->kind == PP_TMA_OK)
+            buf_puts(o, ", (void *)&tk_tma");
+    }
+}
+
+static void emit_tmap_build(HE *h, TirKernel *k, const CudaKernel *ck, const HostNames *hn)
+{
+    Buf *o = h->o;
+    bool any = false;
+    for (int i = 0; ck->f && i < ck->f->params.n; i++) {
+        const PirParam *q = &ck->f->params.v[i];
+        if (q->kind != PP_TMAP)
+            continue;
+        const char *r = args_dim(h->a, k, hn, q->index, 0), *c = args_dim(h->a, k, hn, q->index, 1);
+        if (!any)
+            buf_puts(o, "    int32_t tk_tma = 1;\n");
+        any = true;
+        buf_printf(o, "    tk_cutmap tk_tm%d;\n", i);
+        buf_printf(o, "    tk_tma &= tk_cuda_tmap(&tk_tm%d, (const void *)(uintptr_t)%s, %s, %s, %d, %d);\n", i, hn->pname[q->index],
+                   r ? r : "0", c ? c : "0", q->box[0], q->box[1]);
+    }
+    if (any) {
+        buf_puts(o, "    if (getenv(\"TKC_TMA\") && !strcmp(getenv(\"TKC_TMA\"), \"0\"))   /* comparisons */\n");
+        buf_puts(o, "        tk_tma = 0;\n");
+    }
+}
+
 static void emit_launcher(HE *h, TirKernel *k, int index, const CudaKernel *ck, const HostNames *hn)
 {
     Arena *a = h->a;
@@ -387,6 +453,7 @@ static void emit_launcher(HE *h, TirKernel *k, int index, const CudaKernel *ck, 
     buf_printf(o, "    if ((tk_st = tk_cuda_function(&%s, %d, &tk_fn)) != TK_OK\n"
                   "        || (tk_st = tk_cuda_stream(\"%s\", tk_stream)) != TK_OK)\n        return tk_st;\n",
                h->mod, index, k->name);
+    emit_tmap_build(h, k, ck, hn);
     buf_puts(o, "    void *tk_args[] = { ");
     for (const char *p = args; *p;) {
         size_t n = strcspn(p, ",");
@@ -395,7 +462,9 @@ static void emit_launcher(HE *h, TirKernel *k, int index, const CudaKernel *ck, 
         while (*p == ',' || *p == ' ')
             p++;
     }
-    buf_puts(o, "(void *)&tk_g0, (void *)&tk_g1, (void *)&tk_np };\n");
+    buf_puts(o, "(void *)&tk_g0, (void *)&tk_g1, (void *)&tk_np");
+    emit_tmaps(h, k, ck, hn);
+    buf_puts(o, " };\n");
     buf_printf(o, "    tk_CUresult tk_r = tk_cu.LaunchKernel(tk_fn, (unsigned)(tk_np < 2147483647 ? tk_np : 2147483647), 1, 1,\n"
                   "                                          %d, 1, 1, %lld, tk_stream, tk_args, NULL);\n",
                ck->threads, (long long)ck->smem);

@@ -118,6 +118,19 @@ const char cuda_mma_prelude[] =
     "#define tk_cp_wait(n) asm volatile(\"cp.async.wait_group %0;\" :: \"n\"(n) : \"memory\")\n"
     "TK_D void tk_wg_commit(void) { asm volatile(\"wgmma.commit_group.sync.aligned;\" ::: \"memory\"); }\n"
     "TK_D void tk_fence_proxy(void) { asm volatile(\"fence.proxy.async.shared::cta;\" ::: \"memory\"); }\n"
+    "/* TMA and mbarriers (sm_90) */\n"
+    "struct __align__(64) tk_tmap { unsigned long long x[16]; };\n"
+    "TK_D void tk_mbar_init(uint32_t b, uint32_t n)\n"
+    "{ asm volatile(\"mbarrier.init.shared::cta.b64 [%0], %1;\" :: \"r\"(b), \"r\"(n) : \"memory\"); }\n"
+    "TK_D void tk_mbar_fence(void) { asm volatile(\"fence.mbarrier_init.release.cluster;\" ::: \"memory\"); }\n"
+    "TK_D void tk_mbar_expect(uint32_t b, uint32_t n)\n"
+    "{ asm volatile(\"mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\" :: \"r\"(b), \"r\"(n) : \"memory\"); }\n"
+    "TK_D void tk_mbar_wait(uint32_t b, uint32_t par)\n"
+    "{ asm volatile(\"{ .reg .pred p; TK_WAIT: mbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1; \"\n"
+    "               \"@!p bra TK_WAIT; }\" :: \"r\"(b), \"r\"(par) : \"memory\"); }\n"
+    "TK_D void tk_tma_load2(uint32_t s, uint64_t map, int c0, int c1, uint32_t b)\n"
+    "{ asm volatile(\"cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes \"\n"
+    "               \"[%0], [%1, {%2, %3}], [%4];\" :: \"r\"(s), \"l\"(map), \"r\"(c0), \"r\"(c1), \"r\"(b) : \"memory\"); }\n"
     "#endif\n";
 
 typedef struct PE {
@@ -294,7 +307,10 @@ static char *ex(PE *p, const PirExpr *e)
     case PE_CONST:    return lit(p, e);
     case PE_LOCAL:    return (char *)lname(p, e->local);
     case PE_ELEM:     return S("%s[%s]", lname(p, e->local), ex(p, e->a));
-    case PE_PARAM:    return (char *)p->f->params.v[e->index].name;
+    case PE_PARAM:
+        if (p->f->params.v[e->index].kind == PP_TMAP)   /* the map's generic address */
+            return S("(uint64_t)&%s", p->f->params.v[e->index].name);
+        return (char *)p->f->params.v[e->index].name;
     case PE_SPECIAL:  return (char *)sreg[e->op];
     case PE_UN:
         if (e->op == PU_NOT)
@@ -477,6 +493,8 @@ static void print_func(Buf *out, const PirFunc *f)
         if (q->kind == PP_TENSOR)
             buf_printf(&b, "%s%s%s *%s%s", sep, q->flags & PIR_CONST ? "const " : "", ctype(q->ty),
                        q->flags & PIR_NOALIAS ? "__restrict__ " : "", q->name);
+        else if (q->kind == PP_TMAP)
+            buf_printf(&b, "%sconst __grid_constant__ tk_tmap %s", sep, q->name);
         else
             buf_printf(&b, "%s%s %s", sep, ctype(q->ty), q->name);
     }
@@ -497,7 +515,7 @@ bool cuda_emit_device(Buf *out, TirKernel *k, CudaKernel *ck, Diag *d)
     if (!f)
         return false;
     print_func(out, f);
-    *ck = (CudaKernel){ f->name, f->threads, f->smem };
+    *ck = (CudaKernel){ f->name, f->threads, f->smem, f };
     return true;
 }
 

@@ -400,7 +400,9 @@ static LLVMValueRef ex(Gen *g, const PirExpr *e)
         return read_local(g, e->local);
     case PE_ELEM:
         return LLVMBuildLoad2(B, ll_reg_type(l, e->local->ty), elem_ptr(g, e->local, e->a), "");
-    case PE_PARAM:
+    case PE_PARAM:       /* a tensor map: its address (device: cvta.param, grid_constant) */
+        if (g->f->params.v[e->index].kind == PP_TMAP)
+            return LLVMBuildPtrToInt(B, g->param[e->index], l->t_i64, "");
         return g->param[e->index];
     case PE_SPECIAL:
         return special(g, (PirSpecial)e->op);
@@ -828,12 +830,26 @@ static void annotate(Ll *l, LLVMValueRef fn, const char *key, int value)
     LLVMAddNamedMetadataOperand(l->m, "nvvm.annotations", LLVMMDNodeInContext(l->c, ops, 3));
 }
 
+/* Param idx (1-based) is __grid_constant__: its address may be taken
+ * without a local copy (cvta.param). */
+static void grid_constant(Ll *l, LLVMValueRef fn, int idx)
+{
+    LLVMValueRef n = ll_i32(l, idx);
+    const char *key = "grid_constant";
+    LLVMValueRef ops[3] = { fn, LLVMMDStringInContext(l->c, key, (unsigned)strlen(key)),
+                            LLVMMDNodeInContext(l->c, &n, 1) };
+    LLVMAddNamedMetadataOperand(l->m, "nvvm.annotations", LLVMMDNodeInContext(l->c, ops, 3));
+}
+
 static LLVMValueRef declare(Ll *l, const PirFunc *f)
 {
     int np = f->params.n;
     LLVMTypeRef *pt = arena_alloc(f->a, sizeof *pt * (size_t)(np + 1));
-    for (int i = 0; i < np; i++)
-        pt[i] = f->params.v[i].kind == PP_TENSOR ? l->t_gptr : ll_reg_type(l, f->params.v[i].ty);
+    for (int i = 0; i < np; i++) {
+        PirParamKind k = f->params.v[i].kind;
+        pt[i] = k == PP_TENSOR ? l->t_gptr : k == PP_TMAP ? LLVMPointerTypeInContext(l->c, 0)
+                                                         : ll_reg_type(l, f->params.v[i].ty);
+    }
     LLVMValueRef fn = LLVMAddFunction(l->m, f->name, LLVMFunctionType(l->t_void, pt, (unsigned)np, 0));
     if (!l->host)
         LLVMSetFunctionCallConv(fn, LLVMPTXKernelCallConv);
@@ -844,6 +860,16 @@ static LLVMValueRef declare(Ll *l, const PirFunc *f)
         if (p->kind == PP_TENSOR && (p->flags & PIR_CONST))
             add_attr(l, fn, (unsigned)i + 1, "readonly");
         LLVMSetValueName2(LLVMGetParam(fn, (unsigned)i), p->name, strlen(p->name));
+        if (p->kind == PP_TMAP) {   /* a CUtensorMap by value: 128 bytes, 64-aligned */
+            const char *bv = "byval", *al = "align";
+            unsigned kb = LLVMGetEnumAttributeKindForName(bv, strlen(bv));
+            unsigned ka = LLVMGetEnumAttributeKindForName(al, strlen(al));
+            LLVMAddAttributeAtIndex(fn, (unsigned)i + 1,
+                                    LLVMCreateTypeAttribute(l->c, kb, LLVMArrayType2(l->t_i8, 128)));
+            LLVMAddAttributeAtIndex(fn, (unsigned)i + 1, LLVMCreateEnumAttribute(l->c, ka, 64));
+            if (!l->host)
+                grid_constant(l, fn, i + 1);
+        }
     }
     add_attr(l, fn, LLVMAttributeFunctionIndex, "nounwind");
     if (!l->host) {

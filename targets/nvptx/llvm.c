@@ -255,7 +255,7 @@ bool nvptx_compile_pir(Arena *a, PirFunc **fs, int n, CudaKernel *ck, const char
     bool ok = true;
     for (int i = 0; i < n && ok; i++) {
         ok = nvptx_gen(&l, fs[i], d) != NULL;
-        ck[i] = (CudaKernel){ fs[i]->name, fs[i]->threads, fs[i]->smem };
+        ck[i] = (CudaKernel){ fs[i]->name, fs[i]->threads, fs[i]->smem, fs[i] };
     }
     char *msg = NULL;
     if (ok && LLVMVerifyModule(l.m, LLVMReturnStatusAction, &msg)) {

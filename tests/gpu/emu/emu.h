@@ -32,6 +32,10 @@ void tk_emu_sync(void);
 #define __launch_bounds__(n)
 #define __restrict__ __restrict
 #define __align__(n) __attribute__((aligned(n)))
+#define __grid_constant__
+/* a CUtensorMap as the stand-in's cuTensorMapEncodeTiled fills it (driver.cc):
+ * base, cols, rows, row pitch in bytes, box cols, box rows, swizzle bytes */
+struct alignas(64) tk_tmap { uint64_t x[16]; };
 #define __syncthreads() tk_emu_sync()
 #define TK_D static inline
 

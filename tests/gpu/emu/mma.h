@@ -11,6 +11,9 @@
 #define TK_EMU_MMA 1
 #include <cstdio>
 #include <cstdlib>
+#include <map>
+#include <mutex>
+#include <thread>
 
 inline uint32_t tk_emu_mma_x[1024][6];   /* per thread: an address, or A (4) and B (2) registers */
 
@@ -181,4 +184,90 @@ TK_D void tk_wg_fence(float *, int) {}
 TK_D void tk_wg_commit(void) {}
 TK_D void tk_wg_wait(float *, int, int) {}
 TK_D void tk_fence_proxy(void) {}
+
+/* mbarriers (sm_90): the state of the barrier at shared address a lives in
+ * a table (its 8 shared bytes hold a mark, checked at each use, so that a
+ * kernel overwriting them is caught).  A phase completes when its pending
+ * arrivals are in and its expected bytes have landed; try_wait.parity P
+ * returns once the phase of parity P completed: the current phase's
+ * parity differs from P. */
+struct tk_emu_mbar { uint32_t phase, init, pending; int64_t tx; };
+inline std::map<uint32_t, tk_emu_mbar> tk_emu_mbars;
+inline std::mutex tk_emu_mbar_lock;
+static const uint64_t tk_emu_mbar_mark = 0x6d6261726b6d6b21ull;
+TK_D tk_emu_mbar &tk_emu_mbar_at(uint32_t a)
+{
+    uint64_t mark;
+    memcpy(&mark, tk_smem + a, 8);
+    if (a % 8 || mark != tk_emu_mbar_mark || !tk_emu_mbars.count(a)) {
+        fprintf(stderr, "tk_emu: no mbarrier at shared address %u (overwritten, or never initialized)\n", a);
+        abort();
+    }
+    return tk_emu_mbars[a];
+}
+TK_D void tk_emu_mbar_done(tk_emu_mbar &m)
+{
+    if (m.pending == 0 && m.tx == 0) {
+        m.phase++;
+        m.pending = m.init;
+    }
+}
+TK_D void tk_mbar_init(uint32_t a, uint32_t n)
+{
+    std::lock_guard<std::mutex> g(tk_emu_mbar_lock);
+    memcpy(tk_smem + a, &tk_emu_mbar_mark, 8);
+    tk_emu_mbars[a] = tk_emu_mbar{ 0, n, n, 0 };
+}
+TK_D void tk_mbar_fence(void) {}
+TK_D void tk_mbar_expect(uint32_t a, uint32_t bytes)
+{
+    std::lock_guard<std::mutex> g(tk_emu_mbar_lock);
+    tk_emu_mbar &m = tk_emu_mbar_at(a);
+    if (m.pending == 0) {
+        fprintf(stderr, "tk_emu: more arrivals than the mbarrier at %u counts\n", a);
+        abort();
+    }
+    m.pending--;
+    m.tx += bytes;
+    tk_emu_mbar_done(m);
+}
+TK_D void tk_mbar_wait(uint32_t a, uint32_t parity)
+{
+    for (;;) {
+        {
+            std::lock_guard<std::mutex> g(tk_emu_mbar_lock);
+            if ((tk_emu_mbar_at(a).phase & 1) != (parity & 1))
+                return;
+        }
+        std::this_thread::yield();
+    }
+}
+/* TMA: the box lands at once (elements outside the tensor zero), with the
+ * swizzle of the map on the shared address (as wgmma's reads above), and
+ * its bytes complete on the mbarrier. */
+TK_D void tk_tma_load2(uint32_t s, uint64_t map, int c0, int c1, uint32_t bar)
+{
+    const uint64_t *x = ((const tk_tmap *)(uintptr_t)map)->x;
+    const unsigned char *base = (const unsigned char *)(uintptr_t)x[0];
+    int64_t cols = (int64_t)x[1], rows = (int64_t)x[2], pitch = (int64_t)x[3];
+    unsigned bc = (unsigned)x[4], br = (unsigned)x[5], sw = (unsigned)x[6];
+    if (!base || s % (sw * 8)) {
+        fprintf(stderr, "tk_emu: TMA with a zero map, or into shared address %u (needs %u-alignment)\n", s, sw * 8);
+        abort();
+    }
+    for (unsigned r = 0; r < br; r++)
+        for (unsigned c = 0; c < bc; c++) {
+            int64_t gr = (int64_t)c1 + r, gc = (int64_t)c0 + c;
+            uint16_t v = 0;
+            if (gr >= 0 && gr < rows && gc >= 0 && gc < cols)
+                memcpy(&v, base + gr * pitch + gc * 2, 2);
+            uint32_t a = s + r * bc * 2 + c * 2;
+            a ^= (a >> 7 & (sw / 16 - 1)) << 4;
+            memcpy(tk_smem + a, &v, 2);
+        }
+    std::lock_guard<std::mutex> g(tk_emu_mbar_lock);
+    tk_emu_mbar &m = tk_emu_mbar_at(bar);
+    m.tx -= (int64_t)br * bc * 2;
+    tk_emu_mbar_done(m);
+}
 #endif

@@ -42,4 +42,9 @@ void tk_nvx_wgmma_ra_f16(float *d, int n, uint32_t a0, uint32_t a1, uint32_t a2,
 void tk_nvx_wg_commit(void) { tk_wg_commit(); }
 void tk_nvx_wg_wait(float *d, int n, int k) { tk_wg_wait(d, n, k); }
 void tk_nvx_fence_proxy(void) { tk_fence_proxy(); }
+void tk_nvx_mbar_init(uint32_t a, uint32_t n) { tk_mbar_init(a, n); }
+void tk_nvx_mbar_fence(void) { tk_mbar_fence(); }
+void tk_nvx_mbar_expect(uint32_t a, uint32_t n) { tk_mbar_expect(a, n); }
+void tk_nvx_mbar_wait(uint32_t a, uint32_t p) { tk_mbar_wait(a, p); }
+void tk_nvx_tma_load2(uint32_t s, uint64_t map, int c0, int c1, uint32_t b) { tk_tma_load2(s, map, c0, c1, b); }
 }

@@ -1,0 +1,181 @@
+/*
+ * lower/gpu_tma.c — the operands of a pipelined wgmma K loop fetched by the
+ * tensor memory accelerator (TMA, cp.async.bulk.tensor) instead of per-thread
+ * cp.async.
+ *
+ * A load qualifies when it is a plain 2-D tile of a contiguous rank-2 f16/bf16
+ * tensor parameter t[R0, C0]: its offsets are (r + i0) * C0 + (c + i1) for
+ * scalars r, c (the tile's first row and column, e.g. pm * BM and k) and its
+ * mask only checks those indices against 0 and the tensor's own dims, with
+ * other = 0.  The TMA unit zero-fills the elements of a box that lie outside
+ * the tensor, which is exactly that masked load.  The launcher builds one
+ * CUtensorMap per such operand (targets/cuda/header.c: base, dims, the row
+ * pitch, the box, the swizzle) and passes it by value; when it cannot (a row
+ * pitch or base that is not a multiple of 16 bytes, no cuTensorMapEncodeTiled)
+ * it says so in the PP_TMA_OK parameter and the kernel takes the cp.async
+ * path it also carries (gpu_mma.c, "pipelined K loops").
+ *
+ * A stage of a wgmma operand [R, C] of swizzle width E is C / E blocks of R
+ * rows of E elements in the 2E-byte swizzle (gpu_wgmma.c), which is what one
+ * TMA box of [R rows, E elements] with CU_TENSOR_MAP_SWIZZLE_{2E}B writes:
+ * block j is the box at (c + j E, r).  One thread issues them all after an
+ * arrive.expect_tx of the stage's bytes on the stage's mbarrier.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu.h"
+
+#define F (gpu_func(m->e))
+
+static const Instr *I(const GpuMma *m, int v) { return m->k->instrs.v[v]; }
+
+static bool int_dt(DType dt) { return dt == DT_I32 || dt == DT_I64; }
+
+/* A rank-1 value s + arange (s a broadcast scalar, casts that widen). */
+static bool ramp1(const GpuMma *m, int v)
+{
+    const Instr *in = I(m, v);
+    if (in->ty.rank != 1 || !int_dt(in->ty.dt))
+        return false;
+    switch (in->op) {
+    case OP_ARANGE:
+        return true;
+    case OP_CAST:
+        return ramp1(m, in->args[0]) && dtype_info[in->ty.dt].bits >= dtype_info[I(m, in->args[0])->ty.dt].bits;
+    case OP_ADD:
+        for (int i = 0; i < 2; i++) {
+            const Instr *s = I(m, in->args[1 - i]);
+            if (s->op == OP_BROADCAST && I(m, s->args[0])->ty.rank == 0 && ramp1(m, in->args[i]))
+                return true;
+        }
+        return false;
+    default:
+        return false;
+    }
+}
+
+/* The rank-1 ramp under v ([R, C]) when v[i0, i1] = ramp[i_axis]; else 0. */
+static int ramp2(const GpuMma *m, int v, int axis)
+{
+    const Instr *in = I(m, v);
+    while (in->ty.rank == 2) {
+        const Instr *a = in->op == OP_BROADCAST || in->op == OP_RESHAPE || in->op == OP_EXPAND_DIMS
+                             ? I(m, in->args[0]) : NULL;
+        if (!a)
+            return 0;
+        if (a->ty.rank == 2 && (a->ty.dim[1 - axis] != 1 || a->ty.dim[axis] != in->ty.dim[axis]))
+            return 0;
+        if (a->ty.rank == 1 && (in->ty.dim[1 - axis] != 1 || a->ty.dim[0] != in->ty.dim[axis]))
+            return 0;
+        if (a->ty.rank == 0)
+            return 0;
+        in = a;
+    }
+    return in->ty.rank == 1 && ramp1(m, in->id) ? in->id : 0;
+}
+
+/* Is v a broadcast of dim j of tensor param p (its size)? */
+static bool is_size(const GpuMma *m, int v, int p, int j)
+{
+    const Instr *in = I(m, v);
+    while (in->op == OP_BROADCAST || in->op == OP_CAST)
+        in = I(m, in->args[0]);
+    const KernelInfo *ki = m->k->info;
+    const TensorDim *td = &ki->params[p].dims[j];
+    if (in->ty.rank != 0)
+        return false;
+    if (in->op == OP_DIM)
+        return td->dim >= 0 && in->index == td->dim;
+    int64_t val = 0;
+    if (in->op != OP_CONST)
+        return false;
+    if (td->dim >= 0)
+        return ki->dims[td->dim].specialized && ki->dims[td->dim].value == in->ival;
+    return td->size && sym_eval(td->size, m->k->cvals, ki->nconsts, &val) && val == in->ival;
+}
+
+static bool is_zero(const GpuMma *m, int v)
+{
+    int64_t iv = 1;
+    double fv = 1;
+    return tir_splat_const(m->k, v, &iv, &fv) && iv == 0 && fv == 0;
+}
+
+/* Every leaf of the AND tree c bounds a ramp of t->rk[d] by 0 or dim d. */
+static bool mask_ok(const GpuMma *m, int c, const GpuTma *t)
+{
+    const Instr *in = I(m, c);
+    if (in->op == OP_AND)
+        return mask_ok(m, in->args[0], t) && mask_ok(m, in->args[1], t);
+    if (in->op != OP_LT && in->op != OP_GE)
+        return false;
+    for (int d = 0; d < 2; d++) {
+        if (ramp2(m, in->args[0], d) != t->rk[d])
+            continue;
+        if (in->op == OP_LT ? is_size(m, in->args[1], t->param, d) : is_zero(m, in->args[1]))
+            return true;
+    }
+    return false;
+}
+
+bool gpu_tma_match(const GpuMma *m, int v, GpuTma *t)
+{
+    const Instr *ld = I(m, v);
+    const char *env = getenv("TKC_TMA");
+    if ((env && !strcmp(env, "0")) || ld->op != OP_LOAD || ld->ty.rank != 2 || ld->index < 0)
+        return false;
+    const ParamInfo *p = &m->k->info->params[ld->index];
+    if (!p->is_tensor || p->rank != 2 || p->strided || (p->dt != DT_BF16 && p->dt != DT_F16)
+        || ld->ty.dim[0] > 256 || (ld->args[2] && !is_zero(m, ld->args[2])))
+        return false;
+    *t = (GpuTma){ .param = ld->index };
+    const Instr *o = I(m, ld->args[0]);
+    if (o->op != OP_ADD)
+        return false;
+    for (int i = 0; i < 2; i++) {
+        const Instr *mu = I(m, o->args[i]);
+        t->row = t->col = 0;
+        if (mu->op != OP_MUL)
+            continue;
+        for (int j = 0; j < 2 && !t->row; j++)
+            if (ramp2(m, mu->args[j], 0) && is_size(m, mu->args[1 - j], ld->index, 1))
+                t->row = mu->args[j];
+        if (t->row && ramp2(m, o->args[1 - i], 1))
+            t->col = o->args[1 - i];
+        if (t->col)
+            break;
+    }
+    if (!t->col)
+        return false;
+    t->rk[0] = ramp2(m, t->row, 0);
+    t->rk[1] = ramp2(m, t->col, 1);
+    return !ld->args[1] || mask_ok(m, ld->args[1], t);
+}
+
+int gpu_tma_param(GpuMma *m, const GpuTma *t, int64_t E, int64_t R)
+{
+    const ParamInfo *p = &m->k->info->params[t->param];
+    int i = pir_add_param(F, PP_TMAP, pir_ty_of(p->dt), 0, arena_printf(m->a, "tm%d", F->params.n),
+                          t->param, 0);
+    F->params.v[i].box[0] = (int)E;
+    F->params.v[i].box[1] = (int)R;
+    return i;
+}
+
+void gpu_tma_copy(GpuMma *m, const GpuTma *t, int map, int v, int64_t E, PirExpr *at, PirExpr *bar)
+{
+    const TTy *ty = &I(m, v)->ty;
+    GL *e = m->e;
+    PirExpr *zero = gpu_i(e, 0);
+    PirLocal *r = gpu_let(e, "tr", pir_conv(F, PT_I32, gpu_at_raw(e, t->row, zero, zero)));
+    PirLocal *c = gpu_let(e, "tc", pir_conv(F, PT_I32, gpu_at_raw(e, t->col, zero, zero)));
+    for (int64_t j = 0; j < ty->dim[1] / E; j++) {
+        PirStmt *s = pir_asm_stmt(F, gpu_cur(e), PA_TMA_LOAD2);
+        s->in[0] = pir_saddr(F, gpu_add(e, at, gpu_i(e, j * ty->dim[0] * 2 * E)));
+        s->in[1] = pir_param(F, map);
+        s->in[2] = gpu_add(e, pir_ref(F, c), gpu_i(e, j * E));
+        s->in[3] = pir_ref(F, r);
+        s->in[4] = bar;
+    }
+}
