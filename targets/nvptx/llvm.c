@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include <llvm-c/Analysis.h>
+#include <llvm-c/Support.h>
 #include <llvm-c/Target.h>
 #include <llvm-c/TargetMachine.h>
 #include <llvm-c/Transforms/PassBuilder.h>
@@ -37,8 +38,26 @@ const char *nvptx_unavailable(void)
 static double now_ms(void)
 {
     struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
+    clock_gettime(getenv("TKC_CPUTIME") ? CLOCK_THREAD_CPUTIME_ID : CLOCK_MONOTONIC, &t);
     return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+/* TKC_NVPTX_LLVM_ARGS="-time-passes ...": options for LLVM itself, for
+ * looking into where the time goes (once per process, before any target). */
+static void llvm_args(void)
+{
+    static bool done;
+    const char *env = getenv("TKC_NVPTX_LLVM_ARGS");
+    if (done || !env || !*env)
+        return;
+    done = true;
+    char *s = strdup(env);
+    const char *argv[64] = { "tkc" };
+    int argc = 1;
+    for (char *t = strtok(s, " "); t && argc < 64; t = strtok(NULL, " "))
+        argv[argc++] = t;
+    LLVMParseCommandLineOptions(argc, argv, NULL);
+    atexit(LLVMShutdown);      /* prints -time-passes' report of the code generator */
 }
 
 /* One target machine per architecture, made on first use. */
@@ -56,6 +75,7 @@ static LLVMTargetMachineRef machine(const char *arch, Diag *d)
     if (tms[i])
         return tms[i];
     if (!target) {
+        llvm_args();
         LLVMInitializeNVPTXTargetInfo();
         LLVMInitializeNVPTXTarget();
         LLVMInitializeNVPTXTargetMC();
@@ -69,7 +89,7 @@ static LLVMTargetMachineRef machine(const char *arch, Diag *d)
         }
     }
     tms[i] = LLVMCreateTargetMachine(target, "nvptx64-nvidia-cuda", archs[i].sm, archs[i].features,
-                                     LLVMCodeGenLevelAggressive, LLVMRelocDefault, LLVMCodeModelDefault);
+                                     getenv("TKC_CG2") ? LLVMCodeGenLevelDefault : LLVMCodeGenLevelAggressive, LLVMRelocDefault, LLVMCodeModelDefault);
     return tms[i];
 }
 
