@@ -71,13 +71,19 @@ static bool o3_mode(void)
 }
 
 /* LLVM's own options, once per process before any target: no loop
- * strength reduction (see above) and TKC_NVPTX_LLVM_ARGS. */
+ * strength reduction (see above); CodeGenPrepare treating every function
+ * as huge (after a change to the CFG it revisits only the new blocks
+ * instead of starting over: the many small blocks of masked accesses made
+ * it the code generator's costliest pass, for the same PTX); and
+ * TKC_NVPTX_LLVM_ARGS. */
 static void llvm_args(void)
 {
     const char *argv[64] = { "tkc" };
     int argc = 1;
-    if (!o3_mode())
+    if (!o3_mode()) {
         argv[argc++] = "-disable-lsr";
+        argv[argc++] = "-cgpp-huge-func=0";
+    }
     const char *env = getenv("TKC_NVPTX_LLVM_ARGS");
     char *s = env ? strdup(env) : NULL;
     for (char *t = s ? strtok(s, " ") : NULL; t && argc < 64; t = strtok(NULL, " "))
