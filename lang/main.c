@@ -372,6 +372,7 @@ static int compile(Arena *a, Options *o)
     o->tune.defs = o->defs.v, o->tune.ndefs = o->defs.n;
     o->tune.dump = o->dump;
     o->tune.arch = o->arch;
+    o->tune.llvm = o->llvm;
     for (int i = 0; i < s->nkernels; i++) {
         if (!selected(o, s->kernels[i]))
             continue;

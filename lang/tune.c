@@ -51,8 +51,11 @@
 static const TuneBackend backend_c;
 static const TuneBackend *const backends[] = { &backend_c, &cuda_tune_backend };
 
+/* nvptx is the cuda target with LLVM's PTX: the same backend. */
 static const TuneBackend *backend_find(const char *target)
 {
+    if (!strcmp(target, "nvptx"))
+        target = "cuda";
     for (size_t i = 0; i < sizeof backends / sizeof *backends; i++)
         if (strcmp(backends[i]->target, target) == 0)
             return backends[i];
@@ -313,6 +316,13 @@ typedef struct Tuner {
     bool prepared;
 } Tuner;
 
+/* The target as tables, cache entries and logs name it: nvptx for the
+ * cuda backend with LLVM's PTX (its code, so its best choices, differ). */
+static const char *tuned_target(const Tuner *T)
+{
+    return T->o->llvm && !strcmp(T->be->target, "cuda") ? "nvptx" : T->be->target;
+}
+
 static bool pinned(const Tuner *T, const char *name)
 {
     for (int i = 0; i < T->o->ndefs; i++)
@@ -369,7 +379,7 @@ static bool enumerate(Tuner *T)
             const char *what = !T->be->warps && !T->be->stages ? "warps/stages" : ax->name;
             if (!said)
                 tir_log("autotune", "%s: %s do%s not change %s-target code%s: ignored", k->name, what,
-                        strchr(what, '/') ? "" : "es", T->be->target, T->be->warps ? " (yet)" : "");
+                        strchr(what, '/') ? "" : "es", tuned_target(T), T->be->warps ? " (yet)" : "");
             said = true;
         } else if (!is_launch(ax) && pinned(T, ax->name)) {
             tir_log("autotune", "%s: %s is set by -D: not tuned", k->name, ax->name);
@@ -543,7 +553,7 @@ static bool parse_shapes(Tuner *T)
 static char *table_key(Tuner *T, const TuneShape *s)
 {
     return strcmp(T->be->target, "c")
-         ? arena_printf(T->a, "%s@%s %s", T->k->name, T->be->target, s->text)
+         ? arena_printf(T->a, "%s@%s %s", T->k->name, tuned_target(T), s->text)
          : arena_printf(T->a, "%s %s", T->k->name, s->text);
 }
 
@@ -621,7 +631,7 @@ static char *cache_path(Tuner *T, const TuneShape *s)
         const Src *src = o->program->files[i]->src;
         h = fnv(h, src->text, src->len);
     }
-    h = fnv_str(fnv_str(h, T->k->name), T->be->target);
+    h = fnv_str(fnv_str(h, T->k->name), tuned_target(T));
     if (strcmp(T->be->target, "c"))
         h = fnv_str(h, o->arch ? o->arch : "default arch");
     for (int i = 0; i < o->ndefs; i++)
@@ -659,7 +669,7 @@ static void cache_write(Tuner *T, int si, const char *path, const char *rows)
 {
     Buf b = { .a = T->a };
     buf_printf(&b, "%s\nkernel %s\ntarget %s\nshape %s\ndevice %s\nchoice %s\nbest_ns %.1f\n%s",
-               CACHE_MAGIC, T->k->name, T->be->target, T->shapes.v[si].text, T->device,
+               CACHE_MAGIC, T->k->name, tuned_target(T), T->shapes.v[si].text, T->device,
                T->vs.v[T->choice[si]].label, T->best_ns[si], rows);
     make_dirs(T->a, cache_dir(T->a));
     Buf e = seal(T->a, b.s, b.n);
@@ -803,7 +813,8 @@ static bool prepare(Tuner *T)
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN), most = T->be->jobs ? T->be->jobs : 4;
     int jobs = ncpu < 2 ? 2 : ncpu > most ? (int)most : (int)ncpu, running = 0, done = 0, total = 0;
     /* no code cache: it keeps the chosen variants' code, not every variant's */
-    TargetOptions to = { .source = "autotune variant", .guard = "TKC_TUNE_VARIANT_H", .arch = T->o->arch };
+    TargetOptions to = { .source = "autotune variant", .guard = "TKC_TUNE_VARIANT_H", .arch = T->o->arch,
+                         .llvm = T->o->llvm };
     pid_t *pid = arena_alloc(T->a, sizeof(pid_t) * (size_t)(T->vs.n + 1));
     for (int i = 0; i < T->vs.n; i++)
         total += T->vs.v[i].tir != NULL;
@@ -1036,7 +1047,7 @@ static bool tune_shape(Tuner *T, int si)
     Buf tab = { .a = T->a };
     buf_puts(&tab, "");
     print_rows(T, si, rows, rows[0].ns > 0 ? 0 : nref, &tab);
-    tir_log("autotune", "%s %s: %d variants on %s (%s)", k->name, s->text, T->vs.n, T->be->target,
+    tir_log("autotune", "%s %s: %d variants on %s (%s)", k->name, s->text, T->vs.n, tuned_target(T),
             T->device);
     for (const char *p = tab.s; *p; p += strcspn(p, "\n") + 1)
         tir_log("autotune", "  %s", first_line(T->a, p + 4));

@@ -27,6 +27,8 @@ typedef struct TuneOptions {
     const Define *defs; int ndefs;    /* -D options: pinned, and in the key */
     const char *dump;                 /* -dPASSES for the final instantiations */
     const char *arch;                 /* --arch (cuda), in the key */
+    bool llvm;                        /* cuda's PTX from LLVM (--target=nvptx, --codegen=llvm):
+                                       * tuned as target nvptx, in the key and the table */
 } TuneOptions;
 
 /* The options' lines for tkc --help. */

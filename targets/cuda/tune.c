@@ -8,8 +8,9 @@
  * the tuning table or the default values.
  *
  * build (a child process, several at once): the variant's header with the
- * CUDA target (NVRTC, and ptxas when it is around), its device code as k.cu
- * for inspection, and a harness — the entry point called with device
+ * CUDA target (NVRTC, and ptxas when it is around; LLVM for --target=nvptx
+ * and --codegen=llvm, which tune through this backend too), its device code
+ * as k.cu (and k.ll) for inspection, and a harness — the entry point called with device
  * pointers — compiled by $CC into h.so.
  *
  * measure (in tkc, one variant at a time): the harness is dlopen'ed; its
@@ -146,15 +147,19 @@ static const char harness_cuda[] =
     "    return tk_cuda_function(&tk_cuda_mod_TKC_TUNE_VARIANT_H, 0, &f) == TK_OK ? f : NULL;\n"
     "}\n";
 
-/* The device code beside the header, for inspection (and tests/gpu/emu/cc.sh). */
+/* The device code beside the header, for inspection (and tests/gpu/emu/cc.sh):
+ * the CUDA C, and with LLVM's PTX the LLVM IR too (TKC_NVPTX_HOST=1: for the
+ * CPU, as the stand-in runs it). */
 static void device_code(const TuneVariant *v, const TargetOptions *to, Diag *d)
 {
     Arena *a = arena_new();
-    FILE *f = fopen(arena_printf(a, "%s/k.cu", v->dir), "w");
     TirKernel *k = v->tir;
-    if (f) {
-        cuda_emit_text(f, "cuda", &k, 1, to, d);
-        fclose(f);
+    for (int i = 0; i < 1 + to->llvm; i++) {
+        FILE *f = fopen(arena_printf(a, "%s/k.%s", v->dir, i ? "ll" : "cu"), "w");
+        if (f) {
+            cuda_emit_text(f, i ? "llvm" : "cuda", &k, 1, to, d);
+            fclose(f);
+        }
     }
     arena_free(a);
 }

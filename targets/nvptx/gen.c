@@ -9,8 +9,15 @@
  * makes them.  Dynamic shared memory is @tk_smem, an external
  * addrspace(3) array.
  *
- * Locals are allocas (every one in the entry block); SROA and mem2reg in
- * default<O3> turn them into registers.  Loops marked unroll are unrolled
+ * A scalar local whose only definition is its declaration's initial value
+ * (most of them: PIR names every subexpression) is that value itself;
+ * other locals are allocas (every one in the entry block) that SROA turns
+ * into registers.  Pure expressions are numbered while building: an
+ * operation on the same operands as one built before, in a block that
+ * dominates the current one, is that earlier value (the PIR trees repeat
+ * index and mask arithmetic many times over).  Both keep the module small,
+ * and the optimizer's and code generator's time grows with its size.
+ * Loops marked unroll are unrolled
  * here, while building: their counter is bound to a constant per iteration,
  * so indices into register arrays fold to constants as they are built and
  * the optimizer sees straight-line code (cheaper than asking LoopFullUnroll
@@ -36,6 +43,18 @@ typedef struct Loop {
     struct Loop *up;
 } Loop;
 
+/* A pure operation already built: its key and value (see num_*). */
+typedef struct Num {
+    struct Num *next;          /* in its bucket, newest first */
+    unsigned h;
+    int kind, op, lane;
+    PirTy ty, aty;
+    bool nsw;
+    LLVMValueRef x[3], v;
+} Num;
+
+#define NUM_BUCKETS 4096
+
 typedef struct Gen {
     Ll *l;
     LLVMBuilderRef b;
@@ -43,8 +62,12 @@ typedef struct Gen {
     LLVMValueRef fn;
     LLVMValueRef *param;       /* the function's arguments, by PIR param index */
     LLVMValueRef *slot;        /* per local: its alloca */
-    LLVMValueRef *bound;       /* per local: the constant an unrolled loop binds, or NULL */
+    LLVMValueRef *bound;       /* per local: its value (an unrolled loop's counter, a
+                                * single-definition local), or NULL: read the slot */
+    bool *single;              /* per local: defined only by its declaration's init */
     Loop *loop;
+    Num **num;                 /* NUM_BUCKETS chains of the operations in scope */
+    Vec(Num *) nums;           /* every one in scope, oldest first */
     Diag *d;
     bool ok;
 } Gen;
@@ -76,6 +99,75 @@ static void fall_into(Gen *g, LLVMBasicBlockRef bb)
 static bool is_const_int(LLVMValueRef v)
 {
     return LLVMIsAConstantInt(v) != NULL;
+}
+
+/* ------------------------------------------------------------ numbering */
+
+/* The operations numbered: no effects, no memory, no control flow across
+ * them (math.c's functions are selects).  Shuffles are not: they read
+ * other lanes, and a barrier-free reuse is fine, but they are few. */
+static bool numbered(PirExprKind k)
+{
+    switch (k) {
+    case PE_SPECIAL: case PE_UN: case PE_BIN: case PE_SELECT: case PE_CONV: case PE_BITCAST:
+    case PE_MATH: case PE_PTRADD: case PE_PTRINT: case PE_SADDR:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* e's key: its operation and its operands' values (x[] of e->a, b, c). */
+static Num num_key(const PirExpr *e, LLVMValueRef *x)
+{
+    Num k = { .kind = e->kind, .op = e->op, .lane = e->lane, .ty = e->ty, .nsw = e->nsw,
+              .aty = e->a ? e->a->ty : PT_VOID, .x = { x[0], x[1], x[2] } };
+    uintptr_t h = (uintptr_t)k.kind * 31u + (uintptr_t)k.op * 7u + (uintptr_t)k.ty * 131u + (uintptr_t)k.aty;
+    for (int i = 0; i < 3; i++)
+        h = h * 1000003u ^ (uintptr_t)x[i] >> 4;
+    k.h = (unsigned)(h ^ h >> 17);
+    return k;
+}
+
+static bool num_same(const Num *a, const Num *b)
+{
+    return a->h == b->h && a->kind == b->kind && a->op == b->op && a->lane == b->lane && a->ty == b->ty &&
+           a->aty == b->aty && a->nsw == b->nsw && a->x[0] == b->x[0] && a->x[1] == b->x[1] && a->x[2] == b->x[2];
+}
+
+static LLVMValueRef num_find(Gen *g, const Num *k)
+{
+    for (Num *n = g->num[k->h % NUM_BUCKETS]; n; n = n->next)
+        if (num_same(n, k))
+            return n->v;
+    return NULL;
+}
+
+static void num_add(Gen *g, const Num *k, LLVMValueRef v)
+{
+    if (LLVMIsAConstant(v))
+        return;
+    Num *n = arena_alloc(g->f->a, sizeof *n);
+    *n = *k;
+    n->v = v;
+    n->next = g->num[k->h % NUM_BUCKETS];
+    g->num[k->h % NUM_BUCKETS] = n;
+    vec_push(g->f->a, g->nums, n);
+}
+
+/* Scopes: what is built after num_scope() and before num_end(mark) lies
+ * in blocks that do not dominate what follows (an if's arm, a loop body). */
+static int num_scope(Gen *g)
+{
+    return g->nums.n;
+}
+
+static void num_end(Gen *g, int mark)
+{
+    while (g->nums.n > mark) {     /* newest first: each is its bucket's head */
+        Num *n = g->nums.v[--g->nums.n];
+        g->num[n->h % NUM_BUCKETS] = n->next;
+    }
 }
 
 /* ------------------------------------------------------------ memory */
@@ -122,7 +214,9 @@ static LLVMValueRef masked_load(Gen *g, const PirExpr *e)
     LLVMBasicBlockRef from = LLVMGetInsertBlock(g->b), yes = block(g, "ld"), join = block(g, "ld.end");
     LLVMBuildCondBr(g->b, mask, yes, join);
     LLVMPositionBuilderAtEnd(g->b, yes);
+    int mark = num_scope(g);
     LLVMValueRef v = load_mem(g, &e->mem);
+    num_end(g, mark);
     LLVMBasicBlockRef yes_end = LLVMGetInsertBlock(g->b);
     LLVMBuildBr(g->b, join);
     LLVMPositionBuilderAtEnd(g->b, join);
@@ -152,8 +246,8 @@ static LLVMValueRef read_local(Gen *g, const PirLocal *lc)
 
 static void write_local(Gen *g, const PirLocal *lc, const PirExpr *idx, LLVMValueRef v)
 {
-    if (!idx && g->bound[lc->id])
-        fail(g, "assignment to an unrolled loop's counter");
+    if (!idx && (g->bound[lc->id] || g->single[lc->id]))
+        fail(g, "assignment to an unrolled loop's counter or a single-definition local");
     LLVMBuildStore(g->b, v, idx ? elem_ptr(g, lc, idx) : g->slot[lc->id]);
 }
 
@@ -217,12 +311,12 @@ static LLVMValueRef compare(Gen *g, PirBinOp op, PirTy t, LLVMValueRef a, LLVMVa
     return LLVMBuildICmp(g->b, (pir_ty_signed(t) ? si : ui)[op - PB_LT], a, b, "");
 }
 
-static LLVMValueRef binary(Gen *g, const PirExpr *e)
+static LLVMValueRef binary(Gen *g, const PirExpr *e, LLVMValueRef a, LLVMValueRef b)
 {
     LLVMBuilderRef B = g->b;
     PirTy t = e->a->ty;
     bool fl = pir_ty_float(t), sgn = pir_ty_signed(t);
-    LLVMValueRef a = ex(g, e->a), b = ex(g, e->b), r;
+    LLVMValueRef r;
     switch ((PirBinOp)e->op) {
     case PB_ADD: case PB_SUB: case PB_MUL:
         if (fl) {
@@ -321,10 +415,9 @@ static LLVMValueRef convert(Gen *g, LLVMValueRef v, PirTy from, PirTy to)
     return pir_ty_signed(from) ? LLVMBuildSExt(B, v, tt, "") : LLVMBuildZExt(B, v, tt, "");
 }
 
-static LLVMValueRef math(Gen *g, const PirExpr *e)
+static LLVMValueRef math(Gen *g, const PirExpr *e, LLVMValueRef *x)
 {
     Ll *l = g->l;
-    LLVMValueRef x[3] = { ex(g, e->a), e->b ? ex(g, e->b) : NULL, e->c ? ex(g, e->c) : NULL };
     LLVMTypeRef t = LLVMTypeOf(x[0]);
     switch ((PirMath)e->op) {
     case PM_SQRT:  return ll_intrinsic(l, "llvm.sqrt", &t, 1, x, 1);
@@ -389,10 +482,61 @@ static LLVMValueRef constant(Gen *g, const PirExpr *e)
     return LLVMConstInt(t, (unsigned long long)e->ival, pir_ty_signed(e->ty));
 }
 
+/* A numbered operation on operand values x[] (of e->a, b, c). */
+static LLVMValueRef operation(Gen *g, const PirExpr *e, LLVMValueRef *x)
+{
+    Ll *l = g->l;
+    LLVMBuilderRef B = g->b;
+    switch (e->kind) {
+    case PE_SPECIAL:
+        return special(g, (PirSpecial)e->op);
+    case PE_UN:
+        if (e->op == PU_NEG)
+            return pir_ty_float(e->ty) ? LLVMBuildFNeg(B, x[0], "") : LLVMBuildNeg(B, x[0], "");
+        return LLVMBuildNot(B, x[0], "");      /* PU_NOT on i1, PU_BITNOT */
+    case PE_BIN:
+        return binary(g, e, x[0], x[1]);
+    case PE_SELECT:
+        return LLVMBuildSelect(B, x[0], x[1], x[2], "");
+    case PE_CONV:
+        return convert(g, x[0], e->a->ty, e->ty);
+    case PE_BITCAST: {
+        LLVMTypeRef t = ll_reg_type(l, e->ty);
+        return LLVMTypeOf(x[0]) == t ? x[0] : LLVMBuildBitCast(B, x[0], t, "");
+    }
+    case PE_MATH:
+        return math(g, e, x);
+    case PE_PTRADD:
+        return LLVMBuildGEP2(B, ll_mem_type(l, e->a->elem), x[0], &x[1], 1, "");
+    case PE_PTRINT:
+        return LLVMBuildPtrToInt(B, x[0], l->t_i64, "");
+    case PE_SADDR: {
+        if (l->host)       /* the stand-in's shared addresses are offsets in tk_smem */
+            return x[0];
+        LLVMValueRef p = LLVMBuildInBoundsGEP2(B, l->t_i8, l->smem, &x[0], 1, "");
+        return LLVMBuildPtrToInt(B, p, l->t_i32, "");
+    }
+    default:
+        break;
+    }
+    fail(g, "unknown expression");
+    return LLVMGetUndef(l->t_i32);
+}
+
 static LLVMValueRef ex(Gen *g, const PirExpr *e)
 {
     Ll *l = g->l;
     LLVMBuilderRef B = g->b;
+    if (numbered(e->kind)) {
+        LLVMValueRef x[3] = { e->a ? ex(g, e->a) : NULL, e->b ? ex(g, e->b) : NULL, e->c ? ex(g, e->c) : NULL };
+        Num k = num_key(e, x);
+        LLVMValueRef v = num_find(g, &k);
+        if (!v) {
+            v = operation(g, e, x);
+            num_add(g, &k, v);
+        }
+        return v;
+    }
     switch (e->kind) {
     case PE_CONST:
         return constant(g, e);
@@ -404,46 +548,12 @@ static LLVMValueRef ex(Gen *g, const PirExpr *e)
         if (g->f->params.v[e->index].kind == PP_TMAP)
             return LLVMBuildPtrToInt(B, g->param[e->index], l->t_i64, "");
         return g->param[e->index];
-    case PE_SPECIAL:
-        return special(g, (PirSpecial)e->op);
-    case PE_UN: {
-        LLVMValueRef a = ex(g, e->a);
-        if (e->op == PU_NEG)
-            return pir_ty_float(e->ty) ? LLVMBuildFNeg(B, a, "") : LLVMBuildNeg(B, a, "");
-        return LLVMBuildNot(B, a, "");      /* PU_NOT on i1, PU_BITNOT */
-    }
-    case PE_BIN:
-        return binary(g, e);
-    case PE_SELECT: {
-        LLVMValueRef c = ex(g, e->a), a = ex(g, e->b), b = ex(g, e->c);
-        return LLVMBuildSelect(B, c, a, b, "");
-    }
-    case PE_CONV:
-        return convert(g, ex(g, e->a), e->a->ty, e->ty);
-    case PE_BITCAST: {
-        LLVMValueRef a = ex(g, e->a);
-        LLVMTypeRef t = ll_reg_type(l, e->ty);
-        return LLVMTypeOf(a) == t ? a : LLVMBuildBitCast(B, a, t, "");
-    }
-    case PE_MATH:
-        return math(g, e);
     case PE_SHFL_XOR:
         return shuffle(g, ex(g, e->a), e->a->ty, e->lane);
     case PE_LOAD:
         return masked_load(g, e);
-    case PE_PTRADD: {
-        LLVMValueRef i = ex(g, e->b);
-        return LLVMBuildGEP2(B, ll_mem_type(l, e->a->elem), ex(g, e->a), &i, 1, "");
-    }
-    case PE_PTRINT:
-        return LLVMBuildPtrToInt(B, ex(g, e->a), l->t_i64, "");
-    case PE_SADDR: {
-        LLVMValueRef off = ex(g, e->a);
-        if (l->host)       /* the stand-in's shared addresses are offsets in tk_smem */
-            return off;
-        LLVMValueRef p = LLVMBuildInBoundsGEP2(B, l->t_i8, l->smem, &off, 1, "");
-        return LLVMBuildPtrToInt(B, p, l->t_i32, "");
-    }
+    default:
+        break;
     }
     fail(g, "unknown expression");
     return LLVMGetUndef(l->t_i32);
@@ -665,12 +775,15 @@ static void if_stmt(Gen *g, const PirStmt *s)
     LLVMBasicBlockRef then = block(g, "then"), els = s->els ? block(g, "else") : NULL, end = block(g, "endif");
     LLVMBuildCondBr(g->b, c, then, els ? els : end);
     LLVMPositionBuilderAtEnd(g->b, then);
+    int mark = num_scope(g);
     stmts(g, s->body);
+    num_end(g, mark);
     if (els) {
         if (!LLVMGetBasicBlockTerminator(LLVMGetInsertBlock(g->b)))
             LLVMBuildBr(g->b, end);
         LLVMPositionBuilderAtEnd(g->b, els);
         stmts(g, s->els);
+        num_end(g, mark);
     }
     fall_into(g, end);
 }
@@ -739,6 +852,7 @@ static void for_stmt(Gen *g, const PirStmt *s)
                       end = block(g, "for.end");
     write_local(g, ctr, NULL, lo);
     fall_into(g, head);
+    int mark = num_scope(g);
     LLVMValueRef cond = LLVMBuildICmp(g->b, pir_ty_signed(ctr->ty) ? LLVMIntSLT : LLVMIntULT,
                                       read_local(g, ctr), hi, "");
     LLVMBuildCondBr(g->b, cond, body, end);
@@ -752,6 +866,7 @@ static void for_stmt(Gen *g, const PirStmt *s)
     LLVMValueRef br = LLVMBuildBr(g->b, head);
     if (s->unroll)
         set_unroll_full(g, br);
+    num_end(g, mark);
     LLVMPositionBuilderAtEnd(g->b, end);
 }
 
@@ -759,6 +874,7 @@ static void while_stmt(Gen *g, const PirStmt *s)
 {
     LLVMBasicBlockRef head = block(g, "while"), body = block(g, "while.body"), end = block(g, "while.end");
     fall_into(g, head);
+    int mark = num_scope(g);
     if (s->cond)
         LLVMBuildCondBr(g->b, ex(g, s->cond), body, end);
     else
@@ -769,6 +885,7 @@ static void while_stmt(Gen *g, const PirStmt *s)
     stmts(g, s->body);
     g->loop = lp.up;
     fall_into(g, head);
+    num_end(g, mark);
     LLVMPositionBuilderAtEnd(g->b, end);
 }
 
@@ -786,7 +903,9 @@ static void stmt(Gen *g, const PirStmt *s)
 {
     switch (s->kind) {
     case PS_DECL:
-        if (s->init)
+        if (s->init && g->single[s->local->id])
+            g->bound[s->local->id] = ex(g, s->init);
+        else if (s->init)
             write_local(g, s->local, NULL, ex(g, s->init));
         break;
     case PS_ASSIGN:
@@ -817,6 +936,36 @@ static void stmts(Gen *g, const PirBlock *b)
 }
 
 /* ------------------------------------------------------------ the function */
+
+/* Count in w[] the statements of b that write each local (a loop counter
+ * twice), and mark in init[] those declared with a value. */
+static void count_writes(const PirBlock *b, int *w, bool *init)
+{
+    for (int i = 0; b && i < b->s.n; i++) {
+        const PirStmt *s = b->s.v[i];
+        switch (s->kind) {
+        case PS_DECL:
+            w[s->local->id] += s->init != NULL;
+            init[s->local->id] |= s->init != NULL;
+            break;
+        case PS_ASSIGN: case PS_LOADV:
+            w[s->local->id]++;
+            break;
+        case PS_FOR:
+            w[s->local->id] += 2;
+            break;
+        case PS_ASM:
+            for (int o = 0; o < pir_asm[s->asm_op].nout; o++)
+                if (s->out[o] && s->out[o]->local)
+                    w[s->out[o]->local->id]++;
+            break;
+        default:
+            break;
+        }
+        count_writes(s->body, w, init);
+        count_writes(s->els, w, init);
+    }
+}
 
 static void add_attr(Ll *l, LLVMValueRef fn, unsigned idx, const char *name)
 {
@@ -889,11 +1038,19 @@ LLVMValueRef nvptx_gen(Ll *l, const PirFunc *f, Diag *d)
     g.param = arena_alloc(f->a, sizeof *g.param * (size_t)(f->params.n + 1));
     g.slot = arena_alloc(f->a, sizeof *g.slot * nl);
     g.bound = arena_alloc(f->a, sizeof *g.bound * nl);
+    g.single = arena_alloc(f->a, sizeof *g.single * nl);
+    g.num = arena_alloc(f->a, sizeof *g.num * NUM_BUCKETS);
+    int *w = arena_alloc(f->a, sizeof *w * nl);
+    count_writes(f->body, w, g.single);
+    for (int i = 0; i < f->locals.n; i++)
+        g.single[i] = g.single[i] && w[i] == 1 && f->locals.v[i]->n == 0;
     for (int i = 0; i < f->params.n; i++)
         g.param[i] = LLVMGetParam(g.fn, (unsigned)i);
     LLVMPositionBuilderAtEnd(g.b, block(&g, "entry"));
     for (int i = 0; i < f->locals.n; i++) {
         const PirLocal *lc = f->locals.v[i];
+        if (g.single[i])
+            continue;
         LLVMTypeRef t = ll_reg_type(l, lc->ty);
         g.slot[i] = LLVMBuildAlloca(g.b, lc->n ? LLVMArrayType2(t, (uint64_t)lc->n) : t, lc->hint ? lc->hint : "");
     }

@@ -3,18 +3,35 @@
  * LLVM C API only.
  *
  * Per header: every kernel is lowered to the per-thread IR (lower/gpu.c),
- * built into one LLVM module (gen.c), optimized with default<O3> and
- * printed as PTX by the target machine for nvptx64-nvidia-cuda, CPU sm_XX.
- * One module, like the one NVRTC program of --codegen=nvrtc, so the header
- * around it is the same.  TKC_LOGS=nvptx prints the time each step took.
- * TKC_NVPTX_PASSES=none skips the optimizer (to read the IR gen.c builds),
- * TKC_NVPTX_PASSES=PIPELINE runs another one.
+ * built into one LLVM module (gen.c), optimized and printed as PTX by the
+ * target machine for nvptx64-nvidia-cuda, CPU sm_XX.  One module, like the
+ * one NVRTC program of --codegen=nvrtc, so the header around it is the same.
+ *
+ * Compile time is the point of the configuration.  gen.c hands over code
+ * that is already unrolled and numbered, and ptxas optimizes the PTX again
+ * (CSE, code motion, scheduling, registers), so what LLVM has to do is what
+ * ptxas cannot: put the locals in registers (sroa), fold the index
+ * arithmetic knowing that thread ids are small (nvvm-intr-range, then
+ * instcombine: 32-bit instead of 64-bit, shifts instead of divisions), and
+ * merge the blocks of masked accesses (simplifycfg).  default<O3> made no
+ * better PTX for ptxas (registers, spills) at 3-8 times the time; the code
+ * generator runs at its default level (EarlyCSE where Aggressive runs GVN
+ * twice) and without loop strength reduction (it added registers and
+ * spills in the pipelined matmul loops).  The module is verified only
+ * with TKC_NVPTX_VERIFY=1 (the tests set it).
+ *
+ * TKC_LOGS=nvptx prints the time each step took.  For experiments:
+ * TKC_NVPTX_PASSES=o3 the former configuration (default<O3>, Aggressive
+ * code generation, LSR), =none no optimizer (to read the IR gen.c builds),
+ * =PIPELINE another new-pass-manager pipeline; TKC_NVPTX_LLVM_ARGS="..."
+ * options for LLVM itself (-time-passes: the time of every pass).
  */
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include <llvm-c/Analysis.h>
+#include <llvm-c/Support.h>
 #include <llvm-c/Target.h>
 #include <llvm-c/TargetMachine.h>
 #include <llvm-c/Transforms/PassBuilder.h>
@@ -41,7 +58,43 @@ static double now_ms(void)
     return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
 }
 
-/* One target machine per architecture, made on first use. */
+/* The pipeline tkc runs (the stand-in's host module: without the NVPTX
+ * pass), and the former one (TKC_NVPTX_PASSES=o3). */
+#define FAST_PASSES "function(nvvm-intr-range,sroa,early-cse,instcombine<no-verify-fixpoint>,simplifycfg)"
+#define HOST_PASSES "function(sroa,early-cse,instcombine<no-verify-fixpoint>,simplifycfg)"
+#define O3_PASSES   "default<O3>"
+
+static bool o3_mode(void)
+{
+    const char *env = getenv("TKC_NVPTX_PASSES");
+    return env && !strcmp(env, "o3");
+}
+
+/* LLVM's own options, once per process before any target: no loop
+ * strength reduction (see above); CodeGenPrepare treating every function
+ * as huge (after a change to the CFG it revisits only the new blocks
+ * instead of starting over: the many small blocks of masked accesses made
+ * it the code generator's costliest pass, for the same PTX); and
+ * TKC_NVPTX_LLVM_ARGS. */
+static void llvm_args(void)
+{
+    const char *argv[64] = { "tkc" };
+    int argc = 1;
+    if (!o3_mode()) {
+        argv[argc++] = "-disable-lsr";
+        argv[argc++] = "-cgpp-huge-func=0";
+    }
+    const char *env = getenv("TKC_NVPTX_LLVM_ARGS");
+    char *s = env ? strdup(env) : NULL;
+    for (char *t = s ? strtok(s, " ") : NULL; t && argc < 64; t = strtok(NULL, " "))
+        argv[argc++] = t;
+    LLVMParseCommandLineOptions(argc, argv, NULL);
+    if (env && strstr(env, "-time-passes"))
+        atexit(LLVMShutdown);      /* prints the code generator's report */
+}
+
+/* One target machine per architecture, made on first use, for the whole
+ * process (the tuner compiles many variants). */
 static LLVMTargetMachineRef machine(const char *arch, Diag *d)
 {
     static LLVMTargetMachineRef tms[NARCH];
@@ -56,6 +109,7 @@ static LLVMTargetMachineRef machine(const char *arch, Diag *d)
     if (tms[i])
         return tms[i];
     if (!target) {
+        llvm_args();
         LLVMInitializeNVPTXTargetInfo();
         LLVMInitializeNVPTXTarget();
         LLVMInitializeNVPTXTargetMC();
@@ -69,7 +123,8 @@ static LLVMTargetMachineRef machine(const char *arch, Diag *d)
         }
     }
     tms[i] = LLVMCreateTargetMachine(target, "nvptx64-nvidia-cuda", archs[i].sm, archs[i].features,
-                                     LLVMCodeGenLevelAggressive, LLVMRelocDefault, LLVMCodeModelDefault);
+                                     o3_mode() ? LLVMCodeGenLevelAggressive : LLVMCodeGenLevelDefault,
+                                     LLVMRelocDefault, LLVMCodeModelDefault);
     return tms[i];
 }
 
@@ -204,11 +259,12 @@ static char *arena_copy(Arena *a, const char *s, size_t n)
     return r;
 }
 
-/* default<O3>; TKC_NVPTX_PASSES=PIPELINE another (for experiments), =none none. */
+/* FAST_PASSES, or what TKC_NVPTX_PASSES asks for. */
 static bool optimize(Ll *l, LLVMTargetMachineRef tm, Diag *d)
 {
     const char *env = getenv("TKC_NVPTX_PASSES");
-    if (env && !strcmp(env, "none"))
+    const char *passes = env && *env ? (o3_mode() ? O3_PASSES : env) : l->host ? HOST_PASSES : FAST_PASSES;
+    if (!strcmp(passes, "none"))
         return true;
     LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
     /* Loops PIR marks unroll carry llvm.loop.unroll.full (or were unrolled
@@ -217,7 +273,7 @@ static bool optimize(Ll *l, LLVMTargetMachineRef tm, Diag *d)
      * (TKC_NVPTX_UNROLL=1 turns it back on, for comparisons). */
     const char *unroll = getenv("TKC_NVPTX_UNROLL");
     LLVMPassBuilderOptionsSetLoopUnrolling(po, unroll && !strcmp(unroll, "1"));
-    LLVMErrorRef e = LLVMRunPasses(l->m, env && *env ? env : "default<O3>", tm, po);
+    LLVMErrorRef e = LLVMRunPasses(l->m, passes, tm, po);
     LLVMDisposePassBuilderOptions(po);
     if (!e)
         return true;
@@ -257,8 +313,9 @@ bool nvptx_compile_pir(Arena *a, PirFunc **fs, int n, CudaKernel *ck, const char
         ok = nvptx_gen(&l, fs[i], d) != NULL;
         ck[i] = (CudaKernel){ fs[i]->name, fs[i]->threads, fs[i]->smem, fs[i] };
     }
+    const char *verify = getenv("TKC_NVPTX_VERIFY");
     char *msg = NULL;
-    if (ok && LLVMVerifyModule(l.m, LLVMReturnStatusAction, &msg)) {
+    if (ok && verify && !strcmp(verify, "1") && LLVMVerifyModule(l.m, LLVMReturnStatusAction, &msg)) {
         diag_error(d, (Span){0}, "internal error: nvptx: invalid LLVM IR:\n%s", msg);
         ok = false;
     }
@@ -277,7 +334,7 @@ bool nvptx_compile_pir(Arena *a, PirFunc **fs, int n, CudaKernel *ck, const char
     ll_free(&l);
     bin->ms = t3 - t0;
     if (ok && !ir)
-        tir_log("nvptx", "%d kernel(s) in %.1f ms, %.1f ms/kernel (IR %.1f, O3 %.1f, PTX %.1f; %s, %zu bytes of PTX)",
+        tir_log("nvptx", "%d kernel(s) in %.1f ms, %.1f ms/kernel (IR %.1f, opt %.1f, PTX %.1f; %s, %zu bytes of PTX)",
                 n, bin->ms, bin->ms / (n ? n : 1), t1 - t0, t2 - t1, t3 - t2, arch, strlen(bin->ptx));
     return ok;
 }

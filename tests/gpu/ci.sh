@@ -17,11 +17,13 @@
 #            c,nvptx headers compile as above; then the compile time per
 #            kernel (TKC_LOGS=nvptx) summed up; and a tkc built without LLVM
 #            (build/gpu-ci/nollvm) that still builds and says so for nvptx
-#            (TKC_NOLLVM_BUILD=0 skips that build)
+#            (TKC_NOLLVM_BUILD=0 skips that build); the LLVM IR is verified
+#            (TKC_NVPTX_VERIFY=1)
 # Without NVRTC, ptxas or LLVM the affected checks print a visible SKIP line.
 # Prints PASS/FAIL/SKIP lines and `N passed, N failed`; exits 1 on failures.
 set -u
 cd "$(dirname "$0")/../.." || exit 2
+export TKC_NVPTX_VERIFY=1           # tkc checks the LLVM IR it builds (off by default)
 TKC=${TKC:-build/tkc}
 case $TKC in /*) ;; *) TKC=$PWD/$TKC ;; esac
 D=$(dirname "$TKC")/gpu-ci

@@ -1,7 +1,8 @@
 /*
  * tests/gpu/nvptx_math.h — what the two checks of targets/nvptx/math.c
- * share: the functions in tk_math's row order (tests/unit/nvptx_pir.c builds
- * that kernel), their libm references, the arguments and the verdict.
+ * share: the functions in tk_math's row order (tests/gpu/nvptx_math.tk, and
+ * tests/unit/nvptx_pir.c's hand-built kernel), their libm references, the
+ * arguments and the verdict.
  * tests/gpu/nvptx_math.c runs them on a GPU; tests/unit/nvptx_math.c runs
  * the same IR on the host through LLVM's JIT.
  *

@@ -24,8 +24,8 @@
 # made by --target=c,nvptx (PTX from LLVM; the same launcher), reported as
 # gpu-nvptx/NAME, so both PTX sources must give results within the drivers'
 # tolerances; and gpu-nvptx/math checks every math function of
-# targets/nvptx/math.c in f32 and f64 against libm (tests/gpu/nvptx_math.c,
-# on the PTX that tests/unit/nvptx_pir writes).  On the CPU stand-in the
+# targets/nvptx/math.c in f32 and f64 against libm (tests/gpu/nvptx_math.c
+# on the kernel of tests/gpu/nvptx_math.tk).  On the CPU stand-in the
 # nvptx pass runs the same LLVM IR built for the host (TKC_NVPTX_HOST=1,
 # compiled with LLVM 19's llc; tests/gpu/emu/nvptx.cc) instead of the PTX.
 # Prints PASS/FAIL/SKIP per test and `N passed, N failed`; exits 1 on failures.
@@ -225,18 +225,27 @@ fi
 if [ $# -gt 0 ]; then names=$*; else
     names=$(for c in tests/run/*.c; do n=$(basename "$c" .c); [ -f "tests/run/$n.tk" ] && echo "$n"; done)
 fi
-# The nvptx target's math functions against libm (see nvptx_math.c).
+# The nvptx target's math functions against libm (see nvptx_math.c): the
+# kernel from tests/gpu/nvptx_math.tk, so tkc alone makes it (the GPU
+# machine has no LLVM); on the stand-in, its host-mode IR as for the tests.
 test_math() {
-    d=$G/nvptx/math; u=$(dirname "$TKC")/tests/unit/nvptx_pir
+    d=$G/nvptx/math
     mkdir -p "$d"
-    if [ ! -x "$u" ]; then echo "SKIP gpu-nvptx/math: no $u (sh tests/run.sh unit builds it)"; return; fi
-    if ! "$u" "$d" >"$d/unit.log" 2>&1 || [ ! -s "$d/math.ptx" ]; then
-        echo "FAIL gpu-nvptx/math"; echo "    nvptx_pir failed"; show "$d/unit.log"; return
+    if ! "$TKC" tests/gpu/nvptx_math.tk --target=nvptx -o "$d/tk_math.h" >"$d/tkc.log" 2>&1; then
+        echo "FAIL gpu-nvptx/math"; echo "    tkc failed"; show "$d/tkc.log"; return
     fi
-    if ! $CC $CFLAGS -o "$d/m" tests/gpu/nvptx_math.c -lm -ldl >"$d/cc.log" 2>&1; then
+    if ! $CC $CFLAGS -I "$d" -o "$d/m" tests/gpu/nvptx_math.c -lm -ldl >"$d/cc.log" 2>&1; then
         echo "FAIL gpu-nvptx/math"; echo "    nvptx_math.c does not compile"; show "$d/cc.log"; return
     fi
-    if "$d/m" "$d/math.ptx" >"$d/out" 2>&1; then echo "PASS gpu-nvptx/math"; else
+    envs=""
+    if [ "$EMU" = 1 ]; then
+        if ! emu_nvptx_lib math tests/gpu/nvptx_math.tk "$d/emu"; then
+            echo "FAIL gpu-nvptx/math"; echo "    emulator build failed"; show "$d/emu/cc.log"; show "$d/emu/tkc.log"; return
+        fi
+        envs="LD_LIBRARY_PATH=$d/emu"
+    fi
+    # shellcheck disable=SC2086
+    if env $envs ${TO:+timeout 600} "$d/m" >"$d/out" 2>&1; then echo "PASS gpu-nvptx/math"; else
         echo "FAIL gpu-nvptx/math"; show "$d/out" 40; fi
 }
 
@@ -263,7 +272,7 @@ fi
     fi
     if [ $NVPTX = 1 ]; then
         for n in $names; do [ "$n" = launch ] || test_one "$n" nvptx; done
-        [ "$EMU" = 1 ] || test_math
+        test_math
     else
         echo "SKIP gpu-nvptx: $(head -1 "$G/nvptx/probe.err")"
     fi

@@ -13,7 +13,10 @@
 # needs NVRTC and g++, else SKIP lines): variants built and timed, the
 # tuned header right, a wrong variant excluded, variants that cannot launch
 # or need too much shared memory pruned, cache hits for the choice and for the PTX, a tuning table that
-# reproduces the header without a GPU, the no-device fallback.
+# reproduces the header without a GPU, the no-device fallback.  And --target=nvptx there (LLVM's
+# PTX, the kernels run as host-mode LLVM IR; needs LLVM and g++): tuned as
+# target nvptx (its own cache entries and table lines), the header right, a
+# wrong variant excluded.
 # Prints PASS/FAIL/SKIP per check and `N passed, N failed`; exits 1 if
 # anything failed.
 set -u
@@ -84,7 +87,7 @@ fi
 
 # ---------------------------------------------------------- corruption
 e=$(ls "$TKC_CACHE_DIR"/tune-*.tkc | head -1)
-sed -i 's/^choice .*/choice BM=16 BN=16 BK=8/' "$e"
+sed -i '/^choice /s/$/ /' "$e"     # edited (whatever the choice was): the checksum no longer matches
 tkc corrupt $MM -o "$T/mm3.h"
 if grep -q 'corrupted: rebuilding' "$T/corrupt.log" && grep -q 'tuned in' "$T/corrupt.log" &&
    tail -1 "$e" | grep -q '^checksum '; then
@@ -294,6 +297,68 @@ else
     else
         fail cuda_no_device "without a driver: one 'no cuda device' line, then the default header (exit $rc)"
         show "$T/cuda_nodev.log"; show "$T/cuda_nodev2.log"
+    fi
+fi
+
+# ---------------------------------------------------------- nvptx, on the emulator
+# --target=nvptx tunes through the cuda backend with LLVM's PTX in the
+# headers; the stand-in runs each variant's kernel as the nvptx target's
+# host-mode IR (TKC_NVPTX_HOST=1: k.ll, compiled by llc in cc.sh).
+LLC=${LLVM_BINDIR:-/usr/lib/llvm-19/bin}/llc
+# tkcn NAME ARGS...: tkc --target=nvptx tuning on the stand-in
+tkcn() { n=$1; shift; TKC_LOGS=autotune,nvptx LD_LIBRARY_PATH=$E TKC_EMU_LIB=$E CC=$EMU/cc.sh TKC_NVPTX_HOST=1 \
+         LLC=$LLC "$TKC" --target=nvptx "$@" 2>"$T/$n.log"; }
+# nvptx_run NAME HEADER ARGS...: mm_check against HEADER's mm_cuda_host on the
+# stand-in holding HEADER's kernels as host-mode IR (tkc --emit=llvm, same ARGS).
+nvptx_run() {
+    n=$1; h=$2; shift 2; d=$T/$n; mkdir -p "$d"
+    TKC_LOGS= tkcn "$n.emit" "$@" --emit=llvm >"$d/kernels.ll" &&
+    TKC_LOGS= tkcn "$n.emitcu" "$@" --emit=cuda >"$d/kernels.cu" &&
+    "$LLC" -O1 -filetype=obj -relocation-model=pic -o "$d/kernels.o" "$d/kernels.ll" >"$d/cc.log" 2>&1 &&
+    sh "$EMU/table.sh" tk_emu_kernels "$d/kernels.cu" decl >"$d/kernels.cc" &&
+    g++ -std=c++17 -O1 -w -fno-strict-aliasing -fPIC -shared -Wl,-soname,libcuda.so.1 -I "$EMU" \
+        -o "$d/libcuda.so.1" "$EMU/driver.cc" "$EMU/nvptx.cc" "$d/kernels.cc" "$d/kernels.o" -lpthread -ldl \
+        >>"$d/cc.log" 2>&1 &&
+    cp "$h" "$d/mm.real.h" &&
+    printf '#define TKC_CUDA_HOST_COPY 1\n#include "mm.real.h"\n#define mm(...) mm_cuda_host(__VA_ARGS__)\n' >"$d/mm.h" &&
+    $TEST_CC $CFLAGS -I"$d" -o "$d/check" "$S/mm_check.c" -lm -ldl >>"$d/cc.log" 2>&1 &&
+    LD_LIBRARY_PATH=$d "$d/check" 96,80,64 1,1,1 100,33,70 >"$d/out" 2>&1
+}
+if ! "$TKC" "$S/mm.tk" --target=nvptx --emit=ptx >/dev/null 2>"$T/nvptx.probe"; then
+    echo "SKIP tune/nvptx: $(head -1 "$T/nvptx.probe")"
+elif ! command -v g++ >/dev/null 2>&1; then
+    echo "SKIP tune/nvptx: no g++ for the CPU stand-in for libcuda"
+elif [ ! -x "$LLC" ]; then
+    echo "SKIP tune/nvptx: no $LLC (LLVM 19) for the stand-in"
+elif ! mkdir -p "$E" || { [ ! -f "$E/libcuda.so.1" ] &&
+        ! g++ -std=c++17 -O1 -w -fno-strict-aliasing -fPIC -shared -Wl,-soname,libcuda.so.1 \
+            -I "$EMU" -o "$E/libcuda.so.1" "$EMU/driver.cc" "$EMU/none.cc" -lpthread -ldl >"$T/emu.log" 2>&1; }; then
+    fail nvptx_emulator "the stand-in libcuda does not build"; show "$T/emu.log"
+else
+    MN="$S/mm.tk --max-autotune --tune M=96,N=80,K=64 -D BK=16"
+    # the cuda runs above tuned the same shape: the nvptx entry is another one
+    cold tkcn nvptx_cold 'BM=.* warps=[48] ' 'variants on nvptx (tkc CPU emulator' $MN -o "$T/mmn.h"
+    if nvptx_run nvptx_runs "$T/mmn.h" $MN; then pass nvptx_tuned_header_runs; else
+        fail nvptx_tuned_header_runs "the tuned header's kernel computes wrong results on the emulator"
+        show "$T/nvptx_runs/cc.log"; show "$T/nvptx_runs/out"; fi
+    if grep -q 'PTX from LLVM' "$T/mmn.h"; then pass nvptx_header_llvm; else
+        fail nvptx_header_llvm "the tuned header's PTX must come from LLVM"; fi
+
+    tkcn nvptx_warm $MN --tune-table "$T/mmn.tktune" -o "$T/mmn2.h"
+    sed 2d "$T/mmn.h" >"$T/mmn.body"; sed 2d "$T/mmn2.h" >"$T/mmn2.body"   # line 2: the options
+    if grep -q 'cache hit' "$T/nvptx_warm.log" && cmp -s "$T/mmn.body" "$T/mmn2.body" &&
+       grep -q '^mm@nvptx M=96,K=64,N=80 -> BM=[0-9]* BN=[0-9]* warps=[48]  # ' "$T/mmn.tktune"; then
+        pass nvptx_cache_hit_table
+    else
+        fail nvptx_cache_hit_table "want a cache hit, the same header and an mm@nvptx table line"
+        show "$T/nvptx_warm.log"; show "$T/mmn.tktune"
+    fi
+
+    if tkcn nvptx_wrong "$S/wrong.tk" --max-autotune --no-cache --tune N=2000 -o "$T/wrongn.h" &&
+       grep -q 'B=64 .*wrong' "$T/nvptx_wrong.log" && ! grep -q 'B=64 .*<- chosen' "$T/nvptx_wrong.log"; then
+        pass nvptx_wrong_excluded
+    else
+        fail nvptx_wrong_excluded "B=64 must be marked wrong and not chosen"; show "$T/nvptx_wrong.log"
     fi
 fi
 
