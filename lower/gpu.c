@@ -1542,6 +1542,22 @@ static bool vload_test(GL *e, const Instr *ld, Idx ix, const TTy *L, Chunks *c, 
     return true;
 }
 
+/* The words of c's chunks of tensor p at element offset ol: 16-byte (or
+ * narrower) vector loads into a new U32 array, chunk i at word i * cw / 4. */
+static PirLocal *load_chunks(GL *e, const Chunks *c, PirExpr *p, PirLocal *ol)
+{
+    PirLocal *u = decl_array(e, "u", PT_U32, c->nc * c->cw / 4);
+    for (int i = 0; i < c->nc; i++) {
+        PirStmt *s = pir_stmt(F, gpu_cur(e), PS_LOADV);
+        PirExpr *at = pir_ptradd(F, p, pir_bin(F, PB_ADD, pir_ref(F, ol), pir_int(F, PT_I64, i * c->epc)));
+        s->mem = pir_gmem(PT_U32, at, pir_int(F, PT_I64, 0));
+        s->nw = c->cw / 4;
+        s->local = u;
+        s->dst0 = i * c->cw / 4;
+    }
+    return u;
+}
+
 /* Load ld of a run of shape L, issued ahead of the run (see issue_ahead),
  * into the words raw[q * words ..] of the group (the group loop open): the
  * vector loads when the group is aligned and unmasked, else element by
@@ -1580,15 +1596,7 @@ static bool vload_issue(GL *e, const Instr *ld, const TTy *L, PirLocal *raw)
             pir_assign(F, gpu_cur(e), raw, gpu_add(e, q0, gpu_i(e, i * c.cw / 4 + w)), pack(e, &c, sv, i, w));
     gpu_pop(e);
     gpu_push(e, st->body);
-    PirLocal *u = decl_array(e, "u", PT_U32, nw);
-    for (int i = 0; i < c.nc; i++) {
-        PirStmt *s = pir_stmt(F, gpu_cur(e), PS_LOADV);
-        PirExpr *at = pir_ptradd(F, p, pir_bin(F, PB_ADD, pir_ref(F, ol), pir_int(F, PT_I64, i * c.epc)));
-        s->mem = pir_gmem(PT_U32, at, pir_int(F, PT_I64, 0));
-        s->nw = c.cw / 4;
-        s->local = u;
-        s->dst0 = i * c.cw / 4;
-    }
+    PirLocal *u = load_chunks(e, &c, p, ol);
     for (int w = 0; w < nw; w++)
         pir_assign(F, gpu_cur(e), raw, gpu_add(e, q0, gpu_i(e, w)), pir_elem(F, u, gpu_i(e, w)));
     gpu_pop(e);
@@ -1637,15 +1645,7 @@ static bool vload_open(GL *e, const Instr *ld, Idx ix, const TTy *L, PirLocal *d
     open_scope(e);
     PirLocal *ol = gpu_let(e, "o", o);
     vopen(e, ok, ol, p, c.cw);
-    PirLocal *u = decl_array(e, "u", PT_U32, c.nc * c.cw / 4);
-    for (int i = 0; i < c.nc; i++) {
-        PirStmt *s = pir_stmt(F, gpu_cur(e), PS_LOADV);
-        PirExpr *at = pir_ptradd(F, p, pir_bin(F, PB_ADD, pir_ref(F, ol), pir_int(F, PT_I64, i * c.epc)));
-        s->mem = pir_gmem(PT_U32, at, pir_int(F, PT_I64, 0));
-        s->nw = c.cw / 4;
-        s->local = u;
-        s->dst0 = i * c.cw / 4;
-    }
+    PirLocal *u = load_chunks(e, &c, p, ol);
     for (int j = 0; j < V; j++) {
         PirExpr *x = conv_dt(e, from_storage(e, unpack(e, &c, tdt, u, j, 0), tdt), tdt, ld->ty.dt);
         PirExpr *slot = q ? gpu_add(e, gpu_mul(e, pir_ref(F, e->ln.q), gpu_i(e, V)), gpu_i(e, j)) : gpu_i(e, j);
