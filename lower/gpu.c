@@ -2609,6 +2609,48 @@ bool gpu_load_chunk(GL *e, int v, PirExpr *i0, PirExpr *i1, PirExpr **ptr, PirEx
     return true;
 }
 
+/* What the producer of a warp-specialized K loop computes (gpu_mma.c):
+ * the pure scalars of the kernel's top level before the loop and of its
+ * body, over the dims, parameters and program ids, and its counter. */
+static bool ws_scalar(const GL *e, const Instr *in, const Instr *loop)
+{
+    if (in->parent == e->k->body && e->pos[in->id] < e->pos[loop->id])
+        return in->op == OP_DIM || in->op == OP_ARG || in->op == OP_STRIDE || in->op == OP_PROGRAM_ID
+               || (op_flags[in->op] & OPF_E);
+    return in->parent == loop->blocks[0] && (op_flags[in->op] & OPF_E);
+}
+
+bool gpu_ws_ready(GL *e, int v, const Instr *loop)
+{
+    if (v <= 0)
+        return true;
+    const Instr *in = I(e, v);
+    if (in->op == OP_CONST || in->op == OP_ARANGE)
+        return true;
+    if (in->op == OP_LOOPVAR)
+        return in->parent == loop->blocks[0];
+    if (in->ty.rank == 0 && !is_view(in->op) && !ws_scalar(e, in, loop))
+        return false;
+    if (in->ty.rank > 0 && !is_view(in->op) && !e->recomp[v])
+        return false;
+    for (int j = 0; j < in->nargs; j++)
+        if (!gpu_ws_ready(e, in->args[j], loop))
+            return false;
+    return true;
+}
+
+void gpu_ws_scalars(GL *e, const Instr *loop, bool body)
+{
+    const TBlock *b = body ? loop->blocks[0] : e->k->body;
+    int cur = e->cur;
+    for (int i = 0; i < b->ins.n && b->ins.v[i] != loop->id; i++) {
+        const Instr *in = I(e, b->ins.v[i]);
+        if (in->op != OP_LOOPVAR && classify(e, in) == CL_SCALAR && gpu_ws_ready(e, in->id, loop))
+            emit_scalar(e, in);
+    }
+    e->cur = cur;
+}
+
 /* ------------------------------------------------------------ kernels */
 
 static int pick_threads(const GL *e)
@@ -2697,7 +2739,55 @@ static void add_params(GL *e)
             e->sidx[i][j] = pir_add_param(F, PP_STRIDE, PT_I64, 0, arena_printf(e->a, "s%d_%d", i, j), i, j);
 }
 
-/* The function: a grid-stride loop over programs around the body. */
+/* The loop over programs (grid-stride) and the program ids; its body is
+ * current. */
+static void open_programs(GL *e, int g0, int g1, int np)
+{
+    PirLocal *p = pir_local(F, "p", PT_I64, 0);
+    PirStmt *s = pir_for(F, gpu_cur(e), p, pir_conv(F, PT_I64, pir_special(F, PSR_CTAID)), pir_param(F, np),
+                         pir_conv(F, PT_I64, pir_special(F, PSR_NCTAID)), false);
+    gpu_push(e, s->body);
+    PirExpr *P = pir_ref(F, p), *G0 = pir_param(F, g0), *G1 = pir_param(F, g1);
+    e->pid[0] = gpu_let(e, "pid", pir_nsw(F, PB_REM, P, G0));      /* grid sizes are positive */
+    e->pid[1] = gpu_let(e, "pid", pir_nsw(F, PB_REM, pir_nsw(F, PB_DIV, P, G0), G1));
+    e->pid[2] = gpu_let(e, "pid", pir_nsw(F, PB_DIV, pir_nsw(F, PB_DIV, P, G0), G1));
+}
+
+/* The barriers of the consumers of a warp-specialized kernel: named
+ * barrier 1 of their n threads (the producer warpgroup is not there). */
+static void consumer_barriers(PirBlock *b, int n)
+{
+    for (int i = 0; b && i < b->s.n; i++) {
+        PirStmt *s = b->s.v[i];
+        if (s->kind == PS_BARRIER) {
+            s->bar = 1;
+            s->nbar = n;
+        }
+        consumer_barriers(s->body, n);
+        consumer_barriers(s->els, n);
+    }
+}
+
+/* The producer's part of a warp-specialized kernel: the loop over programs
+ * with the scalars its TMA copies read, and its K loop (gpu_mma.c). */
+static void build_producer(GL *e, const Instr *loop, int g0, int g1, int np)
+{
+    int depth = gpu_mma_ws_producer(&e->mma);
+    open_programs(e, g0, g1, np);
+    gpu_ws_scalars(e, loop, false);
+    DType dt = I(e, loop->blocks[0]->ins.v[0])->ty.dt;
+    PirExpr *b[3];
+    for (int j = 0; j < 3; j++)
+        b[j] = conv_dt(e, scalar(e, loop->args[j]), ty(e, loop->args[j])->dt, dt);
+    gpu_mma_ws_produce(&e->mma, b[0], b[1], b[2]);
+    gpu_pop(e);
+    while (depth-- > 0)
+        gpu_pop(e);
+}
+
+/* The function: a grid-stride loop over programs around the body; with a
+ * warp-specialized K loop, a producer warpgroup after the T threads runs
+ * its own loop over programs, issuing the loop's copies. */
 static void build(GL *e)
 {
     F = pir_func(e->a, e->k->name);
@@ -2719,14 +2809,20 @@ static void build(GL *e)
     gpu_push(e, F->body);
     e->tid = gpu_let(e, "tid", pir_special(F, PSR_TID));
     gpu_mma_kernel_head(&e->mma);
-    PirLocal *p = pir_local(F, "p", PT_I64, 0);
-    PirStmt *s = pir_for(F, F->body, p, pir_conv(F, PT_I64, pir_special(F, PSR_CTAID)), pir_param(F, np),
-                         pir_conv(F, PT_I64, pir_special(F, PSR_NCTAID)), false);
-    gpu_push(e, s->body);
-    PirExpr *P = pir_ref(F, p), *G0 = pir_param(F, g0), *G1 = pir_param(F, g1);
-    e->pid[0] = gpu_let(e, "pid", pir_nsw(F, PB_REM, P, G0));      /* grid sizes are positive */
-    e->pid[1] = gpu_let(e, "pid", pir_nsw(F, PB_REM, pir_nsw(F, PB_DIV, P, G0), G1));
-    e->pid[2] = gpu_let(e, "pid", pir_nsw(F, PB_DIV, pir_nsw(F, PB_DIV, P, G0), G1));
+    const Instr *wl = gpu_mma_ws_loop(&e->mma);
+    PirStmt *ws = NULL;
+    if (wl) {
+        F->threads = e->T + 128;
+        F->min_blocks = 1;
+        ws = pir_if(F, F->body, pir_bin(F, PB_GE, gpu_tid(e), gpu_i(e, e->T)));
+        gpu_push(e, ws->body);
+        build_producer(e, wl, g0, g1, np);
+        gpu_pop(e);
+        ws->els = pir_block(F);
+        gpu_push(e, ws->els);
+        gpu_mma_ws_consumer(&e->mma);
+    }
+    open_programs(e, g0, g1, np);
     e->var = arena_alloc(e->a, sizeof(PirLocal *) * (size_t)(e->k->vars.n + 1));
     for (int i = 0; i < e->k->vars.n; i++) {
         const TTy *t = &e->k->vars.v[i].ty;
@@ -2739,6 +2835,10 @@ static void build(GL *e)
     if (e->smem > 0)
         pir_barrier(F, gpu_cur(e));
     gpu_pop(e);
+    if (ws) {
+        gpu_pop(e);
+        consumer_barriers(ws->els, e->T);
+    }
     gpu_pop(e);
 }
 
@@ -2789,7 +2889,7 @@ PirFunc *gpu_lower(TirKernel *k, Diag *d)
         return NULL;
     plan_smem(&e);
     e.mma.off = e.smem;       /* the MMA staging region goes last, then the resident and early ones */
-    e.smem += e.mma.need + e.mma.res_need + e.mma.early_need + e.mma.bar_need;
+    e.smem += e.mma.need + e.mma.res_need + e.mma.early_need + e.mma.ws_need + e.mma.bar_need;
     /* pass 2: build */
     e.plan = false;
     build(&e);

@@ -108,6 +108,9 @@ typedef struct GpuMma {
     int64_t bar_need;          /* the mbarriers of TMA pipelines: bytes, after the early region */
     int tma_ok;                /* the PP_TMA_OK param, or -1 */
     PirLocal *tma_on;          /* its value, read once (BOOL) */
+    struct GpuPipe *ws;        /* the warp-specialized TMA pipeline (gpu_mma.c), or NULL */
+    int64_t ws_need;           /* its stages: bytes, after the early region (before the
+                                * mbarriers) */
 } GpuMma;
 
 /* gpu_mma.c.  Set k, a, T, V, live, e, then plan (TKC_MMA=0 turns it off). */
@@ -129,6 +132,21 @@ void gpu_mma_loop_post(GpuMma *m, const Instr *loop);
 /* At the top of the function, before the loop over programs: the TMA
  * pipelines' parameters, and their mbarriers initialized. */
 void gpu_mma_kernel_head(GpuMma *m);
+/* Warp specialization (gpu_mma.c, "warp specialization"): the K loop whose
+ * TMA copies a producer warpgroup issues, or NULL.  gpu.c builds the
+ * function as  if (tid >= T) { producer } else { consumers }:  _producer
+ * opens the producer's part (its registers, its one thread; then gpu.c
+ * opens the loop over programs and computes the scalars the copies read)
+ * and _produce is its K loop; _consumer opens the consumers' part. */
+const Instr *gpu_mma_ws_loop(const GpuMma *m);
+int gpu_mma_ws_producer(GpuMma *m);                /* returns the depth to pop */
+void gpu_mma_ws_produce(GpuMma *m, PirExpr *lo, PirExpr *hi, PirExpr *step);
+void gpu_mma_ws_consumer(GpuMma *m);
+/* gpu.c, for those: may the producer compute v (scalars of the program
+ * before loop and of its body, the loop's counter, tiles recomputed from
+ * those)?  Build those scalars: before loop (body false) or of its body. */
+bool gpu_ws_ready(GL *e, int v, const Instr *loop);
+void gpu_ws_scalars(GL *e, const Instr *loop, bool body);
 /* After the definition of tile v: stage it when it is a resident operand. */
 void gpu_mma_settle(GpuMma *m, int v);
 /* The tile a DOT on tensor cores stages for its B operand (b, or x for

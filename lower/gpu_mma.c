@@ -93,6 +93,11 @@ typedef struct GpuPipe {
     int map[2];
     int64_t bar;
     PirLocal *ph;
+    /* warp-specialized (see "warp specialization"): the S "empty" mbarriers
+     * follow the S "full" ones; the consumers' stage of the iteration before
+     * (-1: none), the producer's parity bits of the empty mbarriers */
+    bool ws;
+    PirLocal *prev, *pe;
 } GpuPipe;
 
 /* The loops over a thread's slots (open_frag, open_block). */
@@ -506,6 +511,7 @@ static PirExpr *el2(GpuMma *m, PirLocal *a, PirExpr *i, int64_t w, int c)
 }
 
 static void pipe_issue(GpuMma *m, struct GpuPipe *p, int part, int parts);
+static void ws_release(GpuMma *m, struct GpuPipe *p, bool next);
 static void pipe_bases(GpuMma *m, struct GpuPipe *p, PirExpr **ea, PirExpr **eb);
 /* The accumulator of a DOT on grid g, set to its acc operand: the var
  * itself when fused, a copy of an operand already in g's fragments, or
@@ -663,6 +669,8 @@ bool gpu_mma_dot(GpuMma *m, const Instr *in)
         if (pp->late)
             pipe_issue(m, pp, 0, 1);
         gpu_wg_wait(m, pp->acc, pp->nacc, pp->inflight);
+        if (pp->ws)
+            ws_release(m, pp, true);
         close_n(m, 1);
         return true;
     }
@@ -833,6 +841,8 @@ static bool exits(const GpuMma *m, const TBlock *b)
     return false;
 }
 
+static bool ws_plan(const GpuMma *m, const GpuPipe *p, const Instr *loop);
+
 static void plan_pipe(GpuMma *m, const Instr *in, const int *uses)
 {
     const Instr *loop = in->parent->owner;
@@ -897,8 +907,13 @@ static void plan_pipe(GpuMma *m, const Instr *in, const int *uses)
         if (every && p->inflight && !exits(m, loop->blocks[0]) && gpu_tma_match(m, a, &p->ta)
             && gpu_tma_match(m, b, &p->tb) && K <= 256) {
             p->tma = true;
+            p->ws = ws_plan(m, p, loop);
             p->bar = m->bar_need;
-            m->bar_need += (8 * S + 15) / 16 * 16;
+            m->bar_need += (8 * S * (p->ws ? 2 : 1) + 15) / 16 * 16;
+        }
+        if (p->ws) {                           /* stages of their own (not the staging region) */
+            m->ws = p;
+            m->ws_need = S * stage + 1024;
         }
         m->wg[in->id] = true;
         m->wg_var[I(m, in->args[2])->index] = true;
@@ -919,9 +934,12 @@ static GpuPipe *pipe_of(const GpuMma *m, const Instr *dot)
     return p && p->dot == dot->id ? p : NULL;
 }
 
-/* The stages' first byte: wgmma's swizzled tiles start 1024-aligned. */
+/* The stages' first byte: wgmma's swizzled tiles start 1024-aligned;
+ * a warp-specialized pipeline's after the early region. */
 static int64_t pipe_base(const GpuMma *m, const GpuPipe *p)
 {
+    if (p->ws)
+        return al1k(m->off + m->need + m->res_need + m->early_need);
     return p->ea ? (m->off + 1023) / 1024 * 1024 : m->off;
 }
 
@@ -935,7 +953,8 @@ static int64_t key_at(const GpuMma *m, const GpuPipe *p)
 /* The byte offsets of this iteration's A and B stages. */
 static void pipe_bases(GpuMma *m, GpuPipe *p, PirExpr **ea, PirExpr **eb)
 {
-    need(m, p->S * p->stage + (p->ea ? 1024 : 0));
+    if (!p->ws)
+        need(m, p->S * p->stage + (p->ea ? 1024 : 0));
     PirExpr *base = add(m, ci(m, pipe_base(m, p)), mul(m, ref(m, p->cur), ci(m, p->stage)));
     *ea = base;
     *eb = add(m, base, ci(m, p->offb));
@@ -997,27 +1016,36 @@ static void copy_tile(GpuMma *m, int v, PirExpr *at, int64_t q0, int64_t q1, int
     close_n(m, depth + 1);
 }
 
-/* The U32 shared address of the mbarrier of TMA pipeline p's stage slot. */
-static PirExpr *bar_addr(GpuMma *m, GpuPipe *p, PirExpr *slot)
+/* The U32 shared address of the mbarrier of TMA pipeline p's stage slot
+ * (with `empty`, of the warp-specialized pipeline's empty mbarrier). */
+static PirExpr *bar_addr_of(GpuMma *m, GpuPipe *p, PirExpr *slot, bool empty)
 {
-    int64_t at = m->off + m->need + m->res_need + m->early_need + p->bar;
+    int64_t at = m->off + m->need + m->res_need + m->early_need + m->ws_need + p->bar + (empty ? 8 * p->S : 0);
     return pir_saddr(F, add(m, ci(m, at), mul(m, slot, ci(m, 8))));
 }
 
-/* One thread (0) announces the bytes of a stage on its mbarrier and issues
- * the TMA copies of both operands of the iteration the loop counter's
- * binding names into stage slot (at: its byte offset), into block b. */
-static void tma_issue(GpuMma *m, GpuPipe *p, PirLocal *at, PirExpr *slot, PirBlock *b)
+static PirExpr *bar_addr(GpuMma *m, GpuPipe *p, PirExpr *slot) { return bar_addr_of(m, p, slot, false); }
+
+/* Announce the bytes of a stage on its mbarrier and issue the TMA copies
+ * of both operands of the iteration the loop counter's binding names into
+ * stage slot (at: its byte offset). */
+static void tma_copies(GpuMma *m, GpuPipe *p, PirLocal *at, PirExpr *slot)
 {
     const Instr *dot = I(m, p->dot);
     const TTy *ta = ty(m, dot->args[0]), *tb = ty(m, dot->args[1]);
-    gpu_push(m->e, pir_if(F, b, op(m, PB_EQ, gpu_tid(m->e), ci(m, 0)))->body);
     PirLocal *bar = let(m, "bar", bar_addr(m, p, slot));
     PirStmt *x = pir_asm_stmt(F, CUR, PA_MBAR_EXPECT);
     x->in[0] = ref(m, bar);
     x->in[1] = pir_int(F, PT_U32, (tty_numel(ta) + tty_numel(tb)) * 2);
     gpu_tma_copy(m, &p->ta, p->map[0], dot->args[0], p->ea, ref(m, at), ref(m, bar));
     gpu_tma_copy(m, &p->tb, p->map[1], dot->args[1], p->eb, add(m, ref(m, at), ci(m, p->offb)), ref(m, bar));
+}
+
+/* tma_copies by one thread (0), into block b. */
+static void tma_issue(GpuMma *m, GpuPipe *p, PirLocal *at, PirExpr *slot, PirBlock *b)
+{
+    gpu_push(m->e, pir_if(F, b, op(m, PB_EQ, gpu_tid(m->e), ci(m, 0)))->body);
+    tma_copies(m, p, at, slot);
     gpu_pop(m->e);
 }
 
@@ -1047,6 +1075,11 @@ void gpu_mma_kernel_head(GpuMma *m)
             PirStmt *x = pir_asm_stmt(F, CUR, PA_MBAR_INIT);
             x->in[0] = bar_addr(m, p, ci(m, s));
             x->in[1] = pir_int(F, PT_U32, 1);
+            if (!p->ws)
+                continue;
+            x = pir_asm_stmt(F, CUR, PA_MBAR_INIT);     /* every consumer thread releases */
+            x->in[0] = bar_addr_of(m, p, ci(m, s), true);
+            x->in[1] = pir_int(F, PT_U32, m->T);
         }
     }
     pir_asm_stmt(F, CUR, PA_MBAR_FENCE);
@@ -1074,7 +1107,7 @@ static void pipe_copy(GpuMma *m, GpuPipe *p, PirExpr *base, int64_t ahead, PirEx
     }
     if (p->tma) {
         PirStmt *t = pir_if(F, CUR, ref(m, m->tma_on));
-        if (part == 0)
+        if (part == 0 && !p->ws)         /* else the producer does */
             tma_issue(m, p, at, slot, t->body);
         t->els = pir_block(F);
         gpu_push(m->e, t->els);
@@ -1094,6 +1127,17 @@ static void pipe_copy(GpuMma *m, GpuPipe *p, PirExpr *base, int64_t ahead, PirEx
 
 static PirExpr *i64(GpuMma *m, PirExpr *x) { return pir_conv(F, PT_I64, x); }
 
+/* The trip count (I64) of a loop from lo to hi by step (> 0):
+ * lo < hi ? (hi - lo - 1) / step + 1 : 0 */
+static PirExpr *trips(GpuMma *m, PirExpr *lo, PirExpr *hi, PirExpr *step)
+{
+    PirExpr *L = i64(m, lo), *H = i64(m, hi), *lt = pir_bin(F, PB_LT, L, H);
+    PirExpr *d = pir_select(F, lt, pir_bin(F, PB_SUB, pir_bin(F, PB_SUB, H, L), pir_int(F, PT_I64, 1)),
+                            pir_int(F, PT_I64, 0));
+    PirExpr *cnt = pir_nsw(F, PB_ADD, pir_nsw(F, PB_DIV, d, i64(m, step)), pir_int(F, PT_I64, 1));
+    return pir_select(F, lt, cnt, pir_int(F, PT_I64, 0));
+}
+
 void gpu_mma_loop_pre(GpuMma *m, const Instr *loop, PirExpr *lo, PirExpr *hi, PirExpr *step)
 {
     GpuPipe *p = m->pipe ? m->pipe[loop->id] : NULL;
@@ -1104,16 +1148,13 @@ void gpu_mma_loop_pre(GpuMma *m, const Instr *loop, PirExpr *lo, PirExpr *hi, Pi
         pir_asm_stmt(F, CUR, PA_FENCE_PROXY);
     pir_barrier(F, CUR);               /* the last readers of the staging region are done */
     p->lo = let(m, "lo", lo);
-    /* n = lo < hi ? (hi - lo - 1) / step + 1 : 0, step > 0 here */
-    PirExpr *L = i64(m, lo), *H = i64(m, hi), *lt = pir_bin(F, PB_LT, L, H);
-    PirExpr *d = pir_select(F, lt, pir_bin(F, PB_SUB, pir_bin(F, PB_SUB, H, L), pir_int(F, PT_I64, 1)),
-                            pir_int(F, PT_I64, 0));
-    PirExpr *cnt = pir_nsw(F, PB_ADD, pir_nsw(F, PB_DIV, d, i64(m, step)), pir_int(F, PT_I64, 1));
-    p->n = let(m, "n", pir_select(F, lt, cnt, pir_int(F, PT_I64, 0)));
+    p->n = let(m, "n", trips(m, lo, hi, step));
     p->it = let(m, "it", pir_int(F, PT_I64, 0));
     p->rs = let(m, "rs", ci(m, 0));
     p->cur = pir_local(F, "cur", PT_I32, 0);
     pir_decl(F, CUR, p->cur, ci(m, 0));
+    if (p->ws)
+        p->prev = let(m, "prev", ci(m, -1));
     for (int s = 0; s < p->ahead; s++) {
         PirStmt *i = pir_if(F, CUR, pir_bin(F, PB_LT, pir_int(F, PT_I64, s), ref(m, p->n)));
         gpu_push(m->e, i->body);
@@ -1171,9 +1212,12 @@ void gpu_mma_loop_head(GpuMma *m, const Instr *loop)
     const char *env = getenv("TKC_WG_PROXY");    /* experiments: 0 leaves the fence out */
     if ((p->ea || p->swz) && !(env && !strcmp(env, "0")))    /* wgmma reads through the async proxy */
         pir_asm_stmt(F, CUR, PA_FENCE_PROXY);
+    if (p->ws)                         /* with TMA the empty mbarriers guard the stages */
+        pir_barrier(F, CUR);
     if (p->tma)
         gpu_pop(m->e);
-    pir_barrier(F, CUR);
+    if (!p->ws)
+        pir_barrier(F, CUR);
     if (!p->late)
         pipe_issue(m, p, 0, 1);
 }
@@ -1185,8 +1229,126 @@ void gpu_mma_loop_post(GpuMma *m, const Instr *loop)
         return;
     if (p->acc)
         gpu_wg_wait(m, p->acc, p->nacc, 0);
+    if (p->ws)
+        ws_release(m, p, false);
     PirStmt *w = pir_asm_stmt(F, CUR, PA_CP_WAIT);
     w->in[0] = ci(m, 0);
+}
+
+/* ------------------------------------------------------------ warp specialization */
+
+/* A TMA pipeline (above) whose loop is at the kernel's top level and whose
+ * copies' coordinates and trip count come from scalars of the program
+ * (dims, program ids and pure arithmetic on them) is warp-specialized
+ * (Hopper's producer/consumer kernels, as CUTLASS's and ThunderKittens'):
+ *
+ *   - The block gets one more warpgroup, threads T .. T + 127: the
+ *     producer.  It lowers its registers (setmaxnreg.dec 40)
+ *     and one of its threads runs its own loop over the same programs,
+ *     computing only the scalars the copies read (gpu.c), and per
+ *     iteration waits for the stage's "empty" mbarrier, announces the
+ *     stage's bytes on its "full" mbarrier and issues the TMA boxes.
+ *   - The T threads before it, the consumers, raise theirs (setmaxnreg.inc
+ *     232 with T = 256) and run the kernel as before, except that an
+ *     iteration only waits for its stage's full mbarrier (no cp.async
+ *     wait, no barrier), and after the wait that leaves one group of MMAs
+ *     in flight every consumer thread arrives on the empty mbarrier of the
+ *     stage of the iteration before (its MMAs retired); after the loop, on
+ *     the last one's.  Their barriers become named barrier 1 of T threads.
+ *   - The stages get a region of their own (ws_need, after the early
+ *     region), so that the producer may fill them for the next program
+ *     while the consumers' epilogue uses the staging region.  Both sides
+ *     walk the stages from 0 in every loop and keep per-stage phase bits
+ *     (ph, pe) across programs: they see the same sequence of stages.
+ *   - With PP_TMA_OK false (no tensor maps) the producer does nothing and
+ *     the consumers take the cp.async path with its barriers (named).
+ *
+ * TKC_WS=0 keeps the kernel unspecialized (every warp copies and
+ * multiplies); TKC_WS_NREG=0 leaves the registers as they are. */
+
+#define WS_NREG_PRODUCER 40
+#define WS_NREG_CONSUMER 232   /* 128 x 40 + 256 x 232 <= 65536 registers */
+
+static bool ws_plan(const GpuMma *m, const GpuPipe *p, const Instr *loop)
+{
+    const char *env = getenv("TKC_WS");
+    if ((env && !strcmp(env, "0")) || m->ws || loop->parent != m->k->body || m->T % 128 || m->T + 128 > 1024)
+        return false;
+    for (int j = 0; j < 3; j++)
+        if (!gpu_ws_ready(m->e, loop->args[j], loop))
+            return false;
+    return gpu_ws_ready(m->e, p->ta.row, loop) && gpu_ws_ready(m->e, p->ta.col, loop)
+           && gpu_ws_ready(m->e, p->tb.row, loop) && gpu_ws_ready(m->e, p->tb.col, loop);
+}
+
+const Instr *gpu_mma_ws_loop(const GpuMma *m)
+{
+    return m->ws ? I(m, m->ws->lv)->parent->owner : NULL;
+}
+
+static bool ws_nreg(const GpuMma *m)
+{
+    const char *env = getenv("TKC_WS_NREG");
+    return m->T == 256 && !(env && !strcmp(env, "0"));
+}
+
+static void nreg(GpuMma *m, PirAsmOp o, int n)
+{
+    pir_asm_stmt(F, CUR, o)->in[0] = ci(m, n);
+}
+
+int gpu_mma_ws_producer(GpuMma *m)
+{
+    if (ws_nreg(m))
+        nreg(m, PA_NREG_DEC, WS_NREG_PRODUCER);
+    m->ws->pe = let(m, "pe", pir_int(F, PT_U32, 0xffffffffll));   /* a fresh mbarrier's "phase -1" */
+    PirExpr *one = op(m, PB_EQ, gpu_tid(m->e), ci(m, m->T));
+    gpu_push(m->e, pir_if(F, CUR, op(m, PB_AND, ref(m, m->tma_on), one))->body);
+    return 1;
+}
+
+void gpu_mma_ws_produce(GpuMma *m, PirExpr *lo, PirExpr *hi, PirExpr *step)
+{
+    GpuPipe *p = m->ws;
+    const Instr *loop = gpu_mma_ws_loop(m);
+    PirLocal *sl = let(m, "s", step);
+    gpu_push(m->e, pir_if(F, CUR, pir_bin(F, PB_GT, ref(m, sl), pir_int(F, p->t, 0)))->body);
+    PirLocal *l0 = let(m, "lo", lo), *n = let(m, "n", trips(m, ref(m, l0), hi, ref(m, sl)));
+    PirLocal *rs = let(m, "rs", ci(m, 0)), *it = pir_local(F, "it", PT_I64, 0);
+    gpu_push(m->e, pir_for(F, CUR, it, pir_int(F, PT_I64, 0), ref(m, n), pir_int(F, PT_I64, 1), false)->body);
+    PirLocal *cur = let(m, "cur", ref(m, rs));
+    pir_assign(F, CUR, rs, NULL, pir_select(F, op(m, PB_EQ, ref(m, rs), ci(m, p->S - 1)), ci(m, 0),
+                                            add(m, ref(m, rs), ci(m, 1))));
+    PirExpr *c32 = pir_conv(F, PT_U32, ref(m, cur));
+    PirStmt *w = pir_asm_stmt(F, CUR, PA_MBAR_WAIT);      /* the consumers released the stage */
+    w->in[0] = bar_addr_of(m, p, ref(m, cur), true);
+    w->in[1] = op(m, PB_AND, op(m, PB_SHR, ref(m, p->pe), c32), pir_int(F, PT_U32, 1));
+    pir_assign(F, CUR, p->pe, NULL, op(m, PB_XOR, ref(m, p->pe), op(m, PB_SHL, pir_int(F, PT_U32, 1), c32)));
+    PirExpr *kn = pir_bin(F, PB_ADD, ref(m, l0), pir_bin(F, PB_MUL, pir_conv(F, p->t, ref(m, it)), ref(m, sl)));
+    PirLocal *c = gpu_bind(m->e, p->lv, let(m, "kn", kn));
+    gpu_ws_scalars(m->e, loop, true);
+    PirLocal *at = let(m, "st", add(m, ci(m, pipe_base(m, p)), mul(m, ref(m, cur), ci(m, p->stage))));
+    tma_copies(m, p, at, ref(m, cur));
+    gpu_bind(m->e, p->lv, c);
+    close_n(m, 2);
+}
+
+void gpu_mma_ws_consumer(GpuMma *m)
+{
+    if (ws_nreg(m))
+        nreg(m, PA_NREG_INC, WS_NREG_CONSUMER);
+}
+
+/* The MMAs of the iteration before have retired (waited for): release its
+ * stage to the producer; with `next` this iteration's stage is the next
+ * one to release. */
+static void ws_release(GpuMma *m, GpuPipe *p, bool next)
+{
+    PirStmt *t = pir_if(F, CUR, ref(m, m->tma_on));
+    PirStmt *r = pir_if(F, t->body, op(m, PB_GE, ref(m, p->prev), ci(m, 0)));
+    pir_asm_stmt(F, r->body, PA_MBAR_ARRIVE)->in[0] = bar_addr_of(m, p, ref(m, p->prev), true);
+    if (next)
+        pir_assign(F, t->body, p->prev, NULL, ref(m, p->cur));
 }
 
 /* ------------------------------------------------------------ pipelined key loops */

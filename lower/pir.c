@@ -553,6 +553,8 @@ static void pstmt(FILE *o, const PirFunc *f, const PirStmt *s, int d)
         break;
     case PS_BARRIER:
         fprintf(o, "barrier");
+        if (s->nbar)
+            fprintf(o, " %d, %d", s->bar, s->nbar);
         break;
     case PS_STORE:
         fprintf(o, "store%s ", s->ordered ? ".ordered" : "");
@@ -604,7 +606,10 @@ static void pblock(FILE *o, const PirFunc *f, const PirBlock *b, int d)
 void pir_print(FILE *o, const PirFunc *f)
 {
     static const char *const kind[] = { "tensor", "scalar", "dim", "stride", "grid", "tmap", "tma_ok" };
-    fprintf(o, "func @%s threads %d smem %lld (\n", f->name, f->threads, (long long)f->smem);
+    fprintf(o, "func @%s threads %d smem %lld", f->name, f->threads, (long long)f->smem);
+    if (f->min_blocks)
+        fprintf(o, " min_blocks %d", f->min_blocks);
+    fprintf(o, "%s (\n", f->persistent ? " persistent" : "");
     for (int i = 0; i < f->params.n; i++) {
         const PirParam *p = &f->params.v[i];
         fprintf(o, "  %s @%s: %s%s%s", kind[p->kind], p->name, pir_ty_name[p->ty],

@@ -30,6 +30,9 @@
  * PA_WGMMA_RA_BF16, PA_WGMMA_RA_F16 (A from registers; PirStmt.in has 8).
  * PP_TMAP, PP_TMA_OK, PirParam.box, PA_MBAR_INIT, PA_MBAR_FENCE,
  * PA_MBAR_EXPECT, PA_MBAR_WAIT, PA_TMA_LOAD2 (tensor memory access, sm_90).
+ * PA_MBAR_ARRIVE, PA_NREG_INC, PA_NREG_DEC, PirStmt.bar and nbar (named
+ * barriers over the first nbar threads), PirFunc.min_blocks (warp
+ * specialization, sm_90a).
  */
 #ifndef TKC_PIR_H
 #define TKC_PIR_H
@@ -132,6 +135,11 @@ typedef struct PirFunc {
     int64_t smem;          /* dynamic shared memory bytes (16-byte aligned base), 0: none */
     PirBlock *body;
     int smem_align;        /* the base's alignment when above 16 (wgmma's swizzled tiles: 1024) */
+    int min_blocks;        /* > 0: compiled for at least this many resident blocks per SM
+                            * (CUDA __launch_bounds__(threads, min_blocks), LLVM minctasm):
+                            * the register cap at entry that PA_NREG_* needs */
+    bool persistent;       /* the launcher runs at most one block per SM (the program loop
+                            * takes the rest) */
 } PirFunc;
 
 /* ------------------------------------------------------------ expressions */
@@ -331,7 +339,15 @@ typedef struct PirExpr {
      * (U32, 1024-aligned for 128-byte swizzles), elements outside the tensor zeros;   \
      * completes its bytes on the mbarrier at in[4] (U32). */                         \
     X(PA_TMA_LOAD2, "tma_load2", 0, 5, "cp.async.bulk.tensor.2d.shared::cluster.global."   \
-      "mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];", "r,l,r,r,r", 1)
+      "mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];", "r,l,r,r,r", 1)      \
+    /* one arrival on the mbarrier at in[0] (U32 shared address), releasing this      \
+     * thread's earlier accesses to the threads that wait for the phase */             \
+    X(PA_MBAR_ARRIVE, "mbar_arrive", 0, 1, "mbarrier.arrive.shared::cta.b64 _, [%0];", "r", 1) \
+    /* setmaxnreg (sm_90a): the warpgroup's registers per thread become in[0] (an I32  \
+     * PE_CONST, a multiple of 8 in 24..256), raised (INC, waiting for the block's     \
+     * pool) or lowered (DEC); every thread of the warpgroup executes it */           \
+    X(PA_NREG_INC, "nreg_inc", 0, 1, "setmaxnreg.inc.sync.aligned.u32 %0;", "n", 1)      \
+    X(PA_NREG_DEC, "nreg_dec", 0, 1, "setmaxnreg.dec.sync.aligned.u32 %0;", "n", 1)
 
 typedef enum {
 #define X(n, s, no, ni, t, c, v) n,
@@ -359,7 +375,9 @@ typedef enum {
     PS_WHILE,      /* cond (NULL: forever); body */
     PS_BREAK,      /* out of the innermost PS_FOR/PS_WHILE */
     PS_CONTINUE,   /* to its next iteration (PS_FOR: runs next) */
-    PS_BARRIER,    /* __syncthreads / bar.sync 0: every thread of the block reaches it */
+    PS_BARRIER,    /* __syncthreads / bar.sync 0: every thread of the block reaches it;
+                    * with nbar > 0 named barrier bar (1..15) of the nbar threads that
+                    * use it (bar.sync bar, nbar; a multiple of 32) */
     PS_STORE,      /* mem = val, or the nw (2, 4) U32 words w[] as one vector */
     PS_LOADV,      /* nw (1, 2, 4) U32 words at mem (ty U32) into local[dst0 ..] */
     PS_ASM,        /* asm: out[nout] (PE_LOCAL/PE_ELEM lvalues) = asm(in[nin]) */
@@ -377,6 +395,7 @@ struct PirStmt {
     PirExpr *idx, *val;    /* PS_ASSIGN (idx NULL for scalars), PS_STORE (val) */
     PirExpr *cond;         /* PS_IF, PS_WHILE */
     PirExpr *lo, *hi, *next;     /* PS_FOR */
+    int bar, nbar;         /* PS_BARRIER: a named barrier and its threads (0: the block's) */
     bool unroll;           /* PS_FOR */
     PirBlock *body, *els;  /* PS_IF (then, else), PS_FOR, PS_WHILE, PS_BLOCK */
     PirMem mem;            /* PS_STORE, PS_LOADV */

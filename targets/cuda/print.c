@@ -131,6 +131,12 @@ const char cuda_mma_prelude[] =
     "TK_D void tk_tma_load2(uint32_t s, uint64_t map, int c0, int c1, uint32_t b)\n"
     "{ asm volatile(\"cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes \"\n"
     "               \"[%0], [%1, {%2, %3}], [%4];\" :: \"r\"(s), \"l\"(map), \"r\"(c0), \"r\"(c1), \"r\"(b) : \"memory\"); }\n"
+    "/* warp specialization (sm_90a): releases, registers, barriers of some warps */\n"
+    "TK_D void tk_mbar_arrive(uint32_t b)\n"
+    "{ asm volatile(\"mbarrier.arrive.shared::cta.b64 _, [%0];\" :: \"r\"(b) : \"memory\"); }\n"
+    "#define tk_nreg_inc(n) asm volatile(\"setmaxnreg.inc.sync.aligned.u32 %0;\" :: \"n\"(n) : \"memory\")\n"
+    "#define tk_nreg_dec(n) asm volatile(\"setmaxnreg.dec.sync.aligned.u32 %0;\" :: \"n\"(n) : \"memory\")\n"
+    "TK_D void tk_bar(int id, int n) { asm volatile(\"bar.sync %0, %1;\" :: \"r\"(id), \"r\"(n) : \"memory\"); }\n"
     "#endif\n";
 
 typedef struct PE {
@@ -470,7 +476,12 @@ static void stmt(PE *p, const PirStmt *s)
         break;
     case PS_BREAK:    line(p, "break;"); break;
     case PS_CONTINUE: line(p, "continue;"); break;
-    case PS_BARRIER:  line(p, "__syncthreads();"); break;
+    case PS_BARRIER:
+        if (s->nbar)
+            line(p, "tk_bar(%d, %d);", s->bar, s->nbar);
+        else
+            line(p, "__syncthreads();");
+        break;
     case PS_STORE:    store(p, s); break;
     case PS_LOADV:    loadv(p, s); break;
     case PS_ASM:      asm_call(p, s); break;
@@ -498,7 +509,11 @@ static void print_func(Buf *out, const PirFunc *f)
         else
             buf_printf(&b, "%s%s %s", sep, ctype(q->ty), q->name);
     }
-    line(p, "extern \"C\" __global__ void __launch_bounds__(%d) %s(%s)", f->threads, f->name, b.s);
+    if (f->min_blocks)
+        line(p, "extern \"C\" __global__ void __launch_bounds__(%d, %d) %s(%s)", f->threads, f->min_blocks, f->name,
+             b.s);
+    else
+        line(p, "extern \"C\" __global__ void __launch_bounds__(%d) %s(%s)", f->threads, f->name, b.s);
     line(p, "{");
     p->indent++;
     if (f->smem > 0)

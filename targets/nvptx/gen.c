@@ -899,6 +899,22 @@ static void jump(Gen *g, bool brk)
     LLVMPositionBuilderAtEnd(g->b, block(g, "dead"));
 }
 
+/* __syncthreads, or named barrier s->bar of s->nbar threads */
+static void barrier(Gen *g, const PirStmt *s)
+{
+    Ll *l = g->l;
+    LLVMValueRef a[2] = { ll_i32(l, s->bar), ll_i32(l, s->nbar) };
+    LLVMTypeRef t[2] = { l->t_i32, l->t_i32 };
+    if (l->host && s->nbar)
+        ll_call(l, "tk_nvx_bar", l->t_void, t, a, 2);
+    else if (l->host)
+        ll_call(l, "tk_nvx_sync", l->t_void, NULL, NULL, 0);
+    else if (s->nbar)
+        ll_intrinsic(l, "llvm.nvvm.barrier.sync.cnt", NULL, 0, a, 2);
+    else
+        ll_intrinsic(l, "llvm.nvvm.barrier0", NULL, 0, NULL, 0);
+}
+
 static void stmt(Gen *g, const PirStmt *s)
 {
     switch (s->kind) {
@@ -917,10 +933,7 @@ static void stmt(Gen *g, const PirStmt *s)
     case PS_BREAK:    jump(g, true); break;
     case PS_CONTINUE: jump(g, false); break;
     case PS_BARRIER:
-        if (g->l->host)
-            ll_call(g->l, "tk_nvx_sync", g->l->t_void, NULL, NULL, 0);
-        else
-            ll_intrinsic(g->l, "llvm.nvvm.barrier0", NULL, 0, NULL, 0);
+        barrier(g, s);
         break;
     case PS_STORE:    store(g, s); break;
     case PS_LOADV:    loadv(g, s); break;
@@ -1024,6 +1037,8 @@ static LLVMValueRef declare(Ll *l, const PirFunc *f)
     if (!l->host) {
         annotate(l, fn, "kernel", 1);
         annotate(l, fn, "maxntidx", f->threads);
+        if (f->min_blocks)
+            annotate(l, fn, "minctasm", f->min_blocks);
     }
     return fn;
 }

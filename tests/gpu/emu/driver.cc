@@ -19,6 +19,7 @@
 #include <dlfcn.h>
 #include <cstdlib>
 #include <map>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -30,7 +31,9 @@ thread_local dim3 threadIdx;
 dim3 blockIdx, gridDim;
 alignas(16) unsigned char tk_smem[256 * 1024];
 uint64_t tk_emu_slots[1024];
-static pthread_barrier_t barrier;
+static pthread_barrier_t barrier, warp_barrier[32], named[16];
+static int named_n[16];                  /* 0: named[i] not made in this launch */
+static std::mutex named_lock;
 static std::map<std::string, int> max_smem;
 static std::map<uintptr_t, size_t> allocs;
 static thread_local void *current;
@@ -38,6 +41,25 @@ static int primary;
 struct emu_stream { void *ctx; };   /* the context current when it was made */
 
 void tk_emu_sync(void) { pthread_barrier_wait(&barrier); }
+void tk_emu_warp_sync(void) { pthread_barrier_wait(&warp_barrier[threadIdx.x / 32]); }
+void tk_emu_bar(int id, int n)
+{
+    if (id < 1 || id > 15 || n <= 0 || n % 32) {
+        fprintf(stderr, "tk_emu: bar.sync %d, %d (needs 1..15 and a multiple of 32)\n", id, n);
+        abort();
+    }
+    {
+        std::lock_guard<std::mutex> g(named_lock);
+        if (named_n[id] == 0) {
+            pthread_barrier_init(&named[id], NULL, (unsigned)n);
+            named_n[id] = n;
+        } else if (named_n[id] != n) {
+            fprintf(stderr, "tk_emu: named barrier %d used with %d and %d threads\n", id, named_n[id], n);
+            abort();
+        }
+    }
+    pthread_barrier_wait(&named[id]);
+}
 
 static bool owned(uintptr_t p, size_t n)
 {
@@ -102,7 +124,8 @@ int cuDeviceGetName(char *s, int n, int d)
 }
 int cuDeviceGetAttribute(int *v, int attr, int)
 {
-    *v = attr == 75 ? 9 : attr == 76 ? 0 : attr == 38 ? 1 << 20 : 0;   /* sm_90, 1 MiB L2 */
+    /* sm_90, 1 MiB L2, 2 SMs (persistent grids: 2 blocks, each loops over programs) */
+    *v = attr == 75 ? 9 : attr == 76 ? 0 : attr == 38 ? 1 << 20 : attr == 16 ? 2 : 0;
     return 0;
 }
 int cuDriverGetVersion(int *v) { *v = 13000; return 0; }
@@ -159,6 +182,8 @@ int cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, 
         fprintf(stderr, "emu: %s<<<%u, %u, %u>>>\n", k->name, gx, bx, smem);
     gridDim = dim3{gx < 3 ? gx : 3, 1, 1};    /* the kernel loops over the rest */
     pthread_barrier_init(&barrier, NULL, bx);
+    for (unsigned w = 0; w < bx / 32; w++)
+        pthread_barrier_init(&warp_barrier[w], NULL, 32);
     for (unsigned b = 0; b < gridDim.x; b++) {
         blockIdx = dim3{b, 0, 0};
         memset(tk_smem, 0xCD, sizeof tk_smem);
@@ -169,6 +194,13 @@ int cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, 
             t.join();
     }
     pthread_barrier_destroy(&barrier);
+    for (unsigned w = 0; w < bx / 32; w++)
+        pthread_barrier_destroy(&warp_barrier[w]);
+    for (int i = 0; i < 16; i++)
+        if (named_n[i]) {
+            pthread_barrier_destroy(&named[i]);
+            named_n[i] = 0;
+        }
     return 0;
 }
 int cuMemAlloc_v2(uint64_t *p, size_t n)

@@ -4,10 +4,11 @@
  * For checking the CUDA target on machines without a GPU: the device code
  * tkc prints (--emit=cuda, its prelude stripped) is compiled as C++ after
  * this file and linked into a stand-in libcuda.so.1 (driver.cc).  A block
- * runs as one OS thread per CUDA thread; __syncthreads is a barrier and a
- * shuffle is an exchange through memory between two barriers, so both must
- * be reached by every thread of the block, as tkc's code does.  Shared
- * memory is one global buffer: blocks run one after another.
+ * runs as one OS thread per CUDA thread; __syncthreads is a barrier of the
+ * block, a named barrier (bar.sync id, n) one of n threads, and a shuffle
+ * is an exchange through memory between two barriers of its warp, so each
+ * must be reached by every thread that takes part, as tkc's code does.
+ * Shared memory is one global buffer: blocks run one after another.
  */
 #ifndef TKC_EMU_H
 #define TKC_EMU_H
@@ -24,12 +25,14 @@ extern dim3 blockIdx, gridDim;
 extern unsigned char tk_smem[];
 extern uint64_t tk_emu_slots[1024];
 void tk_emu_sync(void);
+void tk_emu_warp_sync(void);               /* the 32 threads of this thread's warp */
+void tk_emu_bar(int id, int n);            /* named barrier id of n threads */
 
 #define __global__
 #define __device__
 #define __shared__
 #define __forceinline__ inline
-#define __launch_bounds__(n)
+#define __launch_bounds__(...)
 #define __restrict__ __restrict
 #define __align__(n) __attribute__((aligned(n)))
 #define __grid_constant__
@@ -45,9 +48,9 @@ template <typename T> static T __shfl_xor_sync(unsigned, T x, int o)
     uint64_t u = 0;
     memcpy(&u, &x, sizeof x);
     tk_emu_slots[threadIdx.x] = u;
-    tk_emu_sync();
+    tk_emu_warp_sync();
     uint64_t r = tk_emu_slots[threadIdx.x ^ (unsigned)o];
-    tk_emu_sync();
+    tk_emu_warp_sync();
     T y;
     memcpy(&y, &r, sizeof y);
     return y;

@@ -2,7 +2,7 @@
  * tests/gpu/emu/mma.h — the tensor-core helpers (the PA_* asm statements of
  * lower/pir.h, as targets/cuda/print.c prints them) on the CPU stand-in:
  * ldmatrix and mma.sync m16n8k16 as exchanges between the threads of a warp
- * through memory between two barriers (like the shuffles in emu.h), with
+ * through memory between two barriers of the warp (like the shuffles in emu.h), with
  * PTX's fragment layouts, so the emulator checks the layout logic of tkc's
  * tensor-core path.  Shared addresses are offsets in tk_smem.
  */
@@ -26,7 +26,7 @@ TK_D void tk_emu_ldsm(uint32_t *r, uint32_t p, bool tr)
 {
     unsigned t = threadIdx.x, w = t & ~31u, l = t & 31;
     tk_emu_mma_x[t][0] = p;
-    tk_emu_sync();
+    tk_emu_warp_sync();
     for (unsigned i = 0; i < 4; i++) {
         uint16_t h[2];
         for (unsigned e = 0; e < 2; e++) {
@@ -35,7 +35,7 @@ TK_D void tk_emu_ldsm(uint32_t *r, uint32_t p, bool tr)
         }
         r[i] = h[0] | (uint32_t)h[1] << 16;
     }
-    tk_emu_sync();
+    tk_emu_warp_sync();
 }
 TK_D void tk_ldsm4(uint32_t &a, uint32_t &b, uint32_t &c, uint32_t &d, uint32_t p)
 {
@@ -63,7 +63,7 @@ TK_D void tk_emu_mma(float *d, const uint32_t *a, uint32_t b0, uint32_t b1, bool
         tk_emu_mma_x[t][i] = a[i];
     tk_emu_mma_x[t][4] = b0;
     tk_emu_mma_x[t][5] = b1;
-    tk_emu_sync();
+    tk_emu_warp_sync();
     for (unsigned c = 0; c < 4; c++) {
         unsigned r = (l >> 2) + 8 * (c >> 1), n = 2 * (l & 3) + (c & 1);
         float s = d[c];
@@ -75,7 +75,7 @@ TK_D void tk_emu_mma(float *d, const uint32_t *a, uint32_t b0, uint32_t b1, bool
         }
         d[c] = s;
     }
-    tk_emu_sync();
+    tk_emu_warp_sync();
 }
 #define TK_EMU_DEF_MMA(N, BF) \
     TK_D void tk_mma_##N(float &d0, float &d1, float &d2, float &d3, uint32_t a0, uint32_t a1, \
@@ -154,7 +154,7 @@ TK_D void tk_emu_wgmma_ra(float *d, int n, const uint32_t *a, uint64_t db, int t
     unsigned t = threadIdx.x, w = t & ~31u, l = t & 31;
     for (int i = 0; i < 4; i++)
         tk_emu_mma_x[t][i] = a[i];
-    tk_emu_sync();
+    tk_emu_warp_sync();
     for (int i = 0; i < n; i++) {
         unsigned r = (l >> 2) + 8 * ((i >> 1) & 1), c = (i >> 2) * 8 + 2 * (l & 3) + (i & 1);
         float s = sd ? d[i] : 0.0f;
@@ -166,7 +166,7 @@ TK_D void tk_emu_wgmma_ra(float *d, int n, const uint32_t *a, uint64_t db, int t
         }
         d[i] = s;
     }
-    tk_emu_sync();
+    tk_emu_warp_sync();
 }
 TK_D void tk_wgmma_ra_bf16(float *d, int n, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint64_t db,
                            int tb, int sd)
@@ -270,4 +270,28 @@ TK_D void tk_tma_load2(uint32_t s, uint64_t map, int c0, int c1, uint32_t bar)
     m.tx -= (int64_t)br * bc * 2;
     tk_emu_mbar_done(m);
 }
+/* Warp specialization: an arrival without bytes; the register budget of a
+ * warpgroup (nothing to do on a CPU but check the operand); a named
+ * barrier of n threads. */
+TK_D void tk_mbar_arrive(uint32_t a)
+{
+    std::lock_guard<std::mutex> g(tk_emu_mbar_lock);
+    tk_emu_mbar &m = tk_emu_mbar_at(a);
+    if (m.pending == 0) {
+        fprintf(stderr, "tk_emu: more arrivals than the mbarrier at %u counts\n", a);
+        abort();
+    }
+    m.pending--;
+    tk_emu_mbar_done(m);
+}
+TK_D void tk_emu_nreg(int n)
+{
+    if (n < 24 || n > 256 || n % 8) {
+        fprintf(stderr, "tk_emu: setmaxnreg %d (needs a multiple of 8 in 24..256)\n", n);
+        abort();
+    }
+}
+#define tk_nreg_inc(n) tk_emu_nreg(n)
+#define tk_nreg_dec(n) tk_emu_nreg(n)
+TK_D void tk_bar(int id, int n) { tk_emu_bar(id, n); }
 #endif

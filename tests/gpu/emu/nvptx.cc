@@ -10,6 +10,7 @@
 extern "C" {
 int tk_nvx_sreg(int which) { return (int)(which == 0 ? threadIdx.x : which == 1 ? blockIdx.x : gridDim.x); }
 void tk_nvx_sync(void) { tk_emu_sync(); }
+void tk_nvx_bar(int id, int n) { tk_emu_bar(id, n); }
 uint32_t tk_nvx_shfl(uint32_t v, int lane) { return __shfl_xor_sync(0xffffffffu, v, lane); }
 void tk_nvx_ldsm4(uint32_t *o, uint32_t p) { tk_ldsm4(o[0], o[1], o[2], o[3], p); }
 void tk_nvx_ldsm4t(uint32_t *o, uint32_t p) { tk_ldsm4t(o[0], o[1], o[2], o[3], p); }
@@ -47,4 +48,7 @@ void tk_nvx_mbar_fence(void) { tk_mbar_fence(); }
 void tk_nvx_mbar_expect(uint32_t a, uint32_t n) { tk_mbar_expect(a, n); }
 void tk_nvx_mbar_wait(uint32_t a, uint32_t p) { tk_mbar_wait(a, p); }
 void tk_nvx_tma_load2(uint32_t s, uint64_t map, int c0, int c1, uint32_t b) { tk_tma_load2(s, map, c0, c1, b); }
+void tk_nvx_mbar_arrive(uint32_t a) { tk_mbar_arrive(a); }
+void tk_nvx_nreg_inc(int n) { tk_nreg_inc(n); }
+void tk_nvx_nreg_dec(int n) { tk_nreg_dec(n); }
 }
