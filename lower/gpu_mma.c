@@ -1264,7 +1264,10 @@ void gpu_mma_loop_post(GpuMma *m, const Instr *loop)
  *     the consumers take the cp.async path with its barriers (named).
  *
  * TKC_WS=0 keeps the kernel unspecialized (every warp copies and
- * multiplies); TKC_WS_NREG=0 leaves the registers as they are. */
+ * multiplies); TKC_WS_NREG=0 leaves the registers as they are;
+ * TKC_PERSIST=1 makes it persistent (PirFunc.persistent: the launcher
+ * starts one block per multiprocessor, each loops over programs, its
+ * producer fetching the next program's operands during the epilogue). */
 
 #define WS_NREG_PRODUCER 40
 #define WS_NREG_CONSUMER 232   /* 128 x 40 + 256 x 232 <= 65536 registers */
@@ -1299,6 +1302,8 @@ static void nreg(GpuMma *m, PirAsmOp o, int n)
 
 int gpu_mma_ws_producer(GpuMma *m)
 {
+    const char *env = getenv("TKC_PERSIST");      /* one block per SM, looping over programs */
+    F->persistent = env && !strcmp(env, "1");
     if (ws_nreg(m))
         nreg(m, PA_NREG_DEC, WS_NREG_PRODUCER);
     m->ws->pe = let(m, "pe", pir_int(F, PT_U32, 0xffffffffll));   /* a fresh mbarrier's "phase -1" */

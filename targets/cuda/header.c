@@ -99,6 +99,7 @@ static const char runtime[] =
     "    tk_CUresult (*StreamGetCtx)(void *, void **);\n"
     "    tk_CUresult (*TensorMapEncodeTiled)(void *, int, unsigned, void *, const uint64_t *, const uint64_t *,\n"
     "                                        const unsigned *, const unsigned *, int, int, int, int);\n"
+    "    tk_CUresult (*DeviceGetAttribute)(int *, int, int);   /* or NULL */\n"
     "} tk_cuda_api;\n"
     "#define TK_CUDA_MAXCTX 8\n"
     "/* One header's module: loaded once per context, functions cached. */\n"
@@ -137,6 +138,7 @@ static const char runtime[] =
     "tk_CUresult cuStreamGetCtx(void *, void **);\n"
     "tk_CUresult cuTensorMapEncodeTiled(void *, int, unsigned, void *, const uint64_t *, const uint64_t *,\n"
     "                                   const unsigned *, const unsigned *, int, int, int, int);\n"
+    "tk_CUresult cuDeviceGetAttribute(int *, int, int);\n"
     "#endif\n"
     "#define TK_CU_SYM(f, s) do { void (*tk_p_)(void) = (void (*)(void))s; \\\n"
     "                             memcpy(&tk_cu.f, &tk_p_, sizeof tk_p_); } while (0)\n"
@@ -171,10 +173,14 @@ static const char runtime[] =
     "    TK_CU_SYM(StreamGetCtx, cuStreamGetCtx);\n"
     "#ifdef TKC_CUDA_LINKED\n"
     "    TK_CU_SYM(TensorMapEncodeTiled, cuTensorMapEncodeTiled);\n"
+    "    TK_CU_SYM(DeviceGetAttribute, cuDeviceGetAttribute);\n"
     "#else   /* CUDA 12 on: without it kernels take their cp.async path */\n"
     "    void *tk_tm_ = dlsym(tk_h, \"cuTensorMapEncodeTiled\");\n"
     "    if (tk_tm_)\n"
     "        memcpy(&tk_cu.TensorMapEncodeTiled, &tk_tm_, sizeof tk_tm_);\n"
+    "    void *tk_da_ = dlsym(tk_h, \"cuDeviceGetAttribute\");   /* persistent grids: else a full grid */\n"
+    "    if (tk_da_)\n"
+    "        memcpy(&tk_cu.DeviceGetAttribute, &tk_da_, sizeof tk_da_);\n"
     "#endif\n"
     "    return 1;\n"
     "}\n"
@@ -194,6 +200,16 @@ static const char runtime[] =
     "    int swz = box0 == 64 ? 3 : box0 == 32 ? 2 : 1;   /* CU_TENSOR_MAP_SWIZZLE_128B, _64B, _32B */\n"
     "    /* CU_TENSOR_MAP_DATA_TYPE_UINT16, no interleave, L2 promotion 128B, zeros outside */\n"
     "    return tk_cu.TensorMapEncodeTiled(m, 1, 2, (void *)base, dim, pitch, box, step, 0, swz, 2, 0) == 0;\n"
+    "}\n"
+    "/* The blocks of a persistent kernel's grid: one per multiprocessor of\n"
+    " * device 0 (the launcher's), at most n; n when unknown. */\n"
+    "static TK_UNUSED unsigned tk_cuda_persist(unsigned n)\n"
+    "{\n"
+    "    int dev = 0, sms = 0;\n"
+    "    if (!tk_cu.DeviceGetAttribute || tk_cu.DeviceGet(&dev, 0) != 0\n"
+    "        || tk_cu.DeviceGetAttribute(&sms, 16, dev) != 0 || sms <= 0)   /* MULTIPROCESSOR_COUNT */\n"
+    "        return n;\n"
+    "    return (unsigned)sms < n ? (unsigned)sms : n;\n"
     "}\n"
     "static TK_UNUSED tk_status tk_cuda_error(const char *kernel, const char *call, tk_CUresult r)\n"
     "{\n"
@@ -465,8 +481,10 @@ static void emit_launcher(HE *h, TirKernel *k, int index, const CudaKernel *ck, 
     buf_puts(o, "(void *)&tk_g0, (void *)&tk_g1, (void *)&tk_np");
     emit_tmaps(h, k, ck, hn);
     buf_puts(o, " };\n");
-    buf_printf(o, "    tk_CUresult tk_r = tk_cu.LaunchKernel(tk_fn, (unsigned)(tk_np < 2147483647 ? tk_np : 2147483647), 1, 1,\n"
-                  "                                          %d, 1, 1, %lld, tk_stream, tk_args, NULL);\n",
+    buf_puts(o, "    unsigned tk_nb = (unsigned)(tk_np < 2147483647 ? tk_np : 2147483647);\n");
+    if (ck->f && ck->f->persistent)     /* the kernel's loop over programs takes the rest */
+        buf_puts(o, "    tk_nb = tk_cuda_persist(tk_nb);\n");
+    buf_printf(o, "    tk_CUresult tk_r = tk_cu.LaunchKernel(tk_fn, tk_nb, 1, 1, %d, 1, 1, %lld, tk_stream, tk_args, NULL);\n",
                ck->threads, (long long)ck->smem);
     buf_printf(o, "    if (tk_r != 0)\n        return tk_cuda_error(\"%s\", \"cuLaunchKernel\", tk_r);\n", k->name);
     buf_printf(o, "    return TK_OK;\n}\n\n");
