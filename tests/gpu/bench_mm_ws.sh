@@ -1,0 +1,47 @@
+#!/bin/sh
+# tests/gpu/bench_mm_ws.sh — stdlib matmul_bf16 on sm_90a in the variants of
+# its K loop, same run: unspecialized (TKC_WS=0: every warp copies and
+# multiplies, a barrier per iteration), warp-specialized (the default: a TMA
+# producer warpgroup, full/empty mbarriers) and warp-specialized with a
+# persistent grid (TKC_PERSIST=1).  Each variant: twice the timings at 4096^3
+# and 8192^3 (checked at sampled elements against float64 by bench_mm.c),
+# 4095^3 once (the cp.async fallback), ptxas's resource report and the SASS
+# counts (HGMMA, spills).  Uses build/tkc as it is; see bench_mm.sh for the
+# references (cuBLAS, Triton).
+#
+#   sh tests/gpu/bench_mm_ws.sh [VARIANT ...]     # default: nows ws persist
+set -u
+cd "$(dirname "$0")/../.." || exit 2
+TKC=${TKC:-build/tkc}
+case $TKC in /*) ;; *) TKC=$PWD/$TKC ;; esac
+B=$(dirname "$TKC")/gpu-bench-ws
+CC=${CC:-gcc}
+CUDA=${CUDA_HOME:-/usr/local/cuda}
+variants=${*:-"nows ws persist"}
+for n in $variants; do
+    case $n in
+    nows) e="TKC_WS=0" ;;
+    ws) e="TKC_WS=1" ;;
+    persist) e="TKC_PERSIST=1" ;;
+    *) echo "bench_mm_ws: unknown variant $n"; exit 2 ;;
+    esac
+    d=$B/$n
+    mkdir -p "$d"
+    if ! env $e "$TKC" stdlib/matmul.tk --target=cuda --kernel=matmul_bf16 -o "$d/bench.h" 2>"$d/tkc.log" \
+        || ! $CC -std=c11 -O2 -Wall -Wextra -DBENCH_MODULE=tk_cuda_mod_TKC_MATMUL_TK -I "$d" \
+            -o "$d/bench" tests/gpu/bench_mm.c -lm -ldl 2>>"$d/tkc.log"; then
+        echo "$n: build failed"; sed 's/^/    /' "$d/tkc.log"; continue
+    fi
+    env $e "$TKC" stdlib/matmul.tk --target=cuda --kernel=matmul_bf16 --emit=ptx -o "$d/k.ptx" 2>/dev/null
+    if [ -x "$CUDA/bin/ptxas" ]; then
+        "$CUDA/bin/ptxas" -arch=sm_90a -v -o "$d/k.cubin" "$d/k.ptx" 2>&1 | grep -E "spill|registers" | sed "s/^/$n ptxas: /"
+        if [ -x "$CUDA/bin/cuobjdump" ]; then
+            "$CUDA/bin/cuobjdump" -sass "$d/k.cubin" >"$d/k.sass"
+            echo "$n sass: $(grep -c HGMMA "$d/k.sass") HGMMA, $(grep -c 'STL' "$d/k.sass") STL, $(grep -c 'LDL' "$d/k.sass") LDL, $(grep -c 'SETMAXNREG\|USETMAXREG' "$d/k.sass") setmaxnreg"
+        fi
+    fi
+    for r in 1 2; do
+        "$d/bench" mma 4096 4096 4096 8192 8192 8192 | sed "s/^/$n /"
+    done
+    "$d/bench" mma 4095 4095 4095 | sed "s/^/$n /"
+done
