@@ -3,13 +3,14 @@
 # its K loop, same run: unspecialized (TKC_WS=0: every warp copies and
 # multiplies, a barrier per iteration), warp-specialized (the default: a TMA
 # producer warpgroup, full/empty mbarriers) and warp-specialized with a
-# persistent grid (TKC_PERSIST=1).  Each variant: twice the timings at 4096^3
+# persistent grid (TKC_PERSIST=1), and that with 128 x 128 tiles in 6 stages
+# (persist128).  Each variant: twice the timings at 4096^3
 # and 8192^3 (checked at sampled elements against float64 by bench_mm.c),
 # 4095^3 once (the cp.async fallback), ptxas's resource report and the SASS
 # counts (HGMMA, spills).  Uses build/tkc as it is; see bench_mm.sh for the
 # references (cuBLAS, Triton).
 #
-#   sh tests/gpu/bench_mm_ws.sh [VARIANT ...]     # default: nows ws persist
+#   sh tests/gpu/bench_mm_ws.sh [VARIANT ...]     # default: nows ws persist persist128
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 TKC=${TKC:-build/tkc}
@@ -17,22 +18,26 @@ case $TKC in /*) ;; *) TKC=$PWD/$TKC ;; esac
 B=$(dirname "$TKC")/gpu-bench-ws
 CC=${CC:-gcc}
 CUDA=${CUDA_HOME:-/usr/local/cuda}
-variants=${*:-"nows ws persist"}
+variants=${*:-"nows ws persist persist128"}
 for n in $variants; do
+    f=""
     case $n in
     nows) e="TKC_WS=0" ;;
     ws) e="TKC_WS=1" ;;
     persist) e="TKC_PERSIST=1" ;;
+    persist128) e="TKC_PERSIST=1 TKC_MMA_STAGES=6"; f="-D BN=128" ;;
     *) echo "bench_mm_ws: unknown variant $n"; exit 2 ;;
     esac
     d=$B/$n
     mkdir -p "$d"
-    if ! env $e "$TKC" stdlib/matmul.tk --target=cuda --kernel=matmul_bf16 -o "$d/bench.h" 2>"$d/tkc.log" \
+    # shellcheck disable=SC2086
+    if ! env $e "$TKC" stdlib/matmul.tk --target=cuda --kernel=matmul_bf16 $f -o "$d/bench.h" 2>"$d/tkc.log" \
         || ! $CC -std=c11 -O2 -Wall -Wextra -DBENCH_MODULE=tk_cuda_mod_TKC_MATMUL_TK -I "$d" \
             -o "$d/bench" tests/gpu/bench_mm.c -lm -ldl 2>>"$d/tkc.log"; then
         echo "$n: build failed"; sed 's/^/    /' "$d/tkc.log"; continue
     fi
-    env $e "$TKC" stdlib/matmul.tk --target=cuda --kernel=matmul_bf16 --emit=ptx -o "$d/k.ptx" 2>/dev/null
+    # shellcheck disable=SC2086
+    env $e "$TKC" stdlib/matmul.tk --target=cuda --kernel=matmul_bf16 $f --emit=ptx -o "$d/k.ptx" 2>/dev/null
     if [ -x "$CUDA/bin/ptxas" ]; then
         "$CUDA/bin/ptxas" -arch=sm_90a -v -o "$d/k.cubin" "$d/k.ptx" 2>&1 | grep -E "spill|registers" | sed "s/^/$n ptxas: /"
         if [ -x "$CUDA/bin/cuobjdump" ]; then
