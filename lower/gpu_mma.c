@@ -1263,19 +1263,23 @@ void gpu_mma_loop_post(GpuMma *m, const Instr *loop)
  *   - With PP_TMA_OK false (no tensor maps) the producer does nothing and
  *     the consumers take the cp.async path with its barriers (named).
  *
- * TKC_WS=0 keeps the kernel unspecialized (every warp copies and
- * multiplies); TKC_WS_NREG=0 leaves the registers as they are;
- * TKC_PERSIST=1 makes it persistent (PirFunc.persistent: the launcher
- * starts one block per multiprocessor, each loops over programs, its
- * producer fetching the next program's operands during the epilogue). */
+ * Off by default (measured on an H100, doc/bench/h100-wspec-*.log: with
+ * stdlib matmul_bf16's 128 x 256 tiles it loses 4-8% to the unspecialized
+ * loop; persistent with 128 x 128 tiles in 6 stages it wins 15% at 4096^3
+ * and loses 4% at 8192^3).  At compile time TKC_WS=1 turns it on;
+ * TKC_PERSIST=1 too, and makes the kernel persistent (PirFunc.persistent:
+ * the launcher starts one block per multiprocessor, each loops over
+ * programs, its producer fetching the next program's operands during the
+ * epilogue); TKC_WS_NREG=0 leaves the registers as they are. */
 
 #define WS_NREG_PRODUCER 40
 #define WS_NREG_CONSUMER 232   /* 128 x 40 + 256 x 232 <= 65536 registers */
 
 static bool ws_plan(const GpuMma *m, const GpuPipe *p, const Instr *loop)
 {
-    const char *env = getenv("TKC_WS");
-    if ((env && !strcmp(env, "0")) || m->ws || loop->parent != m->k->body || m->T % 128 || m->T + 128 > 1024)
+    const char *env = getenv("TKC_WS"), *per = getenv("TKC_PERSIST");
+    bool on = (env && !strcmp(env, "1")) || (per && !strcmp(per, "1"));
+    if (!on || m->ws || loop->parent != m->k->body || m->T % 128 || m->T + 128 > 1024)
         return false;
     for (int j = 0; j < 3; j++)
         if (!gpu_ws_ready(m->e, loop->args[j], loop))

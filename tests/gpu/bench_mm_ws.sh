@@ -1,7 +1,7 @@
 #!/bin/sh
 # tests/gpu/bench_mm_ws.sh — stdlib matmul_bf16 on sm_90a in the variants of
 # its K loop, same run: unspecialized (TKC_WS=0: every warp copies and
-# multiplies, a barrier per iteration), warp-specialized (the default: a TMA
+# multiplies, a barrier per iteration: the default), warp-specialized (TKC_WS=1: a TMA
 # producer warpgroup, full/empty mbarriers) and warp-specialized with a
 # persistent grid (TKC_PERSIST=1), and that with 128 x 128 tiles in 6 stages
 # (persist128).  Each variant: twice the timings at 4096^3
