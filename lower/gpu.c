@@ -1605,7 +1605,9 @@ static bool vload_issue(GL *e, const Instr *ld, const TTy *L, PirLocal *raw)
 }
 
 /* Load ld's values from the words vload_issue loaded (the group loop
- * open): masked elements take `other`. */
+ * open): masked elements take `other`.  Without `other` they are the zero
+ * bits vload_issue left, which convert to zero: no per-element select, so
+ * the lane masks need not live from the loads to here. */
 static void vload_use(GL *e, const Instr *ld, const TTy *L, PirLocal *raw)
 {
     Chunks c;
@@ -1619,8 +1621,8 @@ static void vload_use(GL *e, const Instr *ld, const TTy *L, PirLocal *raw)
     set_tokens(e, false);
     for (int j = 0; j < V; j++) {
         PirExpr *x = conv_dt(e, from_storage(e, unpack(e, &c, tdt, raw, j, c.nc * c.cw / 4), tdt), tdt, ld->ty.dt);
-        if (mask)
-            x = pir_select(F, subst(e, mask, L, j), x, other ? subst(e, other, L, j) : lit_zero(e, ld->ty.dt));
+        if (mask && other)
+            x = pir_select(F, subst(e, mask, L, j), x, subst(e, other, L, j));
         pir_assign(F, gpu_cur(e), e->val[ld->id], gpu_add(e, gpu_mul(e, pir_ref(F, e->ln.q), gpu_i(e, V)), gpu_i(e, j)), x);
     }
 }

@@ -7,6 +7,8 @@
 # bandwidth is printed as the ceiling.  Uses build/tkc as it is.
 # `sh tests/gpu/bench.sh codegen`: the same kernels untuned, PTX from NVRTC
 # next to PTX from LLVM (--codegen=llvm), with each compile time.
+# BENCH_KERNELS="layernorm_f16 ..." times only those kernels (softmax,
+# layernorm_f16, bias_gelu_residual; default all); the references all run.
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 TKC=${TKC:-build/tkc}
@@ -15,8 +17,11 @@ B=$(dirname "$TKC")/gpu-bench
 CC=${CC:-gcc}
 mkdir -p "$B"
 
+want() { case " ${BENCH_KERNELS:-softmax layernorm_f16 bias_gelu_residual} " in *" $1 "*) return 0 ;; esac; return 1; }
+
 build() {   # KIND FILE KERNEL FLAGS...
     kind=$1; f=$2; k=$3; shift 3
+    want "$k" || return 0
     d=$B/$k; mkdir -p "$d"
     if ! TKC_LOGS=nvrtc TKC_CUBIN=0 "$TKC" "$f" --target=cuda --kernel=$k "$@" --emit=ptx >"$d/k.ptx" 2>"$d/nvrtc.log"; then
         echo "bench: tkc failed for $k"; sed 's/^/    /' "$d/nvrtc.log"; return 1
@@ -36,6 +41,7 @@ build() {   # KIND FILE KERNEL FLAGS...
 # and from LLVM (--codegen=llvm, as --target=nvptx): compile time, GB/s.
 codegen() {
     kind=$1; f=$2; k=$3; shift 3
+    want "$k" || return 0
     guard=TKC_$(basename "$f" | tr 'a-z.' 'A-Z_')
     for cg in nvrtc llvm; do
         d=$B/$k-$cg; mkdir -p "$d"
@@ -59,7 +65,8 @@ fi
 
 echo "tkc CUDA benchmarks, 8192 x 4096 ($(date -u +%Y-%m-%dT%H:%MZ))"
 command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
-build 1 stdlib/nn.tk softmax -D BLOCK=4096 | tee "$B/tkc.txt"
+: >"$B/tkc.txt"
+build 1 stdlib/nn.tk softmax -D BLOCK=4096 | tee -a "$B/tkc.txt"
 build 2 stdlib/nn.tk layernorm_f16 | tee -a "$B/tkc.txt"
 build 3 stdlib/vec.tk bias_gelu_residual | tee -a "$B/tkc.txt"
 if python3 -c "import torch; assert torch.cuda.is_available()" 2>/dev/null; then
