@@ -175,7 +175,7 @@ static PirLocal *decl_array(GL *e, const char *hint, PirTy t, int64_t n)
 
 PirLocal *gpu_value(GL *e, int v, int64_t n)
 {
-    return e->val[v] = decl_array(e, "v", PT_F32, n);
+    return e->val[v] = decl_array(e, "v", pir_ty_compute(ty(e, v)->dt), n);
 }
 
 PirLocal *gpu_var(GL *e, int var) { return e->var[var]; }
@@ -994,7 +994,8 @@ PirExpr *gpu_at(GL *e, int v, PirExpr *i0, PirExpr *i1, PirExpr *own)
         e->kx = own;
     PirExpr *r = rd(e, v, (Idx){ .rank = 2, .d = { i0, i1 }, .ident = own != NULL });
     e->kx = kx;
-    return conv_dt(e, r, ty(e, v)->dt, DT_F32);
+    DType dt = ty(e, v)->dt;
+    return conv_dt(e, r, dt, dtype_is_float(dt) ? DT_F32 : dt);
 }
 
 PirExpr *gpu_at_raw(GL *e, int v, PirExpr *i0, PirExpr *i1)

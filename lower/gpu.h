@@ -42,11 +42,12 @@ PirBlock *gpu_cur(GL *e);                  /* where statements go now */
 void gpu_push(GL *e, PirBlock *b);         /* statements go to b until gpu_pop */
 void gpu_pop(GL *e);
 PirExpr *gpu_tid(GL *e);                   /* threadIdx.x, I32 */
-/* Tile v (rank 2) at (i0, i1); own: the slot of that element in v's block
- * layout when the reading thread holds it (else NULL). */
+/* Tile v (rank 2) at (i0, i1), F32 for floats (integers in their register
+ * type); own: the slot of that element in v's block layout when the
+ * reading thread holds it (else NULL). */
 PirExpr *gpu_at(GL *e, int v, PirExpr *i0, PirExpr *i1, PirExpr *own);
 PirExpr *gpu_at_raw(GL *e, int v, PirExpr *i0, PirExpr *i1);   /* in v's own type */
-PirLocal *gpu_value(GL *e, int v, int64_t n);  /* declare v's registers: float[n] */
+PirLocal *gpu_value(GL *e, int v, int64_t n);  /* declare v's registers: n of its register type */
 PirLocal *gpu_var(GL *e, int var);             /* var's registers */
 PirExpr *gpu_i(GL *e, int64_t v);              /* an I32 constant */
 PirExpr *gpu_add(GL *e, PirExpr *a, PirExpr *b);   /* nsw I32 arithmetic */

@@ -30,6 +30,7 @@
  * PA_WGMMA_RA_BF16, PA_WGMMA_RA_F16 (A from registers; PirStmt.in has 8).
  * PP_TMAP, PP_TMA_OK, PirParam.box, PA_MBAR_INIT, PA_MBAR_FENCE,
  * PA_MBAR_EXPECT, PA_MBAR_WAIT, PA_TMA_LOAD2 (tensor memory access, sm_90).
+ * PA_CVT_TF32, PA_MMA_TF32, PA_MMA_S8 (mma.sync on tf32 and s8, sm_80).
  */
 #ifndef TKC_PIR_H
 #define TKC_PIR_H
@@ -331,7 +332,23 @@ typedef struct PirExpr {
      * (U32, 1024-aligned for 128-byte swizzles), elements outside the tensor zeros;   \
      * completes its bytes on the mbarrier at in[4] (U32). */                         \
     X(PA_TMA_LOAD2, "tma_load2", 0, 5, "cp.async.bulk.tensor.2d.shared::cluster.global."   \
-      "mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];", "r,l,r,r,r", 1)
+      "mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];", "r,l,r,r,r", 1) \
+    /* U32 out = F32 in rounded to tf32 (nearest, ties away from zero; the low 13 bits \
+     * zero), an operand of MMA_TF32 */                                               \
+    X(PA_CVT_TF32, "cvt_tf32", 1, 1, "cvt.rna.tf32.f32 %0, %1;", "=r,f", 0)             \
+    /* m16n8k8 on tf32 (sm_80): D (4 x F32) = A (4 x U32: A(r, k) in lane (r % 8) * 4 + \
+     * k % 4, register r / 8 + 2 (k / 4)) B (2 x U32: B(k, n) in lane n * 4 + k % 4,   \
+     * register k / 4) + C (the same 4 F32 as D, tied); D as in MMA_BF16 */           \
+    X(PA_MMA_TF32, "mma_tf32", 4, 6,                                                     \
+      "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%10, %11, %12, %13};", \
+      "=f,=f,=f,=f,r,r,r,r,r,r,0,1,2,3", 0)                                              \
+    /* m16n8k32 on s8 (sm_80): D (4 x I32) = A (4 x U32 of 4 bytes along k: A(r, k) in \
+     * lane (r % 8) * 4 + (k % 16) / 4, register r / 8 + 2 (k / 16), byte k % 4) B (2 x \
+     * U32: B(k, n) in lane n * 4 + (k % 16) / 4, register k / 16, byte k % 4) + C (the \
+     * same 4 I32 as D, tied), wrapping; D in MMA_BF16's layout */                     \
+    X(PA_MMA_S8, "mma_s8", 4, 6,                                                         \
+      "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%10, %11, %12, %13};", \
+      "=r,=r,=r,=r,r,r,r,r,r,r,0,1,2,3", 0)
 
 typedef enum {
 #define X(n, s, no, ni, t, c, v) n,
