@@ -2234,8 +2234,19 @@ static void emit_cumsum(GL *e, const Instr *in)
     close_lane(e, t);
 }
 
+/* x (F32) rounded to tf32 as the tensor cores take it (cvt.rna.tf32.f32). */
+static PirExpr *round_tf32(GL *e, PirExpr *x)
+{
+    PirLocal *r = pir_local(F, "t", PT_U32, 0);
+    pir_decl(F, gpu_cur(e), r, NULL);
+    PirStmt *s = pir_asm_stmt(F, gpu_cur(e), PA_CVT_TF32);
+    s->out[0] = pir_ref(F, r);
+    s->in[0] = x;
+    return pir_bitcast(F, PT_F32, pir_ref(F, r));
+}
+
 /* dot: every thread accumulates its own outputs over k, operands read from
- * shared memory (or recomputed). */
+ * shared memory (or recomputed); with allow_tf32 rounded as on mma.sync. */
 static void emit_dot(GL *e, const Instr *in)
 {
     const TTy *t = &in->ty, *ta = ty(e, in->args[0]), *tb = ty(e, in->args[1]);
@@ -2257,6 +2268,10 @@ static void emit_dot(GL *e, const Instr *in)
     Idx ib = { .rank = 2, .d = { pir_ref(F, kk), pir_ref(F, e->ln.i[1]) } };
     PirExpr *xa = conv_dt(e, rd(e, in->args[0], ia), ta->dt, at);
     PirExpr *xb = conv_dt(e, rd(e, in->args[1], ib), tb->dt, at);
+    if (in->ival) {
+        xa = round_tf32(e, xa);
+        xb = round_tf32(e, xb);
+    }
     pir_assign(F, gpu_cur(e), res, e->kx,
                pir_bin(F, PB_ADD, pir_elem(F, res, e->kx), pir_bin(F, PB_MUL, xa, xb)));
     close_lane(e, t);
