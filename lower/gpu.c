@@ -2598,14 +2598,12 @@ void gpu_ahead_done(GL *e, const Instr *loop, PirLocal **old)
             e->val[b->ins.v[i]] = old[i];
 }
 
-bool gpu_load_chunk(GL *e, int v, PirExpr *i0, PirExpr *i1, PirExpr **ptr, PirExpr **ok)
+/* Load v's group (one chunk) at row i0 from column i1: its address, "all
+ * unmasked" (NULL: always); false when its offsets do not step by one. */
+static bool group_at(GL *e, int v, PirExpr *i0, PirExpr *i1, PirExpr **ptr, PirExpr **ok)
 {
     const Instr *ld = I(e, v);
     const TTy *L = &ld->ty;
-    Chunks c;
-    if (ld->op != OP_LOAD || L->rank != 2 || !e->reload[v]
-        || !chunks(e, L, e->ki->params[ld->index].dt, &c) || c.nc != 1 || c.cw != 16)
-        return false;
     int off = ld->args[0], m = ld->args[1];
     Idx ix = { .rank = 2, .d = { i0, e->ti } };
     PirExpr *sc = NULL;              /* a strided tensor's last stride: 1 at run time */
@@ -2622,6 +2620,25 @@ bool gpu_load_chunk(GL *e, int v, PirExpr *i0, PirExpr *i1, PirExpr **ptr, PirEx
     set_tokens(e, false);
     *ptr = pir_ptradd(F, tensor(e, ld), o);
     e->ln = save;
+    return true;
+}
+
+/* A group of 16 bytes, or two of 8 (i8 tiles: V = 8) whose second starts
+ * where the first ends (checked at run time). */
+bool gpu_load_chunk(GL *e, int v, PirExpr *i0, PirExpr *i1, PirExpr **ptr, PirExpr **ok)
+{
+    const Instr *ld = I(e, v);
+    Chunks c;
+    if (ld->op != OP_LOAD || ld->ty.rank != 2 || !e->reload[v]
+        || !chunks(e, &ld->ty, e->ki->params[ld->index].dt, &c) || c.nc != 1 || (c.cw != 16 && c.cw != 8))
+        return false;
+    if (c.cw == 16)
+        return group_at(e, v, i0, i1, ptr, ok);
+    PirExpr *p2, *ok2;
+    if (!group_at(e, v, i0, i1, ptr, ok) || !group_at(e, v, i0, gpu_add(e, i1, gpu_i(e, c.epc)), &p2, &ok2))
+        return false;
+    PirExpr *next = pir_bin(F, PB_ADD, pir_ptrint(F, *ptr), pir_int(F, PT_U64, 8));
+    *ok = land(e, land(e, *ok, ok2), pir_bin(F, PB_EQ, pir_ptrint(F, p2), next));
     return true;
 }
 

@@ -67,9 +67,10 @@ bool gpu_async_ok(GL *e, int v, const Instr *loop);
  * compute those body scalars anew, then put the old ones back. */
 PirLocal **gpu_ahead_scalars(GL *e, const Instr *loop);
 void gpu_ahead_done(GL *e, const Instr *loop, PirLocal **old);
-/* Load v's 16 bytes at row i0, columns i1 .. i1+7 (i1 a multiple of 8) as
- * one piece: *ptr its global address, *ok "all unmasked" (NULL: always);
- * false when its offsets do not step by one along the row. */
+/* Load v's 16 bytes at row i0, columns i1 .. (i1 a multiple of the 16
+ * bytes' elements) as one piece: *ptr its global address, *ok "all
+ * unmasked" (NULL: always); false when its offsets do not step by one
+ * along the row. */
 bool gpu_load_chunk(GL *e, int v, PirExpr *i0, PirExpr *i1, PirExpr **ptr, PirExpr **ok);
 /* The registers of tile v when it is in grid g's fragment layout (read at
  * its own index), else NULL. */
