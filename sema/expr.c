@@ -595,9 +595,10 @@ static Type *check_dot(Ctx *c, Expr *e, Expr **a)
             return ty_error(c);
         bool known = a[3]->cval || (a[3]->kind == EX_NAME && a[3]->u.name.bind
                                     && a[3]->u.name.bind->kind == BIND_CONST);
-        if (!is_tile(f) || f->rank || f->dt != DT_BOOL || !known) {
+        bool isbool = is_tile(f) && !f->rank && f->dt == DT_BOOL;
+        if (!isbool || !known) {
             diag_error(c->d, a[3]->span, "allow_tf32 must be a compile-time bool (true, false or a "
-                       "bool const parameter), got %s", tstr(c, f));
+                       "bool const parameter), got %s%s", isbool ? "a run-time " : "", tstr(c, f));
             return ty_error(c);
         }
     }
