@@ -40,7 +40,7 @@ if python3 -c "import torch; assert torch.cuda.is_available()" 2>/dev/null; then
     echo "ratios (tkc / torch):"
     awk '
         FNR == NR { if ($1 == "tkc") t[$2 " " $3] = $6; next }
-        $1 == "torch" && ($2 " " $3) in t { printf "  %-5s %-16s %5.2f\n", $2, $3, t[$2 " " $3] / $6 }
+        $1 == "torch" && $5 == "ms" && ($2 " " $3) in t { printf "  %-5s %-16s %5.2f\n", $2, $3, t[$2 " " $3] / $6 }
     ' "$B/tkc.txt" "$B/ref.txt"
 else
     echo "no python3 with torch and CUDA: references skipped"
