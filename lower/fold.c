@@ -247,6 +247,7 @@ static bool fold_dot_acc(Fold *f, Instr *in)
         in->args[0] = d->args[0];
         in->args[1] = d->args[1];
         in->args[2] = other;
+        in->ival = d->ival;           /* allow_tf32 */
         d->op = OP_NONE;
         return true;
     }

@@ -175,7 +175,7 @@ static PirLocal *decl_array(GL *e, const char *hint, PirTy t, int64_t n)
 
 PirLocal *gpu_value(GL *e, int v, int64_t n)
 {
-    return e->val[v] = decl_array(e, "v", PT_F32, n);
+    return e->val[v] = decl_array(e, "v", pir_ty_compute(ty(e, v)->dt), n);
 }
 
 PirLocal *gpu_var(GL *e, int var) { return e->var[var]; }
@@ -994,7 +994,8 @@ PirExpr *gpu_at(GL *e, int v, PirExpr *i0, PirExpr *i1, PirExpr *own)
         e->kx = own;
     PirExpr *r = rd(e, v, (Idx){ .rank = 2, .d = { i0, i1 }, .ident = own != NULL });
     e->kx = kx;
-    return conv_dt(e, r, ty(e, v)->dt, DT_F32);
+    DType dt = ty(e, v)->dt;
+    return conv_dt(e, r, dt, dtype_is_float(dt) ? DT_F32 : dt);
 }
 
 PirExpr *gpu_at_raw(GL *e, int v, PirExpr *i0, PirExpr *i1)
@@ -2235,8 +2236,19 @@ static void emit_cumsum(GL *e, const Instr *in)
     close_lane(e, t);
 }
 
+/* x (F32) rounded to tf32 as the tensor cores take it (cvt.rna.tf32.f32). */
+static PirExpr *round_tf32(GL *e, PirExpr *x)
+{
+    PirLocal *r = pir_local(F, "t", PT_U32, 0);
+    pir_decl(F, gpu_cur(e), r, NULL);
+    PirStmt *s = pir_asm_stmt(F, gpu_cur(e), PA_CVT_TF32);
+    s->out[0] = pir_ref(F, r);
+    s->in[0] = x;
+    return pir_bitcast(F, PT_F32, pir_ref(F, r));
+}
+
 /* dot: every thread accumulates its own outputs over k, operands read from
- * shared memory (or recomputed). */
+ * shared memory (or recomputed); with allow_tf32 rounded as on mma.sync. */
 static void emit_dot(GL *e, const Instr *in)
 {
     const TTy *t = &in->ty, *ta = ty(e, in->args[0]), *tb = ty(e, in->args[1]);
@@ -2258,6 +2270,10 @@ static void emit_dot(GL *e, const Instr *in)
     Idx ib = { .rank = 2, .d = { pir_ref(F, kk), pir_ref(F, e->ln.i[1]) } };
     PirExpr *xa = conv_dt(e, rd(e, in->args[0], ia), ta->dt, at);
     PirExpr *xb = conv_dt(e, rd(e, in->args[1], ib), tb->dt, at);
+    if (in->ival) {
+        xa = round_tf32(e, xa);
+        xb = round_tf32(e, xb);
+    }
     pir_assign(F, gpu_cur(e), res, e->kx,
                pir_bin(F, PB_ADD, pir_elem(F, res, e->kx), pir_bin(F, PB_MUL, xa, xb)));
     close_lane(e, t);
@@ -2584,14 +2600,12 @@ void gpu_ahead_done(GL *e, const Instr *loop, PirLocal **old)
             e->val[b->ins.v[i]] = old[i];
 }
 
-bool gpu_load_chunk(GL *e, int v, PirExpr *i0, PirExpr *i1, PirExpr **ptr, PirExpr **ok)
+/* Load v's group (one chunk) at row i0 from column i1: its address, "all
+ * unmasked" (NULL: always); false when its offsets do not step by one. */
+static bool group_at(GL *e, int v, PirExpr *i0, PirExpr *i1, PirExpr **ptr, PirExpr **ok)
 {
     const Instr *ld = I(e, v);
     const TTy *L = &ld->ty;
-    Chunks c;
-    if (ld->op != OP_LOAD || L->rank != 2 || !e->reload[v]
-        || !chunks(e, L, e->ki->params[ld->index].dt, &c) || c.nc != 1 || c.cw != 16)
-        return false;
     int off = ld->args[0], m = ld->args[1];
     Idx ix = { .rank = 2, .d = { i0, e->ti } };
     PirExpr *sc = NULL;              /* a strided tensor's last stride: 1 at run time */
@@ -2651,6 +2665,25 @@ void gpu_ws_scalars(GL *e, const Instr *loop, bool body)
             emit_scalar(e, in);
     }
     e->cur = cur;
+}
+
+/* A group of 16 bytes, or two of 8 (i8 tiles: V = 8) whose second starts
+ * where the first ends (checked at run time). */
+bool gpu_load_chunk(GL *e, int v, PirExpr *i0, PirExpr *i1, PirExpr **ptr, PirExpr **ok)
+{
+    const Instr *ld = I(e, v);
+    Chunks c;
+    if (ld->op != OP_LOAD || ld->ty.rank != 2 || !e->reload[v]
+        || !chunks(e, &ld->ty, e->ki->params[ld->index].dt, &c) || c.nc != 1 || (c.cw != 16 && c.cw != 8))
+        return false;
+    if (c.cw == 16)
+        return group_at(e, v, i0, i1, ptr, ok);
+    PirExpr *p2, *ok2;
+    if (!group_at(e, v, i0, i1, ptr, ok) || !group_at(e, v, i0, gpu_add(e, i1, gpu_i(e, c.epc)), &p2, &ok2))
+        return false;
+    PirExpr *next = pir_bin(F, PB_ADD, pir_ptrint(F, *ptr), pir_int(F, PT_U64, 8));
+    *ok = land(e, land(e, *ok, ok2), pir_bin(F, PB_EQ, pir_ptrint(F, p2), next));
+    return true;
 }
 
 /* ------------------------------------------------------------ kernels */

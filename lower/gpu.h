@@ -42,11 +42,12 @@ PirBlock *gpu_cur(GL *e);                  /* where statements go now */
 void gpu_push(GL *e, PirBlock *b);         /* statements go to b until gpu_pop */
 void gpu_pop(GL *e);
 PirExpr *gpu_tid(GL *e);                   /* threadIdx.x, I32 */
-/* Tile v (rank 2) at (i0, i1); own: the slot of that element in v's block
- * layout when the reading thread holds it (else NULL). */
+/* Tile v (rank 2) at (i0, i1), F32 for floats (integers in their register
+ * type); own: the slot of that element in v's block layout when the
+ * reading thread holds it (else NULL). */
 PirExpr *gpu_at(GL *e, int v, PirExpr *i0, PirExpr *i1, PirExpr *own);
 PirExpr *gpu_at_raw(GL *e, int v, PirExpr *i0, PirExpr *i1);   /* in v's own type */
-PirLocal *gpu_value(GL *e, int v, int64_t n);  /* declare v's registers: float[n] */
+PirLocal *gpu_value(GL *e, int v, int64_t n);  /* declare v's registers: n of its register type */
 PirLocal *gpu_var(GL *e, int var);             /* var's registers */
 PirExpr *gpu_i(GL *e, int64_t v);              /* an I32 constant */
 PirExpr *gpu_add(GL *e, PirExpr *a, PirExpr *b);   /* nsw I32 arithmetic */
@@ -66,9 +67,10 @@ bool gpu_async_ok(GL *e, int v, const Instr *loop);
  * compute those body scalars anew, then put the old ones back. */
 PirLocal **gpu_ahead_scalars(GL *e, const Instr *loop);
 void gpu_ahead_done(GL *e, const Instr *loop, PirLocal **old);
-/* Load v's 16 bytes at row i0, columns i1 .. i1+7 (i1 a multiple of 8) as
- * one piece: *ptr its global address, *ok "all unmasked" (NULL: always);
- * false when its offsets do not step by one along the row. */
+/* Load v's 16 bytes at row i0, columns i1 .. (i1 a multiple of the 16
+ * bytes' elements) as one piece: *ptr its global address, *ok "all
+ * unmasked" (NULL: always); false when its offsets do not step by one
+ * along the row. */
 bool gpu_load_chunk(GL *e, int v, PirExpr *i0, PirExpr *i1, PirExpr **ptr, PirExpr **ok);
 /* The registers of tile v when it is in grid g's fragment layout (read at
  * its own index), else NULL. */

@@ -45,6 +45,24 @@
  * S - 2 iterations ahead and keeps one group of MMAs in flight.  So do the
  * other dots whose warp grid gives each warpgroup 64 whole rows (flash
  * attention's; "single dots on wgmma" at the end).
+ *
+ * Two more operand kinds run on mma.sync (not on wgmma), staged and
+ * pipelined the same way with their own element size (struct Kind):
+ *
+ *   - tf32: f32 operands of a dot written with allow_tf32 (TIR: DOT ival),
+ *     f32 result, K a multiple of 8: m16n8k8.  Staged as f32; A's fragments
+ *     by ldmatrix.x4 (the 16 x 8 tile of 32-bit values is, byte for byte,
+ *     the 16 x 16 one of 16-bit values: thread l gets row l / 4, word l % 4
+ *     of each 8 x 4 block, PTX's tf32 A layout), B's by 32-bit shared loads
+ *     (ldmatrix cannot transpose 32-bit values), both rounded with
+ *     cvt.rna.tf32.f32 before the MMA.  B rows are padded by 32 bytes so
+ *     that a warp's loads (rows k + l % 4, columns n + l / 4) hit 32 banks.
+ *   - s8: i8 operands, i32 result, K a multiple of 32: m16n8k32 with i32
+ *     accumulators (exact).  A by ldmatrix.x4 likewise (16 x 32 bytes),
+ *     B's words of 4 bytes along k from 4 byte loads.
+ *
+ * A B operand trans(x) of either kind is staged as x's rows of K and
+ * loaded with ldmatrix (ldsm_bt), which gives B's layout directly.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -99,6 +117,26 @@ typedef struct GpuPipe {
     bool ws;
     PirLocal *prev, *pe;
 } GpuPipe;
+
+/* What an operand dtype takes on mma.sync: element bytes, k per MMA, the
+ * padding (elements) of a staged row of K (A, and B = trans(x) staged as
+ * x) and of a staged row of N (B), the MMA and the accumulator type. */
+typedef struct Kind {
+    DType dt;
+    int es, kstep;
+    int64_t pa, pb;
+    PirAsmOp mma;
+    PirTy acc;
+} Kind;
+
+static Kind kind_of(DType dt)
+{
+    switch (dt) {
+    case DT_F32: return (Kind){ dt, 4, 8, 4, 8, PA_MMA_TF32, PT_F32 };
+    case DT_I8:  return (Kind){ dt, 1, 32, 16, 16, PA_MMA_S8, PT_I32 };
+    default:     return (Kind){ dt, 2, 16, PAD, PAD, dt == DT_BF16 ? PA_MMA_BF16 : PA_MMA_F16, PT_F32 };
+    }
+}
 
 /* The loops over a thread's slots (open_frag, open_block). */
 typedef struct Slots { PirExpr *k, *i0, *i1; int depth; } Slots;
@@ -170,13 +208,24 @@ static int64_t groups(const GpuMma *m, int64_t n) { return gpu_groups(m->T, m->V
 
 static bool half_dt(DType dt) { return dt == DT_F16 || dt == DT_BF16; }
 
+/* Operands and result of dot `in` that mma.sync takes: 16-bit -> f32,
+ * f32 with allow_tf32 -> f32, i8 -> i32. */
+static bool dot_dtypes(const Instr *in, DType a, DType b)
+{
+    if (a != b)
+        return false;
+    if (half_dt(a) || (a == DT_F32 && in->ival))
+        return in->ty.dt == DT_F32;
+    return a == DT_I8 && in->ty.dt == DT_I32;
+}
+
 static bool dot_fits(const GpuMma *m, const Instr *in, Grid *g)
 {
     const TTy *t = &in->ty, *ta = ty(m, in->args[0]), *tb = ty(m, in->args[1]);
-    if (t->rank != 2 || ta->rank != 2 || tb->rank != 2 || t->dt != DT_F32 || !half_dt(ta->dt)
-        || ta->dt != tb->dt || ta->dim[1] % 16 || ta->dim[1] <= 0)
+    if (t->rank != 2 || ta->rank != 2 || tb->rank != 2 || !dot_dtypes(in, ta->dt, tb->dt)
+        || ta->dim[1] % kind_of(ta->dt).kstep || ta->dim[1] <= 0)
         return false;
-    if (in->args[2] > 0 && ty(m, in->args[2])->dt != DT_F32)
+    if (in->args[2] > 0 && ty(m, in->args[2])->dt != t->dt)
         return false;
     if (m->wg && m->wg[in->id])
         return gpu_wg_grid(m, t->dim[0], t->dim[1], g);
@@ -238,9 +287,11 @@ static void plan_resident(GpuMma *m, const Instr *in, int64_t E)
         || ai->op == OP_RESHAPE || ai->op == OP_TRANS || ai->op == OP_EXPAND_DIMS || m->res[a] >= 0)
         return;
     const TTy *t = ty(m, a);
+    Kind kd = kind_of(t->dt);
     m->res[a] = m->res_need;
     m->res_e[a] = E;
-    m->res_need += E ? t->dim[0] * t->dim[1] * 2 + 1024 : (t->dim[0] * (t->dim[1] + PAD) * 2 + 127) / 128 * 128;
+    m->res_need += E ? t->dim[0] * t->dim[1] * 2 + 1024
+                     : (t->dim[0] * (t->dim[1] + kd.pa) * kd.es + 127) / 128 * 128;
 }
 
 /* Resident operand v's byte offset in shared memory (final in the second
@@ -399,59 +450,93 @@ static PirExpr *pack_exact(GpuMma *m, PirExpr *lo, PirExpr *hi)
     return op(m, PB_OR, l, h);
 }
 
-/* The index of element (i0, i1) of a staged [R, *] tile in units of
- * `size` bytes (2 or 4; i1 even for 4): rows of SR elements, or with E > 0
- * wgmma's swizzled layout of width E. */
-static PirExpr *staged_at(GpuMma *m, int64_t R, int64_t SR, int64_t E, PirExpr *i0, PirExpr *i1, int size)
+/* Four i8 values as one word, b[0] in the low byte. */
+static PirExpr *bytes4(GpuMma *m, PirExpr **b)
+{
+    PirExpr *w = NULL;
+    for (int j = 0; j < 4; j++) {
+        PirExpr *x = op(m, PB_AND, pir_conv(F, PT_U32, b[j]), pir_int(F, PT_U32, 0xff));
+        x = j ? op(m, PB_SHL, x, pir_int(F, PT_U32, 8 * j)) : x;
+        w = w ? op(m, PB_OR, w, x) : x;
+    }
+    return w;
+}
+
+/* Word i (4 bytes) of the values x[] of a tile of dtype dt as staged:
+ * two 16-bit values (rounded), one f32 (its bits), four i8 (low byte first). */
+static PirExpr *word_of(GpuMma *m, DType dt, PirLocal *x, int i)
+{
+    if (half_dt(dt)) {
+        PirExpr *lo = pir_elem(F, x, ci(m, 2 * i)), *hi = pir_elem(F, x, ci(m, 2 * i + 1));
+        return dt == DT_BF16 ? pack_exact(m, lo, hi) : pack2(m, dt, lo, hi);
+    }
+    if (dt == DT_F32)
+        return pir_bitcast(F, PT_U32, pir_elem(F, x, ci(m, i)));
+    PirExpr *b[4];
+    for (int j = 0; j < 4; j++)
+        b[j] = pir_elem(F, x, ci(m, 4 * i + j));
+    return bytes4(m, b);
+}
+
+/* The index of element (i0, i1) of a staged [R, *] tile of es-byte
+ * elements in units of `size` bytes (i1 a multiple of size / es): rows of
+ * SR elements, or with E > 0 wgmma's swizzled layout of width E (16-bit). */
+static PirExpr *staged_at(GpuMma *m, int64_t R, int64_t SR, int64_t E, PirExpr *i0, PirExpr *i1, int es, int size)
 {
     if (!E) {
         PirExpr *x = add(m, mul(m, i0, ci(m, SR)), i1);
-        return size == 2 ? x : op(m, PB_DIV, x, ci(m, 2));
+        return size == es ? x : size > es ? op(m, PB_DIV, x, ci(m, size / es)) : mul(m, x, ci(m, es / size));
     }
     PirExpr *c8 = op(m, PB_AND, i1, ci(m, ~(int64_t)7));
     PirExpr *b = add(m, gpu_wg_at(m, R, E, i0, c8), mul(m, op(m, PB_AND, i1, ci(m, 7)), ci(m, 2)));
     return op(m, PB_SHR, b, ci(m, size / 2));
 }
 
-/* Write tile v ([R, C], f16/bf16) into shared memory at byte offset off,
- * rows of C + PAD 16-bit elements, or with E > 0 in wgmma's swizzled
- * layout of width E (gpu_wgmma.c). */
-static void stage(GpuMma *m, int v, int64_t off, int64_t E)
+/* Write tile v ([R, C], an operand dtype of kind_of) into shared memory at
+ * byte offset off, rows of C + pad elements, or with E > 0 (16-bit) in
+ * wgmma's swizzled layout of width E (gpu_wgmma.c). */
+static void stage(GpuMma *m, int v, int64_t off, int64_t E, int64_t pad)
 {
     const TTy *t = ty(m, v);
-    int64_t R = t->dim[0], C = t->dim[1], n = R * C, SR = C + PAD;
-    int V = vwidth(m, n);
+    int es = kind_of(t->dt).es;
+    int64_t R = t->dim[0], C = t->dim[1], n = R * C, SR = C + pad;
+    int V = vwidth(m, n), nw = V * es / 4;
     PirLocal *g;
     PirExpr *q;
-    if (V >= 2 && V <= 8 && C % V == 0) {
+    PirTy rt = dtype_is_float(t->dt) ? PT_F32 : pir_ty_compute(t->dt);   /* gpu_at's */
+    if (V * es >= 4 && V * es <= 16 && C % V == 0) {
         /* a group lies in one row: its V values go in one store */
         Slots s = open_block(m, R, C, false, &g, &q);
         PirLocal *i0 = let(m, "i", op(m, PB_DIV, ref(m, g), ci(m, C)));
         PirLocal *g1 = let(m, "g1", op(m, PB_REM, ref(m, g), ci(m, C)));
-        PirLocal *x = pir_local(F, "x", PT_F32, V);
+        PirLocal *x = pir_local(F, "x", rt, V);
         pir_decl(F, CUR, x, NULL);
         PirExpr *j = loop(m, "j", V, 1, true);
         PirExpr *k = add(m, mul(m, q, ci(m, V)), j);
         pir_assign(F, CUR, x, j, gpu_at(m->e, v, ref(m, i0), add(m, ref(m, g1), j), k));
         close_n(m, 1);
         PirExpr *w[4];
-        for (int i = 0; i < V / 2; i++)
-            w[i] = t->dt == DT_BF16 ? pack_exact(m, pir_elem(F, x, ci(m, 2 * i)), pir_elem(F, x, ci(m, 2 * i + 1)))
-                                    : pack2(m, t->dt, pir_elem(F, x, ci(m, 2 * i)), pir_elem(F, x, ci(m, 2 * i + 1)));
-        /* 4-byte words (g1 even; a group of V <= 8 lies in one 16-byte chunk) */
-        PirExpr *wi = staged_at(m, R, SR, E, ref(m, i0), ref(m, g1), 4);
+        for (int i = 0; i < nw; i++)
+            w[i] = word_of(m, t->dt, x, i);
+        /* 4-byte words (a group of V lies in one 16-byte chunk) */
+        PirExpr *wi = staged_at(m, R, SR, E, ref(m, i0), ref(m, g1), es, 4);
         PirStmt *st = pir_stmt(F, CUR, PS_STORE);
         st->mem = pir_smem(PT_U32, off, wi);
-        st->nw = V / 2 > 1 ? V / 2 : 0;
-        for (int i = 0; i < V / 2; i++)
+        st->nw = nw > 1 ? nw : 0;
+        for (int i = 0; i < nw; i++)
             st->w[i] = w[i];
         st->val = w[0];
         close_n(m, s.depth);
         return;
     }
     Slots s = open_block(m, R, C, true, &g, &q);
-    PirExpr *h = pir_conv(F, PT_U16, pack2(m, t->dt, gpu_at(m->e, v, s.i0, s.i1, s.k), pir_float(F, PT_F32, 0)));
-    pir_store(F, CUR, pir_smem(PT_U16, off, staged_at(m, R, SR, E, s.i0, s.i1, 2)), h);
+    PirExpr *x = gpu_at(m->e, v, s.i0, s.i1, s.k), *h;
+    PirTy st = es == 2 ? PT_U16 : es == 4 ? PT_F32 : PT_I8;
+    if (es == 2)
+        h = pir_conv(F, PT_U16, pack2(m, t->dt, x, pir_float(F, PT_F32, 0)));
+    else
+        h = pir_conv(F, st, x);
+    pir_store(F, CUR, pir_smem(st, off, staged_at(m, R, SR, E, s.i0, s.i1, es, es)), h);
     close_n(m, s.depth);
 }
 
@@ -473,7 +558,7 @@ static void to_block_into(GpuMma *m, PirLocal *src, PirLocal *d, const Grid *g, 
     PirExpr *in = rows < g->M ? op(m, PB_AND, op(m, PB_GE, s.i0, sl), op(m, PB_LT, s.i0, add(m, sl, ci(m, rows)))) : NULL;
     PirBlock *b = in ? pir_if(F, CUR, in)->body : CUR;
     PirExpr *at = add(m, mul(m, op(m, PB_SUB, s.i0, sl), ci(m, SO)), s.i1);
-    pir_store(F, b, pir_smem(PT_F32, m->off, at), pir_elem(F, src, s.k));
+    pir_store(F, b, pir_smem(src->ty, m->off, at), pir_elem(F, src, s.k));
     close_n(m, s.depth);
     pir_barrier(F, CUR);
     PirLocal *gl;
@@ -482,7 +567,7 @@ static void to_block_into(GpuMma *m, PirLocal *src, PirLocal *d, const Grid *g, 
     in = rows < g->M ? op(m, PB_AND, op(m, PB_GE, s.i0, sl), op(m, PB_LT, s.i0, add(m, sl, ci(m, rows)))) : NULL;
     b = in ? pir_if(F, CUR, in)->body : CUR;
     at = add(m, mul(m, op(m, PB_SUB, s.i0, sl), ci(m, SO)), s.i1);
-    pir_assign(F, b, d, s.k, pir_load(F, pir_smem(PT_F32, m->off, at), NULL, NULL));
+    pir_assign(F, b, d, s.k, pir_load(F, pir_smem(src->ty, m->off, at), NULL, NULL));
     close_n(m, s.depth + 1);
 }
 
@@ -501,7 +586,8 @@ void gpu_mma_to_block(GpuMma *m, PirLocal *src, PirLocal *dst, const Grid *g)
 static void from_tile(GpuMma *m, PirLocal *dst, int v, const Grid *g)
 {
     Slots s = open_frag(m, g);
-    pir_assign(F, CUR, dst, s.k, v > 0 ? gpu_at(m->e, v, s.i0, s.i1, NULL) : pir_float(F, PT_F32, 0));
+    PirExpr *z = dst->ty == PT_F32 ? pir_float(F, PT_F32, 0) : pir_int(F, dst->ty, 0);
+    pir_assign(F, CUR, dst, s.k, v > 0 ? pir_conv(F, dst->ty, gpu_at(m->e, v, s.i0, s.i1, NULL)) : z);
     close_n(m, s.depth);
 }
 
@@ -521,7 +607,7 @@ static PirLocal *acc_init(GpuMma *m, const Instr *in, const Grid *g)
     int c = in->args[2];
     if (m->fused[in->id])
         return gpu_var(m->e, I(m, c)->index);
-    PirLocal *acc = pir_local(F, "d", PT_F32, g->MI * g->NI * 4);
+    PirLocal *acc = pir_local(F, "d", pir_ty_compute(in->ty.dt), g->MI * g->NI * 4);
     pir_decl(F, CUR, acc, NULL);
     PirLocal *src = c > 0 ? gpu_frag(m->e, c, g) : NULL;
     if (!src) {
@@ -567,6 +653,19 @@ static int64_t early_at(const GpuMma *m) { return m->off + m->need + m->res_need
 
 static int64_t wg_bwidth(const GpuMma *m, int v);
 
+/* The row padding of v staged as the B source of a dot on tensor cores:
+ * rows of K for B = trans(v), else rows of N. */
+static int64_t bsrc_pad(const GpuMma *m, int v)
+{
+    Kind kd = kind_of(ty(m, v)->dt);
+    for (int d = 1; d < m->k->instrs.n; d++) {
+        const Instr *in = I(m, d);
+        if (in->op == OP_DOT && m->on[d] && gpu_mma_bsrc(m, in) == v)
+            return trans_src(m, in->args[1]) ? kd.pa : kd.pb;
+    }
+    return kd.pb;
+}
+
 void gpu_mma_set_early(GpuMma *m, int v)
 {
     const TTy *t = ty(m, v);
@@ -575,7 +674,7 @@ void gpu_mma_set_early(GpuMma *m, int v)
     m->early[v] = m->early_need;
     m->early_e[v] = wg_bwidth(m, v);
     m->early_need += m->early_e[v] ? t->dim[0] * t->dim[1] * 2 + 1024
-                                   : (t->dim[0] * (t->dim[1] + PAD) * 2 + 127) / 128 * 128;
+                                   : (t->dim[0] * (t->dim[1] + bsrc_pad(m, v)) * kind_of(t->dt).es + 127) / 128 * 128;
 }
 
 /* Early operand v's byte offset in shared memory. */
@@ -590,7 +689,7 @@ void gpu_mma_stage_early(GpuMma *m, const int *v, int n)
     bool swz = false;
     pir_barrier(F, CUR);
     for (int i = 0; i < n; i++) {
-        stage(m, v[i], early_of(m, v[i]), m->early_e[v[i]]);
+        stage(m, v[i], early_of(m, v[i]), m->early_e[v[i]], bsrc_pad(m, v[i]));
         swz |= m->early_e[v[i]] > 0;
     }
     if (swz)                             /* read by wgmma, through the async proxy */
@@ -602,7 +701,7 @@ void gpu_mma_settle(GpuMma *m, int v)
 {
     if (!m->res || m->res[v] < 0)
         return;
-    stage(m, v, res_at(m, v), m->res_e[v]);
+    stage(m, v, res_at(m, v), m->res_e[v], kind_of(ty(m, v)->dt).pa);
     if (m->res_e[v])                     /* a barrier follows before its readers */
         pir_asm_stmt(F, CUR, PA_FENCE_PROXY);
 }
@@ -627,7 +726,7 @@ static int trans_src(const GpuMma *m, int b)
 /* B fragments of n-tiles 2 nj, 2 nj + 1 for k-step kk from x staged as
  * [N][SK]: lanes 0-7 address matrix 0 (rows n0.., k kk..), 8-15 matrix 1
  * (k kk + 8..), 16-23 and 24-31 the same for rows n0 + 8.. */
-static void ldsm_bt(GpuMma *m, PirLocal *fb, PirLocal *sbt, PirExpr *nj, PirExpr *kk, int64_t SK)
+static void ldsm_bt(GpuMma *m, PirLocal *fb, PirLocal *sbt, PirExpr *nj, PirExpr *kk, int64_t SK, int es)
 {
     PirStmt *s = pir_asm_stmt(F, CUR, PA_LDSM4);
     PirExpr *n2 = mul(m, nj, ci(m, 2)), *n21 = add(m, n2, ci(m, 1));
@@ -635,17 +734,62 @@ static void ldsm_bt(GpuMma *m, PirLocal *fb, PirLocal *sbt, PirExpr *nj, PirExpr
     s->out[1] = el2(m, fb, n2, 2, 1);
     s->out[2] = el2(m, fb, n21, 2, 0);
     s->out[3] = el2(m, fb, n21, 2, 1);
-    PirExpr *byte = mul(m, add(m, mul(m, nj, ci(m, 16 * SK)), kk), ci(m, 2));
+    PirExpr *byte = mul(m, add(m, mul(m, nj, ci(m, 16 * SK)), kk), ci(m, es));
     s->in[0] = op(m, PB_ADD, ref(m, sbt), pir_conv(F, PT_U32, byte));
 }
 
-static PirLocal *sbt_addr(GpuMma *m, const Grid *g, PirExpr *off, int64_t SK)
+/* This lane's row address for ldsm_bt: (the matrices' second 16 bytes of k
+ * are k + 16 / es on) */
+static PirLocal *sbt_addr(GpuMma *m, const Grid *g, PirExpr *off, int64_t SK, int es)
 {
     PirExpr *w = op(m, PB_SHR, gpu_tid(m->e), ci(m, 5)), *l = op(m, PB_AND, gpu_tid(m->e), ci(m, 31));
     PirExpr *n = add(m, add(m, mul(m, op(m, PB_DIV, w, ci(m, g->WM)), ci(m, g->TN)), op(m, PB_AND, l, ci(m, 7))),
                      mul(m, op(m, PB_SHR, l, ci(m, 4)), ci(m, 8)));
-    PirExpr *k = mul(m, op(m, PB_AND, op(m, PB_SHR, l, ci(m, 3)), ci(m, 1)), ci(m, 8));
-    return let(m, "sb", pir_saddr(F, add(m, off, mul(m, add(m, mul(m, n, ci(m, SK)), k), ci(m, 2)))));
+    PirExpr *k = mul(m, op(m, PB_AND, op(m, PB_SHR, l, ci(m, 3)), ci(m, 1)), ci(m, 16 / es));
+    return let(m, "sb", pir_saddr(F, add(m, off, mul(m, add(m, mul(m, n, ci(m, SK)), k), ci(m, es)))));
+}
+
+/* fa[i] (U32 holding f32 bits) rounded to tf32 in place, i from `at` on, n of them. */
+static void round_tf32(GpuMma *m, PirLocal *fa, PirExpr *at, int n)
+{
+    PirExpr *i = add(m, at, loop(m, "i", n, 1, true));
+    PirStmt *s = pir_asm_stmt(F, CUR, PA_CVT_TF32);
+    s->out[0] = pir_elem(F, fa, i);
+    s->in[0] = pir_bitcast(F, PT_F32, pir_elem(F, fa, i));
+    close_n(m, 1);
+}
+
+/* B's fragments of n-tile ni at k step kk from B staged row-major (rows of
+ * SB elements at byte offset eb) with scalar loads, for the kinds that
+ * ldmatrix cannot transpose: tf32 (b_j = B(kk + l % 4 + 4 j, n), rounded)
+ * and s8 (b_j = the 4 bytes B(kk + 16 j + 4 (l % 4) + 0..3, n)); n = cb +
+ * ni * 8 + l / 4. */
+static void lds_b(GpuMma *m, const Kind *kd, PirLocal *fb, PirExpr *eb, PirExpr *cb, PirExpr *ni, PirExpr *kk,
+                  int64_t SB)
+{
+    PirExpr *l = op(m, PB_AND, gpu_tid(m->e), ci(m, 31));
+    PirExpr *n = add(m, add(m, cb, mul(m, ni, ci(m, 8))), op(m, PB_SHR, l, ci(m, 2)));
+    PirExpr *t = op(m, PB_AND, l, ci(m, 3));
+    for (int j = 0; j < 2; j++) {
+        PirExpr *out = el2(m, fb, ni, 2, j);
+        if (kd->dt == DT_F32) {
+            PirExpr *k = add(m, add(m, kk, t), ci(m, 4 * j));
+            PirExpr *at = op(m, PB_SHR, add(m, eb, mul(m, add(m, mul(m, k, ci(m, SB)), n), ci(m, 4))), ci(m, 2));
+            PirStmt *s = pir_asm_stmt(F, CUR, PA_CVT_TF32);
+            s->out[0] = out;
+            s->in[0] = pir_load(F, pir_smem(PT_F32, 0, at), NULL, NULL);
+            continue;
+        }
+        PirExpr *w = NULL;
+        for (int q = 0; q < 4; q++) {
+            PirExpr *k = add(m, add(m, kk, mul(m, t, ci(m, 4))), ci(m, 16 * j + q));
+            PirExpr *at = add(m, eb, add(m, mul(m, k, ci(m, SB)), n));
+            PirExpr *b = pir_conv(F, PT_U32, pir_load(F, pir_smem(PT_U8, 0, at), NULL, NULL));
+            b = q ? op(m, PB_SHL, b, pir_int(F, PT_U32, 8 * q)) : b;
+            w = w ? op(m, PB_OR, w, b) : b;
+        }
+        pir_assign(F, CUR, fb, add(m, mul(m, ni, ci(m, 2)), ci(m, j)), w);
+    }
 }
 
 bool gpu_mma_dot(GpuMma *m, const Instr *in)
@@ -674,20 +818,22 @@ bool gpu_mma_dot(GpuMma *m, const Instr *in)
         close_n(m, 1);
         return true;
     }
-    PirLocal *rega = pp ? NULL : gpu_frag_a(m->e, a, &g, &ga);
+    Kind kd = kind_of(ty(m, a)->dt);
+    int es = kd.es;
+    PirLocal *rega = pp || !half_dt(kd.dt) ? NULL : gpu_frag_a(m->e, a, &g, &ga);
     bool res = !pp && !rega && m->res[a] >= 0 && !m->res_e[a], own = !pp && !rega && !res;
     int bt = pp ? 0 : trans_src(m, b), bs = bt ? bt : b;
     PirExpr *kb = pp ? NULL : key_stage(m, in, bs);   /* copied by its key loop's pipeline */
     bool early = !pp && ((m->early[bs] >= 0 && !m->early_e[bs]) || kb);
-    int64_t M = g.M, N = g.N, K = ty(m, a)->dim[1], SA = K + PAD, SB = N + PAD, SK = K + PAD;
-    int64_t offa = res ? res_at(m, a) : m->off, offb = own ? m->off + M * SA * 2 : m->off;
+    int64_t M = g.M, N = g.N, K = ty(m, a)->dim[1], SA = K + kd.pa, SB = N + kd.pb, SK = K + kd.pa;
+    int64_t offa = res ? res_at(m, a) : m->off, offb = own ? m->off + M * SA * es : m->off;
     PirExpr *ea, *eb;
     if (pp) {
         pipe_bases(m, pp, &ea, &eb);
     } else {
         if (m->early[bs] >= 0 && !m->early_e[bs])
             offb = early_of(m, bs);
-        need(m, (own ? M * SA * 2 : 0) + (early ? 0 : (bt ? N * SK : K * SB) * 2));
+        need(m, (own ? M * SA * es : 0) + (early ? 0 : (bt ? N * SK : K * SB) * es));
         ea = ci(m, offa);
         eb = kb ? kb : ci(m, offb);
     }
@@ -695,20 +841,23 @@ bool gpu_mma_dot(GpuMma *m, const Instr *in)
     if (!pp && (own || !early)) {   /* else both operands are in place already */
         pir_barrier(F, CUR);
         if (own)
-            stage(m, a, offa, 0);
+            stage(m, a, offa, 0, kd.pa);
         if (!early)
-            stage(m, bs, offb, 0);
+            stage(m, bs, offb, 0, bt ? kd.pa : kd.pb);
         pir_barrier(F, CUR);
     }
     scope(m);
     PirExpr *w = op(m, PB_SHR, gpu_tid(m->e), ci(m, 5)), *l = op(m, PB_AND, gpu_tid(m->e), ci(m, 31));
     PirExpr *ra = add(m, mul(m, op(m, PB_REM, w, ci(m, g.WM)), ci(m, g.TM)), op(m, PB_AND, l, ci(m, 15)));
-    PirExpr *oa = mul(m, add(m, mul(m, ra, ci(m, SA)), mul(m, op(m, PB_SHR, l, ci(m, 4)), ci(m, 8))), ci(m, 2));
-    PirExpr *cb = add(m, mul(m, op(m, PB_DIV, w, ci(m, g.WM)), ci(m, g.TN)), mul(m, op(m, PB_SHR, l, ci(m, 4)), ci(m, 8)));
+    PirExpr *oa = mul(m, add(m, mul(m, ra, ci(m, SA)), mul(m, op(m, PB_SHR, l, ci(m, 4)), ci(m, 16 / es))), ci(m, es));
+    PirExpr *cw = mul(m, op(m, PB_DIV, w, ci(m, g.WM)), ci(m, g.TN));    /* the warp's first column */
+    PirExpr *cb = add(m, cw, mul(m, op(m, PB_SHR, l, ci(m, 4)), ci(m, 8)));
     PirExpr *ob = mul(m, add(m, mul(m, op(m, PB_AND, l, ci(m, 15)), ci(m, SB)), cb), ci(m, 2));
     PirLocal *sa = let(m, "sa", pir_saddr(F, add(m, ea, oa)));
-    PirLocal *sb = bt ? sbt_addr(m, &g, eb, SK) : let(m, "sb", pir_saddr(F, add(m, eb, ob)));
-    PirExpr *kk = loop(m, "kk", K, 16, true);
+    PirLocal *sb = bt ? sbt_addr(m, &g, eb, SK, es) : half_dt(kd.dt) ? let(m, "sb", pir_saddr(F, add(m, eb, ob))) : NULL;
+    PirLocal *ebl = !bt && !sb ? let(m, "eb", eb) : NULL;
+    PirLocal *cwl = ebl ? let(m, "cw", cw) : NULL;
+    PirExpr *kk = loop(m, "kk", K, kd.kstep, true);
     PirLocal *fa = pir_local(F, "fa", PT_U32, g.MI * 4), *fb = pir_local(F, "fb", PT_U32, g.NI * 2);
     pir_decl(F, CUR, fa, NULL);
     pir_decl(F, CUR, fb, NULL);
@@ -721,27 +870,37 @@ bool gpu_mma_dot(GpuMma *m, const Instr *in)
         s = pir_asm_stmt(F, CUR, PA_LDSM4);
         for (int i = 0; i < 4; i++)
             s->out[i] = el2(m, fa, mi, 4, i);
-        byte = mul(m, add(m, mul(m, mi, ci(m, 16 * SA)), kk), ci(m, 2));
+        byte = mul(m, add(m, mul(m, mi, ci(m, 16 * SA)), kk), ci(m, es));
         s->in[0] = op(m, PB_ADD, ref(m, sa), pir_conv(F, PT_U32, byte));
+        if (kd.dt == DT_F32)
+            round_tf32(m, fa, mul(m, mi, ci(m, 4)), 4);
         close_n(m, 1);
     }
-    PirExpr *nj = loop(m, "nj", g.NI / 2, 1, true);
-    if (bt) {
-        ldsm_bt(m, fb, sb, nj, kk, SK);
+    if (ebl) {                                 /* tf32, s8: scalar loads */
+        PirExpr *ni = loop(m, "ni", g.NI, 1, true);
+        lds_b(m, &kd, fb, ref(m, ebl), ref(m, cwl), ni, kk, SB);
+        close_n(m, 1);
     } else {
-        s = pir_asm_stmt(F, CUR, PA_LDSM4T);
-        PirExpr *n2 = mul(m, nj, ci(m, 2)), *n21 = add(m, n2, ci(m, 1));
-        s->out[0] = el2(m, fb, n2, 2, 0);
-        s->out[1] = el2(m, fb, n2, 2, 1);
-        s->out[2] = el2(m, fb, n21, 2, 0);
-        s->out[3] = el2(m, fb, n21, 2, 1);
-        byte = mul(m, add(m, mul(m, kk, ci(m, SB)), mul(m, nj, ci(m, 16))), ci(m, 2));
-        s->in[0] = op(m, PB_ADD, ref(m, sb), pir_conv(F, PT_U32, byte));
+        PirExpr *nj = loop(m, "nj", g.NI / 2, 1, true);
+        if (bt) {
+            ldsm_bt(m, fb, sb, nj, kk, SK, es);
+            if (kd.dt == DT_F32)
+                round_tf32(m, fb, mul(m, nj, ci(m, 4)), 4);
+        } else {
+            s = pir_asm_stmt(F, CUR, PA_LDSM4T);
+            PirExpr *n2 = mul(m, nj, ci(m, 2)), *n21 = add(m, n2, ci(m, 1));
+            s->out[0] = el2(m, fb, n2, 2, 0);
+            s->out[1] = el2(m, fb, n2, 2, 1);
+            s->out[2] = el2(m, fb, n21, 2, 0);
+            s->out[3] = el2(m, fb, n21, 2, 1);
+            byte = mul(m, add(m, mul(m, kk, ci(m, SB)), mul(m, nj, ci(m, 16))), ci(m, 2));
+            s->in[0] = op(m, PB_ADD, ref(m, sb), pir_conv(F, PT_U32, byte));
+        }
+        close_n(m, 1);
     }
-    close_n(m, 1);
     mi = loop(m, "mi", g.MI, 1, true);
     PirExpr *ni = loop(m, "ni", g.NI, 1, true);
-    s = pir_asm_stmt(F, CUR, ty(m, a)->dt == DT_BF16 ? PA_MMA_BF16 : PA_MMA_F16);
+    s = pir_asm_stmt(F, CUR, kd.mma);
     PirExpr *slot = mul(m, add(m, mul(m, mi, ci(m, g.NI)), ni), ci(m, 4));
     for (int i = 0; i < 4; i++) {
         s->out[i] = pir_elem(F, acc, add(m, slot, ci(m, i)));
@@ -750,11 +909,12 @@ bool gpu_mma_dot(GpuMma *m, const Instr *in)
     s->in[4] = el2(m, fb, ni, 2, 0);
     s->in[5] = el2(m, fb, ni, 2, 1);
     close_n(m, 2);
-    for (int j = 0; pp && pp->late && j < K / 16; j++) {
+    int steps = (int)(K / kd.kstep);
+    for (int j = 0; pp && pp->late && j < steps; j++) {
         /* the next copies go out, a part after each k step's MMAs, while
          * the tensor cores work */
-        gpu_push(m->e, pir_if(F, CUR, op(m, PB_EQ, kk, ci(m, 16 * j)))->body);
-        pipe_issue(m, pp, j, (int)(K / 16));
+        gpu_push(m->e, pir_if(F, CUR, op(m, PB_EQ, kk, ci(m, kd.kstep * j)))->body);
+        pipe_issue(m, pp, j, steps);
         gpu_pop(m->e);
     }
     close_n(m, 2);
@@ -819,7 +979,8 @@ static bool wg_plan(const GpuMma *m, const Instr *in, const Instr *loop, Grid *g
     const char *env = getenv("TKC_WGMMA");
     const TTy *t = &in->ty;
     int x = I(m, in->args[2])->index;
-    if (!m->k->wgmma || (env && !strcmp(env, "0")) || !gpu_wg_grid(m, t->dim[0], t->dim[1], g))
+    if (!m->k->wgmma || (env && !strcmp(env, "0")) || !half_dt(ty(m, in->args[0])->dt)
+        || !gpu_wg_grid(m, t->dim[0], t->dim[1], g))
         return false;
     for (int v = 1; v < m->k->instrs.n; v++) {
         const Instr *c = I(m, v);
@@ -861,8 +1022,9 @@ static void plan_pipe(GpuMma *m, const Instr *in, const int *uses)
     Grid g;
     if (!dot_fits(m, in, &g))
         return;
-    int64_t K = ty(m, a)->dim[1], bytes_a = g.M * (K + PAD) * 2;
-    int64_t stage = (bytes_a + K * (g.N + PAD) * 2 + 127) / 128 * 128, max = PIPE_MAX;
+    Kind kd = kind_of(ty(m, a)->dt);
+    int64_t K = ty(m, a)->dim[1], bytes_a = g.M * (K + kd.pa) * kd.es;
+    int64_t stage = (bytes_a + K * (g.N + kd.pb) * kd.es + 127) / 128 * 128, max = PIPE_MAX;
     bool wg = wg_plan(m, in, loop, &g);
     if (wg) {                                  /* unpadded, 1024-aligned (gpu_wgmma.c) */
         bytes_a = (g.M * K * 2 + 1023) / 1024 * 1024;
@@ -960,20 +1122,37 @@ static void pipe_bases(GpuMma *m, GpuPipe *p, PirExpr **ea, PirExpr **eb)
     *eb = add(m, base, ci(m, p->offb));
 }
 
+/* Elements of load v in a 16-byte chunk. */
+static int64_t chunk_elems(const GpuMma *m, int v) { return 16 / kind_of(ty(m, v)->dt).es; }
+
 /* This thread's rounds of 16-byte chunks of load v, T chunks a round. */
 static int64_t rounds(const GpuMma *m, int v)
 {
     const TTy *t = ty(m, v);
-    return (t->dim[0] * t->dim[1] / 8 + m->T - 1) / m->T;
+    return (t->dim[0] * t->dim[1] / chunk_elems(m, v) + m->T - 1) / m->T;
+}
+
+/* Word i of the 16 bytes of tile v ([*, C] of an operand dtype) at row i0,
+ * columns i1.. read element by element. */
+static PirExpr *chunk_word(GpuMma *m, int v, PirExpr *i0, PirExpr *i1, int i)
+{
+    DType dt = ty(m, v)->dt;
+    int es = kind_of(dt).es;
+    PirExpr *x[4];
+    for (int j = 0; j < 4 / es; j++)
+        x[j] = gpu_at(m->e, v, i0, add(m, i1, ci(m, i * (4 / es) + j)), NULL);
+    return es == 2 ? pack2(m, dt, x[0], x[1]) : es == 4 ? pir_bitcast(F, PT_U32, x[0]) : bytes4(m, x);
 }
 
 /* Copy rounds [q0, q1) of load v ([R, C]) of the iteration whose counter
  * the loop's LOOPVAR reads now into the stage at byte offset `at` (I32;
- * rows of C + PAD, or with E > 0 wgmma's swizzled layout of width E). */
-static void copy_tile(GpuMma *m, int v, PirExpr *at, int64_t q0, int64_t q1, int64_t E)
+ * rows of C + pad elements, or with E > 0 wgmma's swizzled layout of
+ * width E). */
+static void copy_tile(GpuMma *m, int v, PirExpr *at, int64_t q0, int64_t q1, int64_t E, int64_t pad)
 {
     const TTy *t = ty(m, v);
-    int64_t R = t->dim[0], C = t->dim[1], SR = C + PAD, nch = R * C / 8;
+    int64_t ce = chunk_elems(m, v), es = 16 / ce;
+    int64_t R = t->dim[0], C = t->dim[1], SR = C + pad, nch = R * C / ce;
     if (q1 <= q0)
         return;
     scope(m);
@@ -984,10 +1163,10 @@ static void copy_tile(GpuMma *m, int v, PirExpr *at, int64_t q0, int64_t q1, int
         gpu_push(m->e, pir_if(F, CUR, op(m, PB_LT, ref(m, ch), ci(m, nch)))->body);
         depth++;
     }
-    PirLocal *i0 = let(m, "i", op(m, PB_DIV, ref(m, ch), ci(m, C / 8)));
-    PirLocal *i1 = let(m, "i", mul(m, op(m, PB_REM, ref(m, ch), ci(m, C / 8)), ci(m, 8)));
+    PirLocal *i0 = let(m, "i", op(m, PB_DIV, ref(m, ch), ci(m, C / ce)));
+    PirLocal *i1 = let(m, "i", mul(m, op(m, PB_REM, ref(m, ch), ci(m, C / ce)), ci(m, ce)));
     PirExpr *o = E ? gpu_wg_at(m, R, E, ref(m, i0), ref(m, i1))
-                   : mul(m, add(m, mul(m, ref(m, i0), ci(m, SR)), ref(m, i1)), ci(m, 2));
+                   : mul(m, add(m, mul(m, ref(m, i0), ci(m, SR)), ref(m, i1)), ci(m, es));
     PirLocal *dst = let(m, "dst", add(m, at, o));
     PirExpr *ptr, *ok;
     if (gpu_load_chunk(m->e, v, ref(m, i0), ref(m, i1), &ptr, &ok)) {
@@ -1002,11 +1181,8 @@ static void copy_tile(GpuMma *m, int v, PirExpr *at, int64_t q0, int64_t q1, int
         depth++;
     }
     PirExpr *w[4];
-    for (int i = 0; i < 4; i++) {
-        PirExpr *lo = gpu_at(m->e, v, ref(m, i0), add(m, ref(m, i1), ci(m, 2 * i)), NULL);
-        PirExpr *hi = gpu_at(m->e, v, ref(m, i0), add(m, ref(m, i1), ci(m, 2 * i + 1)), NULL);
-        w[i] = pack2(m, t->dt, lo, hi);
-    }
+    for (int i = 0; i < 4; i++)
+        w[i] = chunk_word(m, v, ref(m, i0), ref(m, i1), i);
     PirStmt *st = pir_stmt(F, CUR, PS_STORE);
     st->mem = pir_smem(PT_U32, 0, op(m, PB_SHR, ref(m, dst), ci(m, 2)));
     st->nw = 4;
@@ -1103,7 +1279,7 @@ static void pipe_copy(GpuMma *m, GpuPipe *p, PirExpr *base, int64_t ahead, PirEx
     for (int i = 0; i < p->nld; i++) {      /* a key loop's loads */
         int64_t r = rounds(m, p->ld[i]);
         copy_tile(m, p->ld[i], add(m, ref(m, at), ci(m, p->ldoff[i])), r * part / parts, r * (part + 1) / parts,
-                  p->lde[i]);
+                  p->lde[i], PAD);
     }
     if (p->tma) {
         PirStmt *t = pir_if(F, CUR, ref(m, m->tma_on));
@@ -1114,10 +1290,11 @@ static void pipe_copy(GpuMma *m, GpuPipe *p, PirExpr *base, int64_t ahead, PirEx
     }
     if (!p->nld) {
         const Instr *dot = I(m, p->dot);
+        Kind kd = kind_of(ty(m, dot->args[0])->dt);
         int64_t ra = rounds(m, dot->args[0]), rb = rounds(m, dot->args[1]);
-        copy_tile(m, dot->args[0], ref(m, at), ra * part / parts, ra * (part + 1) / parts, p->ea);
+        copy_tile(m, dot->args[0], ref(m, at), ra * part / parts, ra * (part + 1) / parts, p->ea, kd.pa);
         copy_tile(m, dot->args[1], add(m, ref(m, at), ci(m, p->offb)), rb * part / parts, rb * (part + 1) / parts,
-                  p->eb);
+                  p->eb, kd.pb);
     }
     if (p->tma)
         gpu_pop(m->e);
@@ -1483,7 +1660,8 @@ static bool wgd_plan(const GpuMma *m, const Instr *in)
     const char *env = getenv("TKC_WG_ATTN");
     const TTy *t = &in->ty;
     Grid g, w;
-    if (!m->k->wgmma || (env && !strcmp(env, "0")) || !grid_of(m, t->dim[0], t->dim[1], &g)
+    if (!m->k->wgmma || (env && !strcmp(env, "0")) || !half_dt(ty(m, in->args[0])->dt)
+        || !grid_of(m, t->dim[0], t->dim[1], &g)
         || !gpu_wg_grid(m, t->dim[0], t->dim[1], &w))
         return false;
     return gpu_grid_eq(&g, &w) && g.TM == w.TM && g.TN == w.TN;
@@ -1521,9 +1699,9 @@ static bool wg_single(GpuMma *m, const Instr *in, const Grid *g)
     if (owna || ownb) {
         pir_barrier(F, CUR);
         if (owna)
-            stage(m, a, own, ea);
+            stage(m, a, own, ea, PAD);
         if (ownb)
-            stage(m, bs, own + (owna ? bytes_a : 0), eb);
+            stage(m, bs, own + (owna ? bytes_a : 0), eb, PAD);
         pir_asm_stmt(F, CUR, PA_FENCE_PROXY);
         pir_barrier(F, CUR);
     }

@@ -378,7 +378,8 @@ static int lower_builtin(L *l, Expr *e, bool unchecked)
 {
     static const char *const n3[] = {"x", "mask", "other"}, *const s3[] = {"x", "value", "mask"},
                              *const r2[] = {"x", "axis"}, *const fl[] = {"shape", "value", "dtype"},
-                             *const v2[] = {"x", "shape"}, *const t2[] = {"x", "perm"};
+                             *const v2[] = {"x", "shape"}, *const t2[] = {"x", "perm"},
+                             *const d4[] = {"a", "b", "c", "allow_tf32"};
     static const Op unary_op[BI_COUNT] = {
         [BI_EXP] = OP_EXP, [BI_EXP2] = OP_EXP2, [BI_LOG] = OP_LOG, [BI_LOG2] = OP_LOG2, [BI_SQRT] = OP_SQRT,
         [BI_RSQRT] = OP_RSQRT, [BI_SIN] = OP_SIN, [BI_COS] = OP_COS, [BI_TANH] = OP_TANH, [BI_ERF] = OP_ERF,
@@ -393,7 +394,7 @@ static int lower_builtin(L *l, Expr *e, bool unchecked)
     if (bi == BI_ZEROS || bi == BI_FULL || bi == BI_RESHAPE || bi == BI_BROADCAST)
         check_sizes(l, e);
     TTy res = e->type->kind == TY_TILE ? concrete(l, e->type, e->span) : scalar_ty(DT_BOOL);
-    Expr *a[3];
+    Expr *a[4];
     switch (bi) {
     case BI_PROGRAM_ID: {
         args_of(e, r2, 1, a);
@@ -430,11 +431,16 @@ static int lower_builtin(L *l, Expr *e, bool unchecked)
         args_of(e, s3, 3, a);
         return lower_load_store(l, e, bi, unchecked, a);
     case BI_DOT: {
-        args_of(e, n3, 3, a);
+        args_of(e, d4, 4, a);
         int x = lower_expr(l, a[0]), y = lower_expr(l, a[1]);
         int acc = a[2] ? convert(l, lower_expr(l, a[2]), res.dt, e->span)
                        : bcast(l, konst_i(l, res.dt, 0), &res, e->span);
-        return emit(l, OP_DOT, res, x, y, acc, e->span)->id;
+        const Instr *f = a[3] ? l->k->instrs.v[lower_expr(l, a[3])] : NULL;   /* sema: a CONST */
+        bool tf32 = f && f->op == OP_CONST && f->ival;
+        Instr *in = emit(l, OP_DOT, res, x, y, acc, e->span);
+        /* tf32 only means something for f32 operands */
+        in->ival = tf32 && ty_of(l, x).dt == DT_F32 && ty_of(l, y).dt == DT_F32;
+        return in->id;
     }
     case BI_TRANS: {
         args_of(e, t2, 2, a);

@@ -33,6 +33,7 @@
  * PA_MBAR_ARRIVE, PA_NREG_INC, PA_NREG_DEC, PirStmt.bar and nbar (named
  * barriers over the first nbar threads), PirFunc.min_blocks (warp
  * specialization, sm_90a).
+ * PA_CVT_TF32, PA_MMA_TF32, PA_MMA_S8 (mma.sync on tf32 and s8, sm_80).
  */
 #ifndef TKC_PIR_H
 #define TKC_PIR_H
@@ -347,7 +348,23 @@ typedef struct PirExpr {
      * PE_CONST, a multiple of 8 in 24..256), raised (INC, waiting for the block's     \
      * pool) or lowered (DEC); every thread of the warpgroup executes it */           \
     X(PA_NREG_INC, "nreg_inc", 0, 1, "setmaxnreg.inc.sync.aligned.u32 %0;", "n", 1)      \
-    X(PA_NREG_DEC, "nreg_dec", 0, 1, "setmaxnreg.dec.sync.aligned.u32 %0;", "n", 1)
+    X(PA_NREG_DEC, "nreg_dec", 0, 1, "setmaxnreg.dec.sync.aligned.u32 %0;", "n", 1) \
+    /* U32 out = F32 in rounded to tf32 (nearest, ties away from zero; the low 13 bits \
+     * zero), an operand of MMA_TF32 */                                               \
+    X(PA_CVT_TF32, "cvt_tf32", 1, 1, "cvt.rna.tf32.f32 %0, %1;", "=r,f", 0)             \
+    /* m16n8k8 on tf32 (sm_80): D (4 x F32) = A (4 x U32: A(r, k) in lane (r % 8) * 4 + \
+     * k % 4, register r / 8 + 2 (k / 4)) B (2 x U32: B(k, n) in lane n * 4 + k % 4,   \
+     * register k / 4) + C (the same 4 F32 as D, tied); D as in MMA_BF16 */           \
+    X(PA_MMA_TF32, "mma_tf32", 4, 6,                                                     \
+      "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%10, %11, %12, %13};", \
+      "=f,=f,=f,=f,r,r,r,r,r,r,0,1,2,3", 0)                                              \
+    /* m16n8k32 on s8 (sm_80): D (4 x I32) = A (4 x U32 of 4 bytes along k: A(r, k) in \
+     * lane (r % 8) * 4 + (k % 16) / 4, register r / 8 + 2 (k / 16), byte k % 4) B (2 x \
+     * U32: B(k, n) in lane n * 4 + (k % 16) / 4, register k / 16, byte k % 4) + C (the \
+     * same 4 I32 as D, tied), wrapping; D in MMA_BF16's layout */                     \
+    X(PA_MMA_S8, "mma_s8", 4, 6,                                                         \
+      "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%10, %11, %12, %13};", \
+      "=r,=r,=r,=r,r,r,r,r,r,r,0,1,2,3", 0)
 
 typedef enum {
 #define X(n, s, no, ni, t, c, v) n,

@@ -192,6 +192,10 @@ static void print_attrs(FILE *out, const TirKernel *k, const Instr *in)
     case OP_ARANGE:
         fprintf(out, " start=%" PRId64, in->ival);
         break;
+    case OP_DOT:
+        if (in->ival)
+            fputs(" tf32", out);
+        break;
     case OP_DIM:
         if (ki && in->index >= 0 && in->index < ki->ndims)
             fprintf(out, " %s", ki->dims[in->index].name);

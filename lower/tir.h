@@ -34,7 +34,8 @@ typedef struct Instr {
     TTy ty;                        /* result type (STORE, VAR_SET, control: dt DT_BOOL rank 0, unused) */
     int args[3];                   /* value ids; 0 = absent (LOAD mask/other, STORE mask) */
     int nargs;
-    int64_t ival;                  /* CONST (ints/bool), ARANGE start */
+    int64_t ival;                  /* CONST (ints/bool), ARANGE start; DOT: 1 when its f32
+                                    * operands are rounded to tf32 (allow_tf32) */
     double fval;                   /* CONST (floats) */
     int index;                     /* DIM, ARG, STRIDE, LOAD/STORE: param index; VAR_*: var id */
     int axis;                      /* PROGRAM_ID, EXPAND_DIMS, REDUCE, CUMSUM, STRIDE */

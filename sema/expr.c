@@ -581,12 +581,27 @@ static Type *check_reduce(Ctx *c, Expr *e, Builtin bi, Expr **a)
     return t;
 }
 
+/* dot(a, b[, c][, allow_tf32 = B]): B a compile-time bool (a literal, a
+ * bool const parameter: lowering finds a CONST). */
 static Type *check_dot(Ctx *c, Expr *e, Expr **a)
 {
     Type *x = need_tile(c, a[0], "dot's first operand"), *y = need_tile(c, a[1], "dot's second operand");
     Type *acc = a[2] ? need_tile(c, a[2], "dot's accumulator") : NULL;
     if (!x || !y || (a[2] && !acc))
         return ty_error(c);
+    if (a[3]) {
+        Type *f = check_expr(c, a[3]);
+        if (ty_is_err(f))
+            return ty_error(c);
+        bool known = a[3]->cval || (a[3]->kind == EX_NAME && a[3]->u.name.bind
+                                    && a[3]->u.name.bind->kind == BIND_CONST);
+        bool isbool = is_tile(f) && !f->rank && f->dt == DT_BOOL;
+        if (!isbool || !known) {
+            diag_error(c->d, a[3]->span, "allow_tf32 must be a compile-time bool (true, false or a "
+                       "bool const parameter), got %s%s", isbool ? "a run-time " : "", tstr(c, f));
+            return ty_error(c);
+        }
+    }
     if (x->rank != 2 || y->rank != 2) {
         diag_error(c->d, e->span, "dot needs 2-D tiles, got %s and %s", tstr(c, x), tstr(c, y));
         return ty_error(c);
@@ -803,11 +818,12 @@ static Type *check_builtin(Ctx *c, Expr *e, Builtin bi)
     static const char *const x1[] = {"x"}, *const ld[] = {"x", "mask", "other"},
                              *const st[] = {"x", "value", "mask"}, *const red[] = {"x", "axis"},
                              *const ab[] = {"a", "b", "c"}, *const wh[] = {"cond", "a", "b"},
+                             *const dt[] = {"a", "b", "c", "allow_tf32"},
                              *const rng[] = {"start", "end"}, *const fl[] = {"shape", "value", "dtype"},
                              *const zs[] = {"dtype", "shape"}, *const vw[] = {"x", "shape"},
                              *const ax[] = {"axis"}, *const ex[] = {"x", "axis"}, *const tr[] = {"x", "perm"};
     const char *fname = builtin_name[bi];
-    Expr *a[3];
+    Expr *a[4];
     if ((bi == BI_MIN || bi == BI_MAX) && npositional(e) == 1)
         bi = bi == BI_MIN ? BI_MIN_R : BI_MAX_R;
     e->u.call.builtin = (int)bi;
@@ -857,7 +873,7 @@ static Type *check_builtin(Ctx *c, Expr *e, Builtin bi)
     case BI_CDIV: case BI_MIN: case BI_MAX: case BI_POW:
         return match_args(c, e, fname, ab, 2, 2, a) ? check_elementwise(c, e, bi, a, 2) : ty_error(c);
     case BI_DOT:
-        return match_args(c, e, fname, ab, 2, 3, a) ? check_dot(c, e, a) : ty_error(c);
+        return match_args(c, e, fname, dt, 2, 4, a) ? check_dot(c, e, a) : ty_error(c);
     case BI_TRANS:
         return match_args(c, e, fname, tr, 1, 2, a) ? check_view(c, e, bi, a) : ty_error(c);
     case BI_RESHAPE: case BI_BROADCAST:

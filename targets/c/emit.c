@@ -161,6 +161,16 @@ static const char c_helpers[] =
     "                C[(ptrdiff_t)i * N + j] = (int32_t)((uint32_t)C[(ptrdiff_t)i * N + j] + a * (uint32_t)B[(ptrdiff_t)k * N + j]);\n"
     "        }\n"
     "}\n"
+    "/* x rounded to tf32 (10 mantissa bits) as cvt.rna.tf32.f32: nearest, ties away from zero */\n"
+    "static inline TK_UNUSED float tk_tf32(float x)\n"
+    "{\n"
+    "    uint32_t u;\n"
+    "    memcpy(&u, &x, sizeof u);\n"
+    "    if ((u & 0x7f800000u) != 0x7f800000u)\n"
+    "        u = (u + 0x1000u) & 0xffffe000u;\n"
+    "    memcpy(&x, &u, sizeof x);\n"
+    "    return x;\n"
+    "}\n"
     "static inline TK_UNUSED void tk_dot_f32(int M, int N, int K, const float *restrict A,\n"
     "                                        const float *restrict B, float *restrict C)\n"
     "{\n"
@@ -1343,6 +1353,8 @@ static void emit_cumsum(CE *e, const Instr *in)
 }
 
 /* A dot operand as a contiguous row-major array of the accumulator type. */
+/* Operand j of dot `in` as a contiguous array of at: the value's own
+ * array when it is one, else a copy (rounded to tf32 with allow_tf32). */
 static const char *dot_operand(CE *e, const Instr *in, int j, DType at)
 {
     int v = in->args[j];
@@ -1352,7 +1364,7 @@ static const char *dot_operand(CE *e, const Instr *in, int j, DType at)
     Acc acc = resolve(e, v, t->rank, r, false);
     int64_t rs[TIR_MAXRANK];
     row_strides(t, rs);
-    bool contig = e->array[acc.base] && strcmp(ct(ty(e, acc.base)->dt), ct(at)) == 0;
+    bool contig = e->array[acc.base] && strcmp(ct(ty(e, acc.base)->dt), ct(at)) == 0 && !in->ival;
     for (int d = 0; d < t->rank && contig; d++)
         contig = acc.c[d] == rs[d];
     if (contig)
@@ -1360,8 +1372,8 @@ static const char *dot_operand(CE *e, const Instr *in, int j, DType at)
     const char *name = S("%c%d", j ? 'b' : 'a', in->id);
     line(e, "_Alignas(64) %s %s[%lld];", ct(at), name, (long long)tty_numel(t));
     open_loops(e, t, true);
-    line(e, "%s[%s] = %s;", name, ident_lin(e, t),
-         conv(e, acc_str(e, &acc, t->rank, loopvars, -1), t->dt, at));
+    const char *x = conv(e, acc_str(e, &acc, t->rank, loopvars, -1), t->dt, at);
+    line(e, in->ival ? "%s[%s] = tk_tf32(%s);" : "%s[%s] = %s;", name, ident_lin(e, t), x);
     close_loops(e, t);
     return name;
 }

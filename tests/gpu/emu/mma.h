@@ -1,7 +1,7 @@
 /*
  * tests/gpu/emu/mma.h — the tensor-core helpers (the PA_* asm statements of
  * lower/pir.h, as targets/cuda/print.c prints them) on the CPU stand-in:
- * ldmatrix and mma.sync m16n8k16 as exchanges between the threads of a warp
+ * ldmatrix and mma.sync (m16n8k16, m16n8k8 tf32, m16n8k32 s8) as exchanges between the threads of a warp
  * through memory between two barriers of the warp (like the shuffles in emu.h), with
  * PTX's fragment layouts, so the emulator checks the layout logic of tkc's
  * tensor-core path.  Shared addresses are offsets in tk_smem.
@@ -88,6 +88,69 @@ TK_D void tk_emu_mma(float *d, const uint32_t *a, uint32_t b0, uint32_t b1, bool
     }
 TK_EMU_DEF_MMA(bf16, true)
 TK_EMU_DEF_MMA(f16, false)
+
+/* cvt.rna.tf32.f32: nearest, ties away from zero, to 10 mantissa bits */
+TK_D uint32_t tk_cvt_tf32(float x)
+{
+    uint32_t u = tk_f32_bits(x);
+    return (u & 0x7f800000u) == 0x7f800000u ? u : (u + 0x1000u) & 0xffffe000u;
+}
+/* An operand register of mma tf32: a finite value must come rounded
+ * (tk_cvt_tf32), as tkc promises; the GPU would silently drop the bits. */
+TK_D float tk_emu_tf32(uint32_t u)
+{
+    if ((u & 0x1fffu) && (u & 0x7f800000u) != 0x7f800000u) {
+        fprintf(stderr, "tk_emu: an mma.tf32 operand not rounded to tf32 (0x%08x)\n", u);
+        abort();
+    }
+    return tk_bits_f32(u);
+}
+/* m16n8k8 tf32: A(r, k) in lane (r%8)*4 + k%4, register r/8 + 2(k/4); B(k, n)
+ * in lane n*4 + k%4, register k/4; D as tk_emu_mma's. */
+TK_D void tk_mma_tf32(float &d0, float &d1, float &d2, float &d3, uint32_t a0, uint32_t a1, uint32_t a2,
+                      uint32_t a3, uint32_t b0, uint32_t b1)
+{
+    unsigned t = threadIdx.x, w = t & ~31u, l = t & 31;
+    const uint32_t x[6] = { a0, a1, a2, a3, b0, b1 };
+    for (int i = 0; i < 6; i++)
+        tk_emu_mma_x[t][i] = x[i];
+    tk_emu_sync();
+    float *d[4] = { &d0, &d1, &d2, &d3 };
+    for (unsigned c = 0; c < 4; c++) {
+        unsigned r = (l >> 2) + 8 * (c >> 1), n = 2 * (l & 3) + (c & 1);
+        float s = *d[c];
+        for (unsigned k = 0; k < 8; k++)
+            s += tk_emu_tf32(tk_emu_mma_x[w + (r & 7) * 4 + (k & 3)][(r >> 3) + 2 * (k >> 2)])
+               * tk_emu_tf32(tk_emu_mma_x[w + n * 4 + (k & 3)][4 + (k >> 2)]);
+        *d[c] = s;
+    }
+    tk_emu_sync();
+}
+/* m16n8k32 s8: A(r, k) in lane (r%8)*4 + (k%16)/4, register r/8 + 2(k/16),
+ * byte k%4; B(k, n) in lane n*4 + (k%16)/4, register k/16, byte k%4; D as
+ * tk_emu_mma's, wrapping. */
+TK_D void tk_mma_s8(int &d0, int &d1, int &d2, int &d3, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3,
+                    uint32_t b0, uint32_t b1)
+{
+    unsigned t = threadIdx.x, w = t & ~31u, l = t & 31;
+    const uint32_t x[6] = { a0, a1, a2, a3, b0, b1 };
+    for (int i = 0; i < 6; i++)
+        tk_emu_mma_x[t][i] = x[i];
+    tk_emu_sync();
+    int *d[4] = { &d0, &d1, &d2, &d3 };
+    for (unsigned c = 0; c < 4; c++) {
+        unsigned r = (l >> 2) + 8 * (c >> 1), n = 2 * (l & 3) + (c & 1);
+        uint32_t s = (uint32_t)*d[c];
+        for (unsigned k = 0; k < 32; k++) {
+            uint32_t wa = tk_emu_mma_x[w + (r & 7) * 4 + (k & 15) / 4][(r >> 3) + 2 * (k >> 4)];
+            uint32_t wb = tk_emu_mma_x[w + n * 4 + (k & 15) / 4][4 + (k >> 4)];
+            int8_t xa = (int8_t)(wa >> 8 * (k & 3)), xb = (int8_t)(wb >> 8 * (k & 3));
+            s += (uint32_t)((int32_t)xa * xb);
+        }
+        *d[c] = (int)s;
+    }
+    tk_emu_sync();
+}
 
 /* cp.async: the copy happens at once (n bytes, the rest of 16 zeroed), so
  * commit and wait have nothing to do; the barriers tkc puts between a copy

@@ -22,6 +22,15 @@ void tk_nvx_mma_f16(float *d, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3
 {
     tk_mma_f16(d[0], d[1], d[2], d[3], a0, a1, a2, a3, b0, b1);
 }
+void tk_nvx_cvt_tf32(uint32_t *o, float x) { o[0] = tk_cvt_tf32(x); }
+void tk_nvx_mma_tf32(float *d, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t b0, uint32_t b1)
+{
+    tk_mma_tf32(d[0], d[1], d[2], d[3], a0, a1, a2, a3, b0, b1);
+}
+void tk_nvx_mma_s8(int *d, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t b0, uint32_t b1)
+{
+    tk_mma_s8(d[0], d[1], d[2], d[3], a0, a1, a2, a3, b0, b1);
+}
 void tk_nvx_pack_bf16x2(uint32_t *o, float lo, float hi) { o[0] = tk_pack_bf16x2(lo, hi); }
 void tk_nvx_pack_f16x2(uint32_t *o, float lo, float hi) { o[0] = tk_pack_f16x2(lo, hi); }
 void tk_nvx_cp_async(uint32_t s, const void *g, uint32_t n) { tk_cp_async(s, g, n); }
