@@ -2785,13 +2785,17 @@ static void build_producer(GL *e, const Instr *loop, int g0, int g1, int np)
         gpu_pop(e);
 }
 
-/* The function: a grid-stride loop over programs around the body; with a
- * warp-specialized K loop, a producer warpgroup after the T threads runs
- * its own loop over programs, issuing the loop's copies. */
+/* The function: a grid-stride loop over programs around the body (with
+ * the launch option `persistent`, the launcher starts one block per
+ * multiprocessor, so each loops over several); with a warp-specialized K
+ * loop, a producer warpgroup after the T threads runs its own loop over
+ * programs, issuing the loop's copies. */
 static void build(GL *e)
 {
     F = pir_func(e->a, e->k->name);
     F->threads = e->T;
+    const char *env = getenv("TKC_PERSIST");   /* experiments: overrides `persistent` */
+    F->persistent = env && *env ? !strcmp(env, "1") : e->k->persistent;
     e->stack.n = 0;
     e->val = arena_alloc(e->a, sizeof(PirLocal *) * (size_t)e->n);
     e->valb = arena_alloc(e->a, sizeof(PirLocal *) * (size_t)e->n);

@@ -1263,22 +1263,22 @@ void gpu_mma_loop_post(GpuMma *m, const Instr *loop)
  *   - With PP_TMA_OK false (no tensor maps) the producer does nothing and
  *     the consumers take the cp.async path with its barriers (named).
  *
- * Off by default (measured on an H100, doc/bench/h100-wspec-*.log: with
- * stdlib matmul_bf16's 128 x 256 tiles it loses 4-8% to the unspecialized
- * loop; persistent with 128 x 128 tiles in 6 stages it wins 15% at 4096^3
- * and loses 4% at 8192^3).  At compile time TKC_WS=1 turns it on;
- * TKC_PERSIST=1 too, and makes the kernel persistent (PirFunc.persistent:
- * the launcher starts one block per multiprocessor, each loops over
- * programs, its producer fetching the next program's operands during the
- * epilogue); TKC_WS_NREG=0 leaves the registers as they are. */
+ * The kernel's launch option `specialize` asks for it (@launch, -D,
+ * @autotune; off by default).  It pays most with a persistent grid
+ * (`persistent`: the launcher starts one block per multiprocessor, each
+ * loops over programs, its producer fetching the next program's operands
+ * during the epilogue): on an H100 with 128 x 128 tiles in 6 stages it
+ * wins 15% over the unspecialized loop at 4096^3 and loses 4% at 8192^3
+ * (doc/bench/h100-wspec-*.log).  Experiments: TKC_WS=0/1 at compile time
+ * overrides `specialize`; TKC_WS_NREG=0 leaves the registers as they are. */
 
 #define WS_NREG_PRODUCER 40
 #define WS_NREG_CONSUMER 232   /* 128 x 40 + 256 x 232 <= 65536 registers */
 
 static bool ws_plan(const GpuMma *m, const GpuPipe *p, const Instr *loop)
 {
-    const char *env = getenv("TKC_WS"), *per = getenv("TKC_PERSIST");
-    bool on = (env && !strcmp(env, "1")) || (per && !strcmp(per, "1"));
+    const char *env = getenv("TKC_WS");
+    bool on = env && *env ? !strcmp(env, "1") : m->k->specialize;
     if (!on || m->ws || loop->parent != m->k->body || m->T % 128 || m->T + 128 > 1024)
         return false;
     for (int j = 0; j < 3; j++)
@@ -1306,8 +1306,6 @@ static void nreg(GpuMma *m, PirAsmOp o, int n)
 
 int gpu_mma_ws_producer(GpuMma *m)
 {
-    const char *env = getenv("TKC_PERSIST");      /* one block per SM, looping over programs */
-    F->persistent = env && !strcmp(env, "1");
     if (ws_nreg(m))
         nreg(m, PA_NREG_DEC, WS_NREG_PRODUCER);
     m->ws->pe = let(m, "pe", pir_int(F, PT_U32, 0xffffffffll));   /* a fresh mbarrier's "phase -1" */
