@@ -323,7 +323,9 @@ static void need(GpuMma *m, int64_t bytes)
         m->need = bytes;
 }
 
-GpuSlots gpu_mma_open_frag(GpuMma *m, const Grid *g, bool rk)
+/* gpu_mma_open_frag's loops, over every cs-th element of a fragment (cs =
+ * 2: the pairs c = 0, 2 of columns i1, i1 + 1). */
+static GpuSlots open_slots(GpuMma *m, const Grid *g, bool rk, int cs)
 {
     scope(m);
     PirExpr *w = op(m, PB_SHR, gpu_tid(m->e), ci(m, 5)), *l = op(m, PB_AND, gpu_tid(m->e), ci(m, 31));
@@ -332,7 +334,7 @@ GpuSlots gpu_mma_open_frag(GpuMma *m, const Grid *g, bool rk)
                                     mul(m, ci(m, 2), op(m, PB_AND, l, ci(m, 3)))));
     PirExpr *mi = loop(m, "mi", g->MI, 1, true);
     PirExpr *ni = loop(m, "ni", g->NI, 1, true);
-    PirExpr *c = loop(m, "c", 4, 1, true);
+    PirExpr *c = loop(m, "c", 4, cs, true);
     GpuSlots s = { .depth = 4 };
     s.k = let(m, "k", add(m, mul(m, add(m, mul(m, mi, ci(m, g->NI)), ni), ci(m, 4)), c));
     s.i0 = let(m, "i", add(m, add(m, ref(m, r0), mul(m, mi, ci(m, 16))), mul(m, op(m, PB_SHR, c, ci(m, 1)), ci(m, 8))));
@@ -340,6 +342,14 @@ GpuSlots gpu_mma_open_frag(GpuMma *m, const Grid *g, bool rk)
     if (rk)
         s.rk = let(m, "rk", add(m, mul(m, mi, ci(m, 2)), op(m, PB_SHR, c, ci(m, 1))));
     return s;
+}
+
+GpuSlots gpu_mma_open_frag(GpuMma *m, const Grid *g, bool rk) { return open_slots(m, g, rk, 1); }
+GpuSlots gpu_mma_open_pairs(GpuMma *m, const Grid *g) { return open_slots(m, g, false, 2); }
+
+bool gpu_mma_var_grid(const GpuMma *m, int x, Grid *g)
+{
+    return m->frag_var && m->frag_var[x] && var_grid(m, x, g);
 }
 
 /* Open the unrolled loops over a thread's fragment slots of grid g: slot,
