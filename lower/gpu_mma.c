@@ -26,8 +26,9 @@
  * in that fragment layout in registers across loop iterations, so a K loop
  * only stages operands and issues MMAs.  The var's other writes (the zeros
  * before the loop) fill the fragments element by element; its other reads
- * (the epilogue after the loop) convert to gpu.c's block layout through
- * the staging region once.
+ * (the epilogue after the loop) stay in the fragments (gpu.c, frag_epi),
+ * or with TKC_FRAG_EPI=0 convert to gpu.c's block layout through the
+ * staging region once.
  *
  * Any other DOT leaves its result in the fragments (gpu.c's GL_FRAG
  * layout: what follows may stay there) and takes its acc operand from
