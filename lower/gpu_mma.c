@@ -1275,13 +1275,15 @@ void gpu_mma_loop_post(GpuMma *m, const Instr *loop)
  *     the consumers take the cp.async path with its barriers (named).
  *
  * The kernel's launch option `specialize` asks for it (@launch, -D,
- * @autotune; off by default).  It pays most with a persistent grid
- * (`persistent`: the launcher starts one block per multiprocessor, each
- * loops over programs, its producer fetching the next program's operands
- * during the epilogue): on an H100 with 128 x 128 tiles in 6 stages it
- * wins 15% over the unspecialized loop at 4096^3 and loses 4% at 8192^3
- * (doc/bench/h100-wspec-*.log).  Experiments: TKC_WS=0/1 at compile time
- * overrides `specialize`; TKC_WS_NREG=0 leaves the registers as they are. */
+ * @autotune; off by default); with `persistent` the launcher starts one
+ * block per multiprocessor, each looping over programs, its producer
+ * fetching the next program's operands during the epilogue.  On an H100
+ * with the epilogue stored from the fragments, stdlib matmul_bf16's
+ * 128 x 256 tiles run as fast specialized as not (631-633 / 698-720 vs
+ * 628-680 / 660-718 TFLOP/s at 4096^3 / 8192^3; persistent 128 x 128 in 6
+ * stages 564 / 577: doc/bench/h100-ws2-ws.log), so it is a tuning choice.
+ * Experiments: TKC_WS=0/1 at compile time overrides `specialize`;
+ * TKC_WS_NREG=0 leaves the registers as they are. */
 
 #define WS_NREG_PRODUCER 40
 #define WS_NREG_CONSUMER 232   /* 128 x 40 + 256 x 232 <= 65536 registers */
