@@ -2,7 +2,7 @@
  * lang/tune.c — build-time autotuning (tkc --max-autotune).
  *
  * For each kernel with an @autotune space and each --tune shape, tkc takes
- * the const values (and, on GPUs, warps and stages) from
+ * the const values (and, on GPUs, the launch options) from
  *
  *   1. the --tune-table file, when it has a line for the kernel and shape;
  *   2. else the persistent cache, keyed by everything the choice depends on
@@ -333,91 +333,152 @@ static bool pinned(const Tuner *T, const char *name)
 
 static bool is_launch(const TuneAxis *ax) { return ax->konst < 0; }
 
-/* warps or stages where they do not change this target's code. */
-static bool ignored(const TuneBackend *be, const char *name, size_t n)
+/* Does launch option o (a LaunchOpt) change this target's code? */
+static bool applies(const Tuner *T, int o)
 {
-    if (n == 5 && !strncmp(name, "warps", 5))
-        return !be->warps;
-    return n == 6 && !strncmp(name, "stages", 6) && !be->stages;
+    return T->be->launch && T->be->launch(o, T->o->arch);
 }
 
-static char *label(Tuner *T, const int64_t *cv, int64_t warps, int64_t stages)
+/* The axis named by the n bytes at name among those tuned here, or -1. */
+static int axis_named(const Tuner *T, const char *name, size_t n)
+{
+    for (int j = 0; j < T->axes.n; j++)
+        if (strlen(T->axes.v[j]->name) == n && !strncmp(T->axes.v[j]->name, name, n))
+            return j;
+    return -1;
+}
+
+/* A launch option named by the n bytes at name that does not change this
+ * target's code (a table line may name it). */
+static bool ignored(const Tuner *T, const char *name, size_t n)
+{
+    for (int o = 0; o < LO_N; o++)
+        if (strlen(sema_launch_names[o]) == n && !strncmp(sema_launch_names[o], name, n))
+            return !applies(T, o);
+    return false;
+}
+
+static int64_t axis_value(const TuneAxis *ax, const int64_t *cv, const int64_t *lv)
+{
+    return is_launch(ax) ? lv[ax->launch] : cv[ax->konst];
+}
+
+static char *label(Tuner *T, const int64_t *cv, const int64_t *lv)
 {
     Buf b = { .a = T->a };
     buf_puts(&b, "");
-    for (int i = 0; i < T->axes.n; i++) {
-        const TuneAxis *ax = T->axes.v[i];
-        int64_t v = is_launch(ax) ? (ax->name[0] == 'w' ? warps : stages) : cv[ax->konst];
-        buf_printf(&b, "%s%s=%lld", b.n ? " " : "", ax->name, (long long)v);
-    }
+    for (int i = 0; i < T->axes.n; i++)
+        buf_printf(&b, "%s%s=%lld", b.n ? " " : "", T->axes.v[i]->name,
+                   (long long)axis_value(T->axes.v[i], cv, lv));
     return b.n ? b.s : "(no axes)";
 }
 
-static void add_variant(Tuner *T, const int64_t *cv, int64_t warps, int64_t stages)
+/* The variant with these const and launch values, or -1. */
+static int variant_of(const Tuner *T, const int64_t *cv, const int64_t *lv)
+{
+    for (int i = 0; i < T->vs.n; i++)
+        if (!memcmp(T->vs.v[i].cvals, cv, sizeof(int64_t) * (size_t)T->k->nconsts)
+            && !memcmp(T->vs.v[i].launch, lv, sizeof lv[0] * LO_N))
+            return i;
+    return -1;
+}
+
+static void add_variant(Tuner *T, const int64_t *cv, const int64_t *lv)
 {
     int nc = T->k->nconsts;
-    for (int i = 0; i < T->vs.n; i++)
-        if (!memcmp(T->vs.v[i].cvals, cv, sizeof(int64_t) * (size_t)nc)
-            && T->vs.v[i].warps == warps && T->vs.v[i].stages == stages)
-            return;
-    TuneVariant v = { .warps = warps, .stages = stages };
+    if (variant_of(T, cv, lv) >= 0)
+        return;
+    TuneVariant v = { 0 };
+    memcpy(v.launch, lv, sizeof v.launch);
     v.cvals = arena_alloc(T->a, sizeof(int64_t) * (size_t)(nc + 1));
     memcpy(v.cvals, cv, sizeof(int64_t) * (size_t)nc);
-    v.label = label(T, cv, warps, stages);
+    v.label = label(T, cv, lv);
     vec_push(T->a, T->vs, v);
 }
 
-/* The default variant, then the Cartesian product of the axes in order
- * (the last axis varies fastest). */
-static bool enumerate(Tuner *T)
+/* The axes tuned here, one per name (launch options that do not change
+ * the code and consts set by -D are not), with a note on the others. */
+static void tuned_axes(Tuner *T)
 {
     const KernelInfo *k = T->k;
-    bool said = false;
+    Buf ign = { .a = T->a };
+    int nign = 0;
+    unsigned said = 0;                /* bit per LaunchOpt ignored */
+    buf_puts(&ign, "");
     for (int i = 0; i < k->ntune; i++) {
         const TuneAxis *ax = &k->tune[i];
-        if (is_launch(ax) && ignored(T->be, ax->name, strlen(ax->name))) {
-            const char *what = !T->be->warps && !T->be->stages ? "warps/stages" : ax->name;
-            if (!said)
-                tir_log("autotune", "%s: %s do%s not change %s-target code%s: ignored", k->name, what,
-                        strchr(what, '/') ? "" : "es", tuned_target(T), T->be->warps ? " (yet)" : "");
-            said = true;
-        } else if (!is_launch(ax) && pinned(T, ax->name)) {
+        if (axis_named(T, ax->name, strlen(ax->name)) >= 0 || (is_launch(ax) && (said >> ax->launch & 1)))
+            continue;
+        if (is_launch(ax) && !applies(T, ax->launch)) {
+            said |= 1u << ax->launch;
+            buf_printf(&ign, "%s%s", nign++ ? ", " : "", ax->name);
+        } else if (pinned(T, ax->name)) {
             tir_log("autotune", "%s: %s is set by -D: not tuned", k->name, ax->name);
         } else {
             vec_push(T->a, T->axes, ax);
         }
     }
+    if (nign)
+        tir_log("autotune", "%s: %s do%s not change %s-target code%s%s: ignored", k->name, ign.s,
+                nign > 1 ? "" : "es", tuned_target(T), T->be->launch ? " for " : "",
+                T->be->launch ? (T->o->arch ? T->o->arch : "sm_90a") : "");
+}
+
+/* The default variant, then per @autotune space the Cartesian product of
+ * its axes in order (the last axis varies fastest; axes of other spaces at
+ * their defaults): the union of the spaces. */
+static bool enumerate(Tuner *T)
+{
+    const KernelInfo *k = T->k;
+    tuned_axes(T);
     int64_t *cv = arena_alloc(T->a, sizeof(int64_t) * (size_t)(k->nconsts + 1));
     for (int i = 0; i < k->nconsts; i++)
         cv[i] = k->consts[i].ival;
-    /* warps, stages: @launch's, else the first listed is the default */
-    int64_t lw[2] = { k->warps, k->stages };
+    /* launch options: @launch's (or -D's), else false for the switches
+     * and the first value listed for warps and stages */
+    int64_t lw[LO_N];
+    for (int o = 0; o < LO_N; o++)
+        lw[o] = k->launch[o] >= 0 ? k->launch[o] : o == LO_SPECIALIZE || o == LO_PERSISTENT ? 0 : -1;
     for (int i = 0; i < T->axes.n; i++)
-        if (is_launch(T->axes.v[i]) && !lw[T->axes.v[i]->name[0] != 'w'])
-            lw[T->axes.v[i]->name[0] != 'w'] = T->axes.v[i]->values[0];
-    add_variant(T, cv, lw[0], lw[1]);
-    int *at = arena_alloc(T->a, sizeof(int) * (size_t)(T->axes.n + 1));
-    for (;;) {
-        int64_t w = lw[0], s = lw[1];
-        for (int i = 0; i < T->axes.n; i++) {
-            const TuneAxis *ax = T->axes.v[i];
-            if (is_launch(ax))
-                *(ax->name[0] == 'w' ? &w : &s) = ax->values[at[i]];
-            else
-                cv[ax->konst] = ax->values[at[i]];
+        if (is_launch(T->axes.v[i]) && lw[T->axes.v[i]->launch] < 0)
+            lw[T->axes.v[i]->launch] = T->axes.v[i]->values[0];
+    add_variant(T, cv, lw);
+    int64_t *dc = arena_alloc(T->a, sizeof(int64_t) * (size_t)(k->nconsts + 1));
+    memcpy(dc, cv, sizeof(int64_t) * (size_t)k->nconsts);
+    int *at = arena_alloc(T->a, sizeof(int) * (size_t)(k->ntune + 1));
+    const TuneAxis **sp = arena_alloc(T->a, sizeof *sp * (size_t)(k->ntune + 1));
+    for (int s = 0; s < k->nspaces; s++) {
+        int n = 0;
+        for (int i = 0; i < k->ntune; i++) {
+            const TuneAxis *ax = &k->tune[i];
+            int j = axis_named(T, ax->name, strlen(ax->name));
+            if (ax->space == s && j >= 0)
+                sp[n++] = ax, at[n - 1] = 0;
         }
-        add_variant(T, cv, w, s);
-        if (T->vs.n > MAX_VARIANTS) {
-            diag_error(T->d, k->decl->span, "the @autotune space of %s has more than %d variants", k->name,
-                       MAX_VARIANTS);
-            return false;
+        for (;;) {
+            int64_t l[LO_N];
+            memcpy(l, lw, sizeof l);
+            memcpy(cv, dc, sizeof(int64_t) * (size_t)k->nconsts);
+            for (int i = 0; i < n; i++) {
+                if (is_launch(sp[i]))
+                    l[sp[i]->launch] = sp[i]->values[at[i]];
+                else
+                    cv[sp[i]->konst] = sp[i]->values[at[i]];
+            }
+            add_variant(T, cv, l);
+            if (T->vs.n > MAX_VARIANTS) {
+                diag_error(T->d, k->decl->span, "the @autotune space of %s has more than %d variants", k->name,
+                           MAX_VARIANTS);
+                return false;
+            }
+            int i = n - 1;
+            while (i >= 0 && ++at[i] == sp[i]->n)
+                at[i--] = 0;
+            if (i < 0)
+                break;
         }
-        int i = T->axes.n - 1;
-        while (i >= 0 && ++at[i] == T->axes.v[i]->n)
-            at[i--] = 0;
-        if (i < 0)
-            return true;
     }
+    return true;
 }
 
 /* "BM=64 BN=32": the variant with these values on the tuned axes (the rest
@@ -426,7 +487,8 @@ static int find_choice(Tuner *T, const char *text)
 {
     int64_t *cv = arena_alloc(T->a, sizeof(int64_t) * (size_t)(T->k->nconsts + 1));
     memcpy(cv, T->vs.v[0].cvals, sizeof(int64_t) * (size_t)T->k->nconsts);
-    int64_t w = T->vs.v[0].warps, s = T->vs.v[0].stages;
+    int64_t lv[LO_N];
+    memcpy(lv, T->vs.v[0].launch, sizeof lv);
     for (const char *p = text; *p;) {
         p += strspn(p, " \t");
         size_t n = strcspn(p, "= \t");
@@ -436,22 +498,16 @@ static int find_choice(Tuner *T, const char *text)
         long long v = strtoll(p + n + 1, &end, 10);
         if (end == p + n + 1)
             return -1;
-        int j = 0;
-        while (j < T->axes.n && (strlen(T->axes.v[j]->name) != n || strncmp(T->axes.v[j]->name, p, n)))
-            j++;
-        if (j == T->axes.n && !ignored(T->be, p, n))
+        int j = axis_named(T, p, n);
+        if (j < 0 && !ignored(T, p, n))
             return -1;
-        if (j < T->axes.n && is_launch(T->axes.v[j]))
-            *(p[0] == 'w' ? &w : &s) = v;
-        else if (j < T->axes.n)
+        if (j >= 0 && is_launch(T->axes.v[j]))
+            lv[T->axes.v[j]->launch] = v;
+        else if (j >= 0)
             cv[T->axes.v[j]->konst] = v;
         p = end;
     }
-    for (int i = 0; i < T->vs.n; i++)
-        if (!memcmp(T->vs.v[i].cvals, cv, sizeof(int64_t) * (size_t)T->k->nconsts)
-            && T->vs.v[i].warps == w && T->vs.v[i].stages == s)
-            return i;
-    return -1;
+    return variant_of(T, cv, lv);
 }
 
 /* ------------------------------------------------------------ shapes */
@@ -721,8 +777,7 @@ static TirKernel *lower_quiet(Tuner *T, const TuneVariant *v, const char **why)
         t = NULL;
     } else {
         tir_optimize(t, NULL, stderr);
-        t->warps = (int)v->warps;
-        t->stages = (int)v->stages;
+        tir_launch(t, v->launch);
     }
     free(msg);
     return t;
@@ -1071,8 +1126,7 @@ static TirKernel *instantiate(Tuner *T, int v, const char *name)
         return NULL;
     tir_optimize(t, T->o->dump, stderr);
     t->name = name;
-    t->warps = (int)T->vs.v[v].warps;
-    t->stages = (int)T->vs.v[v].stages;
+    tir_launch(t, T->vs.v[v].launch);
     return t;
 }
 

@@ -63,7 +63,7 @@ int tune_kernel(Arena *a, const KernelInfo *k, const Target *t, const TuneOption
 
 typedef struct TuneVariant {
     int64_t *cvals;                   /* every const param */
-    int64_t warps, stages;            /* 0 where the space has no such axis */
+    int64_t launch[LO_N];             /* per LaunchOpt; -1: the target's choice */
     const char *label;                /* "BM=64 BN=32 BK=16" */
     TirKernel *tir;                   /* lowered and optimized (NULL: pruned) */
     const char *dir;                  /* the variant's own temporary folder */
@@ -86,7 +86,9 @@ typedef struct TuneMeasure {
 
 typedef struct TuneBackend {
     const char *target;
-    bool warps, stages;               /* these launch options change the code */
+    /* Does launch option o (LaunchOpt) change the code for --arch (NULL:
+     * the default)?  NULL: none does. */
+    bool (*launch)(int o, const char *arch);
     int jobs;                         /* the most builds at once (0: 4) */
     /* The device and toolchain, for the cache key; NULL: no device here. */
     char *(*device)(Arena *a);

@@ -679,6 +679,66 @@ static bool row_reduce(const GL *e, const Instr *in, GpuLay *out)
     return lay_fits(out, &in->ty);
 }
 
+/* The epilogue of a K loop's accumulator (a var in the MMA fragment
+ * layout, gpu_mma.c) stays in the fragments: the var's read after the loop
+ * takes its fragment layout, and a store of what is computed from it runs
+ * in that layout too (frag_stores), rather than the [M, N] tile going to
+ * the block layout through shared memory, which keeps the fragments and
+ * their block-layout copy live at once (twice the accumulator's registers:
+ * spills with 128 x 256 tiles).  TKC_FRAG_EPI=0: the conversion (experiments). */
+static bool frag_epi(void)
+{
+    const char *env = getenv("TKC_FRAG_EPI");
+    return !(env && !strcmp(env, "0"));
+}
+
+/* Is v computed elementwise from such an accumulator's read? */
+static bool from_acc(const GL *e, int v, int depth)
+{
+    if (v <= 0 || depth == 0 || ty(e, v)->rank == 0)
+        return false;
+    const Instr *in = I(e, view_base(e, v));
+    if (in->op == OP_VAR_GET)
+        return gpu_mma_var(&e->mma, in) && !e->mma.fused[in->id];
+    if (!(op_flags[in->op] & OPF_E) || in->op == OP_LOAD)
+        return false;
+    for (int j = 0; j < in->nargs; j++)
+        if (from_acc(e, in->args[j], depth - 1))
+            return true;
+    return false;
+}
+
+/* Can a lane of any layout compute tile v at its own index? */
+static bool anywhere(const GL *e, int v)
+{
+    if (v <= 0 || ty(e, v)->rank == 0)
+        return true;
+    int b = view_base(e, v);
+    return ty(e, b)->rank == 0 || I(e, b)->op == OP_ARANGE || I(e, b)->op == OP_CONST || e->recomp[b];
+}
+
+/* The layout of store st's lanes: the block layout, or the fragments of
+ * its value when that comes from an accumulator's epilogue (above), its
+ * offsets and mask are computed anywhere and nothing else accesses its
+ * tensor (threads of other layouts would touch the same elements). */
+static GpuLay store_lay(const GL *e, const Instr *st)
+{
+    GpuLay none = { .kind = GL_BLOCK };
+    int v = st->args[1];
+    if (!frag_epi() || v <= 0 || !from_acc(e, v, 8) || !anywhere(e, st->args[0]) || !anywhere(e, st->args[2]))
+        return none;
+    GpuLay l = e->lay[same_base(e, v)];
+    const TTy *t = ty(e, st->args[0]);
+    if (l.kind != GL_FRAG || !lay_fits(&l, t) || !lay_fits(&l, ty(e, v)))
+        return none;
+    for (int u = 1; u < e->n; u++) {
+        const Instr *m = I(e, u);
+        if (u != st->id && e->live[u] && (m->op == OP_LOAD || m->op == OP_STORE) && m->index == st->index)
+            return none;
+    }
+    return l;
+}
+
 /* One round of layout assignment over the kernel, in program order (the
  * vars' layouts come from the previous round); true when something changed. */
 static bool lay_round(GL *e)
@@ -691,6 +751,9 @@ static bool lay_round(GL *e)
         if (!e->live[v] || in->ty.rank == 0 || e->recomp[v] || is_view(in->op))
             continue;
         if (in->op == OP_DOT && gpu_mma_grid(&e->mma, in, &g))
+            l = (GpuLay){ .kind = GL_FRAG, .g = g };
+        else if (in->op == OP_VAR_GET && gpu_mma_var(&e->mma, in) && !e->mma.fused[v] && frag_epi()
+                 && gpu_mma_var_grid(&e->mma, in->index, &g))
             l = (GpuLay){ .kind = GL_FRAG, .g = g };
         else if (row_reduce(e, in, &r))
             l = r;
@@ -726,7 +789,9 @@ static bool lay_round(GL *e)
 static GpuLay reader_lay(const GL *e, const Instr *u)
 {
     GpuLay none = { .kind = GL_BLOCK };
-    if (u->op == OP_LOAD || u->op == OP_STORE || u->op == OP_VAR_SET)
+    if (u->op == OP_STORE)
+        return store_lay(e, u);
+    if (u->op == OP_LOAD || u->op == OP_VAR_SET)
         return u->op == OP_VAR_SET ? e->vlay[u->index] : e->lay[u->id];
     if (u->op == OP_REDUCE && e->lay[u->id].kind == GL_ROW)
         return (GpuLay){ .kind = GL_FRAG, .g = e->lay[u->id].g };
@@ -1787,22 +1852,77 @@ static void close_lay(GL *e, int depth)
     e->cur_lay = (GpuLay){ .kind = GL_BLOCK };
 }
 
-/* A run in the fragment or row layout: elementwise only, no vectors. */
+/* Store st of a fragment run, after the run's other members: per pair of
+ * a thread's fragment slots (k, k + 1: columns i1, i1 + 1 of row i0) one
+ * 4- or 8-byte store when both elements are unmasked, next to each other
+ * in memory and aligned; else element by element. */
+static void frag_store(GL *e, const Instr *st, const TTy *L)
+{
+    DType tdt = e->ki->params[st->index].dt, vdt = DT_F32;
+    int s = dtype_info[tdt].bits / 8;
+    GpuSlots sl = gpu_mma_open_pairs(&e->mma, &e->run_lay.g);
+    e->cur_lay = e->run_lay;
+    PirExpr *x[2][3] = { { 0 } };
+    for (int j = 0; j < 2; j++) {
+        e->ln.i[0] = sl.i0;
+        e->ln.i[1] = j ? gpu_let(e, "i", gpu_add(e, pir_ref(F, sl.i1), gpu_i(e, 1))) : sl.i1;
+        e->kx = j ? gpu_add(e, pir_ref(F, sl.k), gpu_i(e, 1)) : pir_ref(F, sl.k);
+        Idx ix = lane_idx(e, L);
+        x[j][0] = operand(e, st->args[0], L, &ix);
+        x[j][1] = store_value(e, st, L, &ix, &vdt);
+        x[j][2] = operand(e, st->args[2], L, &ix);
+    }
+    if (s == 2 || s == 4) {
+        PirExpr *p = tensor(e, st);
+        PirLocal *o = gpu_let(e, "o", x[0][0]);
+        PirExpr *next = pir_bin(F, PB_EQ, x[1][0], pir_bin(F, PB_ADD, pir_ref(F, o), pir_int(F, x[0][0]->ty, 1)));
+        PirExpr *ok = x[0][2] ? pir_bin(F, PB_AND, x[0][2], x[1][2]) : NULL;
+        vopen(e, land(e, ok, next), o, p, 2 * s);
+        PirStmt *w = pir_stmt(F, gpu_cur(e), PS_STORE);
+        w->mem = pir_gmem(PT_U32, pir_ptradd(F, p, pir_ref(F, o)), pir_int(F, PT_I64, 0));
+        w->ordered = read_too(e, st->index);
+        PirExpr *b0 = bits_of(e, to_storage(e, x[0][1], vdt, tdt), s);
+        PirExpr *b1 = bits_of(e, to_storage(e, x[1][1], vdt, tdt), s);
+        if (s == 2) {
+            w->val = pir_bin(F, PB_OR, b0, pir_bin(F, PB_SHL, b1, pir_int(F, PT_U32, 16)));
+        } else {
+            w->nw = 2;
+            w->w[0] = w->val = b0;
+            w->w[1] = b1;
+        }
+        gpu_pop(e);
+    }
+    for (int j = 0; j < 2; j++)
+        store_stmt(e, st, x[j], vdt);
+    if (s == 2 || s == 4)
+        vclose(e);
+    while (sl.depth-- > 0)
+        gpu_pop(e);
+    e->cur_lay = (GpuLay){ .kind = GL_BLOCK };
+}
+
+/* A run in the fragment or row layout: elementwise only; stores of
+ * fragments in pairs (frag_store). */
 static void flush_lay(GL *e)
 {
     const TTy *L = &e->run_shape;
     int64_t K = lay_count(e, &e->run_lay, tty_numel(L));
     for (int i = 0; i < e->run.n; i++) {
         const Instr *m = I(e, e->run.v[i]);
-        if (m->op != OP_VAR_SET)
+        if (m->op != OP_VAR_SET && m->op != OP_STORE)
             e->val[m->id] = decl_array(e, "v", pir_ty_compute(m->ty.dt), K);
     }
     if (e->run_barrier)
         pir_barrier(F, gpu_cur(e));
+    bool pairs = e->run_lay.kind == GL_FRAG;
     int depth = open_lay(e, &e->run_lay, L);
     for (int i = 0; i < e->run.n; i++)
-        emit_lane(e, I(e, e->run.v[i]), L);
+        if (!pairs || I(e, e->run.v[i])->op != OP_STORE)
+            emit_lane(e, I(e, e->run.v[i]), L);
     close_lay(e, depth);
+    for (int i = 0; pairs && i < e->run.n; i++)
+        if (I(e, e->run.v[i])->op == OP_STORE)
+            frag_store(e, I(e, e->run.v[i]), L);
     for (int i = 0; i < e->run.n; i++)
         settle(e, e->run.v[i]);
     e->run.n = 0;
@@ -1931,7 +2051,7 @@ static bool same_shape(const TTy *a, const TTy *b)
 static GpuLay lane_lay(const GL *e, const Instr *in)
 {
     if (in->op == OP_STORE)
-        return (GpuLay){ .kind = GL_BLOCK };
+        return store_lay(e, in);
     if (in->op == OP_VAR_SET || in->op == OP_VAR_GET)
         return e->vlay[in->index];
     return e->lay[in->id];
@@ -2329,6 +2449,17 @@ static void emit_for(GL *e, const Instr *in)
     gpu_pop(e);
 }
 
+/* The read of a var in the MMA fragment layout that stays there (see
+ * frag_epi): a copy of its registers (free where the var is dead after). */
+static void frag_get(GL *e, const Instr *in)
+{
+    int64_t n = lay_count(e, &e->lay[in->id], tty_numel(&in->ty));
+    PirLocal *d = e->val[in->id] = decl_array(e, "v", PT_F32, n);
+    PirLocal *k = open_for(e, "k", gpu_i(e, 0), gpu_i(e, n), 1, true);
+    pir_assign(F, gpu_cur(e), d, pir_ref(F, k), pir_elem(F, gpu_var(e, in->index), pir_ref(F, k)));
+    gpu_pop(e);
+}
+
 static void emit_other(GL *e, const Instr *in)
 {
     PirExpr *x[3] = { 0 };
@@ -2348,7 +2479,10 @@ static void emit_other(GL *e, const Instr *in)
         settle(e, in->id);
         break;
     case OP_VAR_GET: case OP_VAR_SET:     /* of a var in the MMA fragment layout */
-        gpu_mma_var_op(&e->mma, in);
+        if (in->op == OP_VAR_GET && e->lay[in->id].kind == GL_FRAG)
+            frag_get(e, in);
+        else
+            gpu_mma_var_op(&e->mma, in);
         settle(e, in->id);
         break;
     case OP_LOAD: case OP_STORE:
@@ -2820,13 +2954,17 @@ static void build_producer(GL *e, const Instr *loop, int g0, int g1, int np)
         gpu_pop(e);
 }
 
-/* The function: a grid-stride loop over programs around the body; with a
- * warp-specialized K loop, a producer warpgroup after the T threads runs
- * its own loop over programs, issuing the loop's copies. */
+/* The function: a grid-stride loop over programs around the body (with
+ * the launch option `persistent`, the launcher starts one block per
+ * multiprocessor, so each loops over several); with a warp-specialized K
+ * loop, a producer warpgroup after the T threads runs its own loop over
+ * programs, issuing the loop's copies. */
 static void build(GL *e)
 {
     F = pir_func(e->a, e->k->name);
     F->threads = e->T;
+    const char *env = getenv("TKC_PERSIST");   /* experiments: overrides `persistent` */
+    F->persistent = env && *env ? !strcmp(env, "1") : e->k->persistent;
     e->stack.n = 0;
     e->val = arena_alloc(e->a, sizeof(PirLocal *) * (size_t)e->n);
     e->valb = arena_alloc(e->a, sizeof(PirLocal *) * (size_t)e->n);

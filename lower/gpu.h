@@ -170,6 +170,11 @@ bool gpu_mma_grid(const GpuMma *m, const Instr *in, GpuGrid *g);
  * close with gpu_pop `depth` times. */
 typedef struct GpuSlots { PirLocal *k, *i0, *i1, *rk; int depth; } GpuSlots;
 GpuSlots gpu_mma_open_frag(GpuMma *m, const GpuGrid *g, bool rk);
+/* The same over the pairs of a thread's slots (c = 0, 2: k and k + 1 hold
+ * columns i1 and i1 + 1 of row i0). */
+GpuSlots gpu_mma_open_pairs(GpuMma *m, const GpuGrid *g);
+/* The grid of var x when it is held in the fragment layout (false: not). */
+bool gpu_mma_var_grid(const GpuMma *m, int x, GpuGrid *g);
 /* Fragments src (grid g) into dst, the same tile in gpu.c's block layout,
  * through the staging region. */
 void gpu_mma_to_block(GpuMma *m, PirLocal *src, PirLocal *dst, const GpuGrid *g);

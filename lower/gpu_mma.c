@@ -26,8 +26,9 @@
  * in that fragment layout in registers across loop iterations, so a K loop
  * only stages operands and issues MMAs.  The var's other writes (the zeros
  * before the loop) fill the fragments element by element; its other reads
- * (the epilogue after the loop) convert to gpu.c's block layout through
- * the staging region once.
+ * (the epilogue after the loop) stay in the fragments (gpu.c, frag_epi),
+ * or with TKC_FRAG_EPI=0 convert to gpu.c's block layout through the
+ * staging region once.
  *
  * Any other DOT leaves its result in the fragments (gpu.c's GL_FRAG
  * layout: what follows may stay there) and takes its acc operand from
@@ -374,7 +375,9 @@ static void need(GpuMma *m, int64_t bytes)
         m->need = bytes;
 }
 
-GpuSlots gpu_mma_open_frag(GpuMma *m, const Grid *g, bool rk)
+/* gpu_mma_open_frag's loops, over every cs-th element of a fragment (cs =
+ * 2: the pairs c = 0, 2 of columns i1, i1 + 1). */
+static GpuSlots open_slots(GpuMma *m, const Grid *g, bool rk, int cs)
 {
     scope(m);
     PirExpr *w = op(m, PB_SHR, gpu_tid(m->e), ci(m, 5)), *l = op(m, PB_AND, gpu_tid(m->e), ci(m, 31));
@@ -383,7 +386,7 @@ GpuSlots gpu_mma_open_frag(GpuMma *m, const Grid *g, bool rk)
                                     mul(m, ci(m, 2), op(m, PB_AND, l, ci(m, 3)))));
     PirExpr *mi = loop(m, "mi", g->MI, 1, true);
     PirExpr *ni = loop(m, "ni", g->NI, 1, true);
-    PirExpr *c = loop(m, "c", 4, 1, true);
+    PirExpr *c = loop(m, "c", 4, cs, true);
     GpuSlots s = { .depth = 4 };
     s.k = let(m, "k", add(m, mul(m, add(m, mul(m, mi, ci(m, g->NI)), ni), ci(m, 4)), c));
     s.i0 = let(m, "i", add(m, add(m, ref(m, r0), mul(m, mi, ci(m, 16))), mul(m, op(m, PB_SHR, c, ci(m, 1)), ci(m, 8))));
@@ -391,6 +394,14 @@ GpuSlots gpu_mma_open_frag(GpuMma *m, const Grid *g, bool rk)
     if (rk)
         s.rk = let(m, "rk", add(m, mul(m, mi, ci(m, 2)), op(m, PB_SHR, c, ci(m, 1))));
     return s;
+}
+
+GpuSlots gpu_mma_open_frag(GpuMma *m, const Grid *g, bool rk) { return open_slots(m, g, rk, 1); }
+GpuSlots gpu_mma_open_pairs(GpuMma *m, const Grid *g) { return open_slots(m, g, false, 2); }
+
+bool gpu_mma_var_grid(const GpuMma *m, int x, Grid *g)
+{
+    return m->frag_var && m->frag_var[x] && var_grid(m, x, g);
 }
 
 /* Open the unrolled loops over a thread's fragment slots of grid g: slot,
@@ -1440,22 +1451,24 @@ void gpu_mma_loop_post(GpuMma *m, const Instr *loop)
  *   - With PP_TMA_OK false (no tensor maps) the producer does nothing and
  *     the consumers take the cp.async path with its barriers (named).
  *
- * Off by default (measured on an H100, doc/bench/h100-wspec-*.log: with
- * stdlib matmul_bf16's 128 x 256 tiles it loses 4-8% to the unspecialized
- * loop; persistent with 128 x 128 tiles in 6 stages it wins 15% at 4096^3
- * and loses 4% at 8192^3).  At compile time TKC_WS=1 turns it on;
- * TKC_PERSIST=1 too, and makes the kernel persistent (PirFunc.persistent:
- * the launcher starts one block per multiprocessor, each loops over
- * programs, its producer fetching the next program's operands during the
- * epilogue); TKC_WS_NREG=0 leaves the registers as they are. */
+ * The kernel's launch option `specialize` asks for it (@launch, -D,
+ * @autotune; off by default); with `persistent` the launcher starts one
+ * block per multiprocessor, each looping over programs, its producer
+ * fetching the next program's operands during the epilogue.  On an H100
+ * with the epilogue stored from the fragments, stdlib matmul_bf16's
+ * 128 x 256 tiles run as fast specialized as not (631-633 / 698-720 vs
+ * 628-680 / 660-718 TFLOP/s at 4096^3 / 8192^3; persistent 128 x 128 in 6
+ * stages 564 / 577: doc/bench/h100-ws2-ws.log), so it is a tuning choice.
+ * Experiments: TKC_WS=0/1 at compile time overrides `specialize`;
+ * TKC_WS_NREG=0 leaves the registers as they are. */
 
 #define WS_NREG_PRODUCER 40
 #define WS_NREG_CONSUMER 232   /* 128 x 40 + 256 x 232 <= 65536 registers */
 
 static bool ws_plan(const GpuMma *m, const GpuPipe *p, const Instr *loop)
 {
-    const char *env = getenv("TKC_WS"), *per = getenv("TKC_PERSIST");
-    bool on = (env && !strcmp(env, "1")) || (per && !strcmp(per, "1"));
+    const char *env = getenv("TKC_WS");
+    bool on = env && *env ? !strcmp(env, "1") : m->k->specialize;
     if (!on || m->ws || loop->parent != m->k->body || m->T % 128 || m->T + 128 > 1024)
         return false;
     for (int j = 0; j < 3; j++)
@@ -1483,8 +1496,6 @@ static void nreg(GpuMma *m, PirAsmOp o, int n)
 
 int gpu_mma_ws_producer(GpuMma *m)
 {
-    const char *env = getenv("TKC_PERSIST");      /* one block per SM, looping over programs */
-    F->persistent = env && !strcmp(env, "1");
     if (ws_nreg(m))
         nreg(m, PA_NREG_DEC, WS_NREG_PRODUCER);
     m->ws->pe = let(m, "pe", pir_int(F, PT_U32, 0xffffffffll));   /* a fresh mbarrier's "phase -1" */

@@ -714,14 +714,24 @@ static char *source_text(Arena *a, Span s)
     return s.src ? arena_strndup(a, s.src->text + s.lo, (size_t)(s.hi - s.lo)) : "";
 }
 
+void tir_launch(TirKernel *k, const int64_t *v)
+{
+    k->warps = v[LO_WARPS] > 0 ? (int)v[LO_WARPS] : 0;
+    k->stages = v[LO_STAGES] > 0 ? (int)v[LO_STAGES] : 0;
+    k->specialize = v[LO_SPECIALIZE] == 1;
+    k->persistent = v[LO_PERSISTENT] == 1;
+}
+
 TirKernel *tir_lower(const KernelInfo *info, const int64_t *cvals, const double *fvals, Arena *a, Diag *d)
 {
     TirKernel *k = arena_alloc(a, sizeof *k);
     k->arena = a;
     k->info = info;
     k->name = info->name;
-    k->warps = info->warps;
-    k->stages = info->stages;
+    int64_t lv[LO_N];
+    for (int o = 0; o < LO_N; o++)
+        lv[o] = info->launch[o];
+    tir_launch(k, lv);
     k->cvals = arena_alloc(a, sizeof(int64_t) * (size_t)(info->nconsts + 1));
     memcpy(k->cvals, cvals, sizeof(int64_t) * (size_t)info->nconsts);
     k->body = tir_block(k, NULL);

@@ -78,8 +78,12 @@ typedef struct TirKernel {
     Vec(TVar) vars;
     /* Launch options (GPU targets; 0: the target chooses): warps per
      * program, and the depth of the software pipeline of loops feeding a dot
-     * (lower/gpu_mma.c).  From @launch, or from the --max-autotune variant. */
+     * (lower/gpu_mma.c); a producer warpgroup for a K loop's TMA copies
+     * (sm_90a), and a persistent grid (one block per multiprocessor, each
+     * looping over programs).  From @launch or -D, or from the
+     * --max-autotune variant (tir_launch). */
     int warps, stages;
+    bool specialize, persistent;
     /* GPU targets: dots may run on sm_90a's warpgroup MMA (lower/gpu_wgmma.c);
      * the target sets it from its --arch before lowering. */
     bool wgmma;
@@ -89,6 +93,8 @@ typedef struct TirKernel {
 /* lower/lower.c: typed AST -> tile IR for one choice of const values. */
 TirKernel *tir_lower(const KernelInfo *info, const int64_t *cvals, const double *fvals,
                      Arena *a, Diag *d);
+/* Set k's launch options from values per LaunchOpt (-1: the target's choice). */
+void tir_launch(TirKernel *k, const int64_t *v);
 
 /* lower/pipeline.c: the pass list.  dump: print the IR after each pass
  * whose name is in it (e.g. "fold,cse"), or after all with "all". */

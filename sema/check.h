@@ -36,6 +36,7 @@ typedef struct Ctx {
     FnInst *fn;            /* the function instance being checked, or NULL */
     int depth;             /* nested instantiations */
     Vec(InstKey *) insts;
+    int dlaunch[LO_N];     /* launch options set by -D, else -1 */
 } Ctx;
 
 /* types */

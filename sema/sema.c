@@ -666,59 +666,106 @@ static void declare_params(Ctx *c, KernelDecl *kd, Define *defs, int ndefs)
     k->ndims = dims.n;
 }
 
-/* A launch option's value: warps a power of two up to 32 (a block of at
- * most 1024 threads), stages 1..8.  Reports and returns false otherwise. */
-static bool launch_value_ok(Ctx *c, const char *attr, const char *name, Expr *v)
+/* ------------------------------------------------------------ launch options */
+
+const char *const sema_launch_names[LO_N] = { "warps", "stages", "specialize", "persistent" };
+
+int sema_launch_opt(const char *name)
 {
-    bool warps = !strcmp(name, "warps");
-    if (v->kind != EX_INT) {
-        diag_error(c->d, v->span, "%s values are integer literals", attr);
-        return false;
-    }
-    int64_t x = v->u.ival;
-    if (warps && (x < 1 || x > 32 || (x & (x - 1)))) {
-        diag_error(c->d, v->span, "warps must be a power of two from 1 to 32, got %lld", (long long)x);
-        return false;
-    }
-    if (!warps && (x < 1 || x > 8)) {
-        diag_error(c->d, v->span, "stages must be from 1 to 8, got %lld", (long long)x);
-        return false;
-    }
-    return true;
+    for (int o = 0; o < LO_N; o++)
+        if (!strcmp(name, sema_launch_names[o]))
+            return o;
+    return -1;
 }
 
-static bool is_launch_option(const char *name) { return !strcmp(name, "warps") || !strcmp(name, "stages"); }
+/* NULL when x is a value of launch option o, else what it must be: warps a
+ * power of two up to 32 (a block of at most 1024 threads), stages 1..8,
+ * the switches 0 or 1. */
+static const char *launch_range(int o, int64_t x)
+{
+    switch (o) {
+    case LO_WARPS:
+        return x >= 1 && x <= 32 && !(x & (x - 1)) ? NULL : "a power of two from 1 to 32";
+    case LO_STAGES:
+        return x >= 1 && x <= 8 ? NULL : "from 1 to 8";
+    default:
+        return x == 0 || x == 1 ? NULL : "true or false (1 or 0)";
+    }
+}
 
-/* @launch(warps = 8, stages = 3): fixed launch options. */
+/* A launch option's value in @launch or @autotune (attr): an integer
+ * literal, or for the switches also true / false.  Reports and returns
+ * false when it is not one. */
+static bool launch_value(Ctx *c, const char *attr, int o, Expr *v, int64_t *x)
+{
+    bool sw = o == LO_SPECIALIZE || o == LO_PERSISTENT;
+    if (v->kind != EX_INT && !(sw && v->kind == EX_BOOL)) {
+        diag_error(c->d, v->span, "%s values are %s literals", attr, sw ? "true, false or integer" : "integer");
+        return false;
+    }
+    *x = v->kind == EX_BOOL ? v->u.bval : v->u.ival;
+    const char *want = launch_range(o, *x);
+    if (want)
+        diag_error(c->d, v->span, "%s must be %s, got %lld", sema_launch_names[o], want, (long long)*x);
+    return !want;
+}
+
+/* @launch(warps = 8, stages = 3, specialize = true, persistent = true):
+ * fixed launch options. */
 static void check_launch(Ctx *c, Attr *at)
 {
     KernelInfo *k = c->k;
     for (int j = 0; j < at->nargs; j++) {
         Arg *a = &at->args[j];
-        if (!a->kw || !is_launch_option(a->kw)) {
+        int o = a->kw ? sema_launch_opt(a->kw) : -1;
+        int64_t x;
+        if (o < 0) {
             diag_error(c->d, a->kw ? a->kw_span : a->value->span,
-                       "@launch takes warps = N and stages = N%s%s%s", a->kw ? ", not '" : "",
+                       "@launch takes warps, stages, specialize and persistent%s%s%s", a->kw ? ", not '" : "",
                        a->kw ? a->kw : "", a->kw ? "'" : "");
             continue;
         }
-        int *slot = a->kw[0] == 'w' ? &k->warps : &k->stages;
-        if (!launch_value_ok(c, "@launch", a->kw, a->value))
+        if (!launch_value(c, "@launch", o, a->value, &x))
             continue;
-        if (*slot)
+        if (k->launch[o] >= 0)
             diag_error(c->d, a->kw_span, "%s is set twice", a->kw);
-        *slot = (int)a->value->u.ival;
+        k->launch[o] = (int)x;
+    }
+}
+
+/* -D warps=8, -D specialize=true: launch options of every kernel (over
+ * @launch's), into c->dlaunch. */
+static void launch_defines(Ctx *c, Define *defs, int ndefs)
+{
+    for (int o = 0; o < LO_N; o++) {
+        Define *def = find_define(defs, ndefs, sema_launch_names[o]);
+        c->dlaunch[o] = -1;
+        if (!def)
+            continue;
+        def->used = true;
+        int64_t x = 0;
+        bool num = parse_int(def->value, &x), sw = o == LO_SPECIALIZE || o == LO_PERSISTENT;
+        if (sw && !num && (!strcmp(def->value, "true") || !strcmp(def->value, "false")))
+            num = true, x = !strcmp(def->value, "true");
+        const char *want = num ? launch_range(o, x) : sw ? "true or false (1 or 0)" : "an integer";
+        if (want)
+            diag_error(c->d, (Span){0}, "-D %s=%s: %s must be %s", def->name, def->value, def->name, want);
+        else
+            c->dlaunch[o] = (int)x;
     }
 }
 
 typedef Vec(TuneAxis) TuneAxes;
 
-/* @autotune(NAME = [values, ...], ...): the variant space. */
-static void check_autotune(Ctx *c, Attr *at, TuneAxes *axes)
+/* @autotune(NAME = [values, ...], ...): a space of variants, the Cartesian
+ * product of its axes; a kernel's several @autotune give the union. */
+static void check_autotune(Ctx *c, Attr *at, TuneAxes *axes, int space)
 {
     KernelInfo *k = c->k;
+    int first = axes->n;
     for (int j = 0; j < at->nargs; j++) {
         Arg *a = &at->args[j];
-        TuneAxis ax = {.name = a->kw, .konst = -1};
+        TuneAxis ax = {.name = a->kw, .konst = -1, .launch = -1, .space = space};
         if (!a->kw) {
             diag_error(c->d, a->value->span, "@autotune takes NAME = [values, ...]");
             continue;
@@ -726,9 +773,16 @@ static void check_autotune(Ctx *c, Attr *at, TuneAxes *axes)
         Binding *b = scope_find(c, a->kw);
         if (b && b->kind == BIND_CONST && k->consts[b->index].kind == TE_INT)
             ax.konst = b->index;
-        else if (!is_launch_option(a->kw)) {
+        else if ((ax.launch = sema_launch_opt(a->kw)) < 0) {
             diag_error(c->d, a->kw_span, "unknown kernel option '%s' in @autotune (an int const parameter, "
-                       "warps or stages)", a->kw);
+                       "warps, stages, specialize or persistent)", a->kw);
+            continue;
+        }
+        bool twice = false;
+        for (int i = first; i < axes->n; i++)
+            twice |= !strcmp(axes->v[i].name, a->kw);
+        if (twice) {
+            diag_error(c->d, a->kw_span, "'%s' is listed twice in one @autotune", a->kw);
             continue;
         }
         Expr *l = a->value;
@@ -741,11 +795,12 @@ static void check_autotune(Ctx *c, Attr *at, TuneAxes *axes)
         for (int m = 0; ok && m < l->u.list.n; m++) {
             Expr *v = l->u.list.elts[m];
             if (ax.konst < 0)
-                ok = launch_value_ok(c, "@autotune", a->kw, v);
+                ok = launch_value(c, "@autotune", ax.launch, v, &ax.values[ax.n]);
             else if (v->kind != EX_INT)
                 diag_error(c->d, v->span, "@autotune values are integer literals"), ok = false;
-            if (ok)
-                ax.values[ax.n++] = v->u.ival;
+            else
+                ax.values[ax.n] = v->u.ival;
+            ax.n += ok;
         }
         if (ok)
             vec_push(c->a, *axes, ax);
@@ -755,15 +810,20 @@ static void check_autotune(Ctx *c, Attr *at, TuneAxes *axes)
 static void check_attrs(Ctx *c, KernelDecl *kd)
 {
     TuneAxes axes = {0};
+    for (int o = 0; o < LO_N; o++)
+        c->k->launch[o] = -1;
     for (int i = 0; i < kd->nattrs; i++) {
         Attr *at = &kd->attrs[i];
         if (!strcmp(at->name, "autotune"))
-            check_autotune(c, at, &axes);
+            check_autotune(c, at, &axes, c->k->nspaces++);
         else if (!strcmp(at->name, "launch"))
             check_launch(c, at);
         else
             diag_error(c->d, at->span, "unknown attribute '@%s' (tkc knows @autotune and @launch)", at->name);
     }
+    for (int o = 0; o < LO_N; o++)
+        if (c->dlaunch[o] >= 0)
+            c->k->launch[o] = c->dlaunch[o];
     c->k->tune = axes.v;
     c->k->ntune = axes.n;
 }
@@ -850,6 +910,7 @@ SemaResult *sema_check(Program *p, Define *defs, int ndefs, Diag *d)
 {
     Ctx c = {.a = p->arena, .d = d, .prog = p};
     declare_globals(&c, p);
+    launch_defines(&c, defs, ndefs);
     Vec(KernelInfo *) ks = {0};
     for (int f = 0; f < p->nfiles; f++)
         for (int i = 0; i < p->files[f]->nitems; i++)

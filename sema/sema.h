@@ -105,9 +105,23 @@ typedef struct ParamInfo {
     bool stored;           /* some store() writes it: the pointer is not const */
 } ParamInfo;
 
+/* The launch options of GPU targets, set by @launch, listed by @autotune
+ * and pinned by -D (LANGUAGE.md, "Attributes"). */
+typedef enum LaunchOpt {
+    LO_WARPS,              /* warps per program: a power of two, 1..32 */
+    LO_STAGES,             /* software pipeline depth of dot K loops: 1..8 */
+    LO_SPECIALIZE,         /* 0/1: a producer warpgroup issues the K loop's copies (sm_90a) */
+    LO_PERSISTENT,         /* 0/1: one block per multiprocessor loops over the programs */
+    LO_N
+} LaunchOpt;
+extern const char *const sema_launch_names[LO_N];
+int sema_launch_opt(const char *name);     /* its LaunchOpt, or -1 */
+
 typedef struct TuneAxis {  /* one @autotune(NAME = [...]) entry */
     const char *name;
-    int konst;             /* const param index, or -1 for warps / stages */
+    int konst;             /* const param index, or -1 for a launch option */
+    int launch;            /* konst < 0: its LaunchOpt */
+    int space;             /* which @autotune of the kernel (0, 1, ...) lists it */
     int64_t *values;
     int n;
 } TuneAxis;
@@ -119,8 +133,9 @@ typedef struct KernelInfo {
     ConstInfo *consts; int nconsts;
     ParamInfo *params; int nparams;
     DimInfo *dims; int ndims;
-    TuneAxis *tune; int ntune;
-    int warps, stages;     /* @launch(warps = 8, stages = 3); 0: the target's choice */
+    TuneAxis *tune; int ntune;   /* the axes of every @autotune, in order */
+    int nspaces;           /* how many @autotune: the space is the union of their products */
+    int launch[LO_N];      /* @launch(warps = 8, ...) or -D warps=8; -1: the target's choice */
     SymTab *syms;
 } KernelInfo;
 

@@ -384,5 +384,12 @@ static bool cuda_measure(Arena *a, const TuneVariant *v, const TuneShape *s, dou
     return true;
 }
 
-const TuneBackend cuda_tune_backend = { .target = "cuda", .warps = true, .stages = true, .jobs = 16, .device = cuda_device,
+/* Every launch option changes the code, but specialize only on sm_90a
+ * (the default --arch): it needs TMA and wgmma. */
+static bool cuda_launch(int o, const char *arch)
+{
+    return o != LO_SPECIALIZE || !arch || !strcmp(arch, "sm_90a");
+}
+
+const TuneBackend cuda_tune_backend = { .target = "cuda", .launch = cuda_launch, .jobs = 16, .device = cuda_device,
                                         .build = cuda_build, .measure = cuda_measure };

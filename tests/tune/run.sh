@@ -64,7 +64,7 @@ cold() {
 
 # ---------------------------------------------------------- cold tuning
 MM="$S/mm.tk --target=c --max-autotune --tune M=96,N=80,K=64"
-cold tkc cold 'BM=' 'warps/stages do not change' $MM -o "$T/mm.h"
+cold tkc cold 'BM=' 'warps does not change c-target code' $MM -o "$T/mm.h"
 ls "$TKC_CACHE_DIR"/tune-*.tkc >/dev/null 2>&1 && pass cache_written || fail cache_written "no entry in $TKC_CACHE_DIR"
 
 if build mm_check "$T/mm.h" mm_check.c && "$T/mm_check" 96,80,64 1,1,1 100,33,70 64,64,64 >"$T/mm_check.out" 2>&1; then
