@@ -11,6 +11,11 @@
  * and the launcher prefers the cubin.  TKC_CUBIN=0 skips that step;
  * TKC_LOGS=ptxas prints its time (NVRTC's is in TKC_LOGS=nvrtc).
  *
+ * NVRTC's time is mostly its optimizer's and grows with the instructions
+ * of the kernel, after a fixed ~25 ms; --minimal (12.4+) trims the fixed
+ * part for the same PTX.  -Ofast-compile is not used: faster, but worse
+ * code at every level (doc/bench/compile-time.md).
+ *
  * With a code cache (tkc --max-autotune, TargetOptions.cache) the PTX and
  * cubin are kept keyed by everything they depend on — the CUDA C, the
  * architecture, the NVRTC version and options, the ptxas binary — so a
