@@ -8,7 +8,13 @@
  * but the toolkit's include folder is passed with -I when it is found, for
  * code that someday does.  When ptxas is found ($CUDA_HOME/bin, PATH) the
  * PTX is also assembled for the exact --arch; the header then carries both
- * and the launcher prefers the cubin.  TKC_CUBIN=0 skips that step.
+ * and the launcher prefers the cubin.  TKC_CUBIN=0 skips that step;
+ * TKC_LOGS=ptxas prints its time (NVRTC's is in TKC_LOGS=nvrtc).
+ *
+ * NVRTC's time is mostly its optimizer's and grows with the instructions
+ * of the kernel, after a fixed ~25 ms; --minimal (12.4+) trims the fixed
+ * part for the same PTX.  -Ofast-compile is not used: faster, but worse
+ * code at every level (doc/bench/compile-time.md).
  *
  * With a code cache (tkc --max-autotune, TargetOptions.cache) the PTX and
  * cubin are kept keyed by everything they depend on — the CUDA C, the
@@ -198,8 +204,10 @@ static bool assemble(Arena *a, const char *ptxas, const char *ptx, const char *a
         posix_spawn_file_actions_adddup2(&fa, 1, 2);
         pid_t pid;
         int st = -1;
+        double t0 = now_ms();
         if (posix_spawn(&pid, ptxas, &fa, NULL, argv, environ) == 0)
             waitpid(pid, &st, 0);
+        tir_log("ptxas", "%s -arch=%s in %.1f ms", ptxas, arch, now_ms() - t0);
         posix_spawn_file_actions_destroy(&fa);
         FILE *c = st == 0 ? fopen(obj, "rb") : NULL;
         if (c) {
@@ -294,6 +302,9 @@ static bool compile_ptx(Arena *a, Nvrtc *nvp, const char *src, const char *arch,
     opts[no++] = "--std=c++17";
     opts[no++] = "-default-device";
     opts[no++] = "-w";
+    int major = 0, minor = 0;
+    if (nv.version(&major, &minor) == 0 && (major > 12 || (major == 12 && minor >= 4)))
+        opts[no++] = "--minimal";        /* no runtime-API types, textures, device launch */
     const char *inc = find_include(a);
     if (inc)
         opts[no++] = arena_printf(a, "-I%s", inc);

@@ -34,6 +34,7 @@ const char cuda_device_prelude[] =
     "#define INFINITY __int_as_float(0x7f800000)\n"
     "#define NAN __int_as_float(0x7fc00000)\n"
     "#define TK_D static __device__ __forceinline__\n"
+    "#define TK_ASSUME(c) __builtin_assume(c)\n"
     "TK_D float tk_f16_to_f32(uint16_t h) { float f; asm(\"cvt.f32.f16 %0, %1;\" : \"=f\"(f) : \"h\"(h)); return f; }\n"
     "TK_D uint16_t tk_f32_to_f16(float f) { uint16_t h; asm(\"cvt.rn.f16.f32 %0, %1;\" : \"=h\"(h) : \"f\"(f)); return h; }\n"
     "TK_D float tk_bf16_to_f32(uint16_t h) { return __uint_as_float((uint32_t)h << 16); }\n"
@@ -531,6 +532,12 @@ static void print_func(Buf *out, const PirFunc *f)
     p->indent++;
     if (f->smem > 0)
         line(p, "extern __shared__ __align__(%d) unsigned char tk_smem[];", f->smem_align > 16 ? f->smem_align : 16);
+    /* The block size, which NVVM does not take from __launch_bounds__:
+     * knowing the thread index small and non-negative, it folds the index
+     * arithmetic of (int)threadIdx.x (signed / and % by powers of two to
+     * shifts and masks, 64-bit to 32-bit), and its optimizer, whose time
+     * grows with the instructions, has less to do. */
+    line(p, "TK_ASSUME(threadIdx.x < %du);", f->threads);
     block(p, f->body);
     p->indent--;
     line(p, "}");

@@ -41,6 +41,8 @@ void tk_emu_bar(int id, int n);            /* named barrier id of n threads */
 struct alignas(64) tk_tmap { uint64_t x[16]; };
 #define __syncthreads() tk_emu_sync()
 #define TK_D static inline
+/* what the device code assumes (the block size) holds here too */
+#define TK_ASSUME(c) ((c) ? (void)0 : __builtin_trap())
 
 template <typename T> static T __shfl_xor_sync(unsigned, T x, int o)
 {
