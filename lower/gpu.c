@@ -2454,9 +2454,10 @@ static void emit_for(GL *e, const Instr *in)
 static void frag_get(GL *e, const Instr *in)
 {
     int64_t n = lay_count(e, &e->lay[in->id], tty_numel(&in->ty));
-    PirLocal *d = e->val[in->id] = decl_array(e, "v", PT_F32, n);
+    PirLocal *acc = gpu_var(e, in->index);      /* F32, or I32 for integer dots */
+    PirLocal *d = e->val[in->id] = decl_array(e, "v", acc->ty, n);
     PirLocal *k = open_for(e, "k", gpu_i(e, 0), gpu_i(e, n), 1, true);
-    pir_assign(F, gpu_cur(e), d, pir_ref(F, k), pir_elem(F, gpu_var(e, in->index), pir_ref(F, k)));
+    pir_assign(F, gpu_cur(e), d, pir_ref(F, k), pir_elem(F, acc, pir_ref(F, k)));
     gpu_pop(e);
 }
 
