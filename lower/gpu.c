@@ -3068,5 +3068,15 @@ PirFunc *gpu_lower(TirKernel *k, Diag *d)
     e.plan = false;
     build(&e);
     e.f->smem = e.smem;
+    /* the launch option `blocks` wins over the lowering's own choice; no
+     * multiprocessor holds more than 2048 threads (ptxas would drop the hint) */
+    if (k->blocks > 0 && e.ok && (int64_t)k->blocks * e.f->threads > 2048) {
+        diag_error(d, k->info->decl->span, "kernel %s: blocks = %d of %d threads each is %lld threads, "
+                   "more than a multiprocessor holds (2048)", k->name, k->blocks, e.f->threads,
+                   (long long)k->blocks * e.f->threads);
+        return NULL;
+    }
+    if (k->blocks > 0)
+        e.f->min_blocks = k->blocks;
     return e.ok ? e.f : NULL;
 }

@@ -720,6 +720,7 @@ void tir_launch(TirKernel *k, const int64_t *v)
     k->stages = v[LO_STAGES] > 0 ? (int)v[LO_STAGES] : 0;
     k->specialize = v[LO_SPECIALIZE] == 1;
     k->persistent = v[LO_PERSISTENT] == 1;
+    k->blocks = v[LO_BLOCKS] > 0 ? (int)v[LO_BLOCKS] : 0;
 }
 
 TirKernel *tir_lower(const KernelInfo *info, const int64_t *cvals, const double *fvals, Arena *a, Diag *d)

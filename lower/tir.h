@@ -80,9 +80,11 @@ typedef struct TirKernel {
      * program, and the depth of the software pipeline of loops feeding a dot
      * (lower/gpu_mma.c); a producer warpgroup for a K loop's TMA copies
      * (sm_90a), and a persistent grid (one block per multiprocessor, each
-     * looping over programs).  From @launch or -D, or from the
+     * looping over programs); and blocks, the resident blocks per
+     * multiprocessor the code is compiled for (PirFunc.min_blocks; 0: the
+     * lowering's own choice).  From @launch or -D, or from the
      * --max-autotune variant (tir_launch). */
-    int warps, stages;
+    int warps, stages, blocks;
     bool specialize, persistent;
     /* GPU targets: dots may run on sm_90a's warpgroup MMA (lower/gpu_wgmma.c);
      * the target sets it from its --arch before lowering. */

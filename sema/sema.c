@@ -668,7 +668,7 @@ static void declare_params(Ctx *c, KernelDecl *kd, Define *defs, int ndefs)
 
 /* ------------------------------------------------------------ launch options */
 
-const char *const sema_launch_names[LO_N] = { "warps", "stages", "specialize", "persistent" };
+const char *const sema_launch_names[LO_N] = { "warps", "stages", "specialize", "persistent", "blocks" };
 
 int sema_launch_opt(const char *name)
 {
@@ -680,6 +680,7 @@ int sema_launch_opt(const char *name)
 
 /* NULL when x is a value of launch option o, else what it must be: warps a
  * power of two up to 32 (a block of at most 1024 threads), stages 1..8,
+ * blocks 1..32 (a multiprocessor holds at most 32 blocks) or 0 for no hint,
  * the switches 0 or 1. */
 static const char *launch_range(int o, int64_t x)
 {
@@ -688,6 +689,8 @@ static const char *launch_range(int o, int64_t x)
         return x >= 1 && x <= 32 && !(x & (x - 1)) ? NULL : "a power of two from 1 to 32";
     case LO_STAGES:
         return x >= 1 && x <= 8 ? NULL : "from 1 to 8";
+    case LO_BLOCKS:
+        return x >= 0 && x <= 32 ? NULL : "from 1 to 32 (or 0: no hint)";
     default:
         return x == 0 || x == 1 ? NULL : "true or false (1 or 0)";
     }
@@ -710,8 +713,8 @@ static bool launch_value(Ctx *c, const char *attr, int o, Expr *v, int64_t *x)
     return !want;
 }
 
-/* @launch(warps = 8, stages = 3, specialize = true, persistent = true):
- * fixed launch options. */
+/* @launch(warps = 8, stages = 3, specialize = true, persistent = true,
+ * blocks = 2): fixed launch options. */
 static void check_launch(Ctx *c, Attr *at)
 {
     KernelInfo *k = c->k;
@@ -721,7 +724,7 @@ static void check_launch(Ctx *c, Attr *at)
         int64_t x;
         if (o < 0) {
             diag_error(c->d, a->kw ? a->kw_span : a->value->span,
-                       "@launch takes warps, stages, specialize and persistent%s%s%s", a->kw ? ", not '" : "",
+                       "@launch takes warps, stages, specialize, persistent and blocks%s%s%s", a->kw ? ", not '" : "",
                        a->kw ? a->kw : "", a->kw ? "'" : "");
             continue;
         }
@@ -775,7 +778,7 @@ static void check_autotune(Ctx *c, Attr *at, TuneAxes *axes, int space)
             ax.konst = b->index;
         else if ((ax.launch = sema_launch_opt(a->kw)) < 0) {
             diag_error(c->d, a->kw_span, "unknown kernel option '%s' in @autotune (an int const parameter, "
-                       "warps, stages, specialize or persistent)", a->kw);
+                       "warps, stages, specialize, persistent or blocks)", a->kw);
             continue;
         }
         bool twice = false;

@@ -112,6 +112,7 @@ typedef enum LaunchOpt {
     LO_STAGES,             /* software pipeline depth of dot K loops: 1..8 */
     LO_SPECIALIZE,         /* 0/1: a producer warpgroup issues the K loop's copies (sm_90a) */
     LO_PERSISTENT,         /* 0/1: one block per multiprocessor loops over the programs */
+    LO_BLOCKS,             /* resident blocks per multiprocessor to compile for: 1..32, 0 no hint */
     LO_N
 } LaunchOpt;
 extern const char *const sema_launch_names[LO_N];

@@ -12,6 +12,8 @@
 #   emu      the GPU run tests (tests/gpu/run.sh) on the CPU stand-in for
 #            libcuda (tests/gpu/emu), when g++ is around; TKC_GPU_EMU=0 skips;
 #            with LLVM also the nvptx target's kernels there (nvptx-emu/NAME)
+#   blocks   the launch option blocks in the PTX (.minnctapersm) and fewer
+#            registers from ptxas (tests/gpu/blocks.sh)
 #   nvptx    the same kernels with --target=nvptx (PTX from LLVM): PTX that
 #            ptxas accepts for sm_90a and sm_80, the --target=nvptx and
 #            c,nvptx headers compile as above; then the compile time per
@@ -179,6 +181,7 @@ rm -f "$D/nvptx-times"
         echo "SKIP nvptx: tkc was built without LLVM (make deps installs llvm-19-dev; then make)"
     fi
     check_nodriver
+    TKC=$TKC sh tests/gpu/blocks.sh
     if [ "${TKC_GPU_EMU:-1}" = 0 ]; then
         echo "SKIP cuda-emu: TKC_GPU_EMU=0"
     elif [ $NVRTC = 0 ]; then
