@@ -11,6 +11,7 @@
  * call signed overflow undefined); index arithmetic marked nsw prints as
  * plain C.  Locals print as hint_id, which no parameter name matches.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "cuda.h"
@@ -556,13 +557,17 @@ bool cuda_emit_device(Buf *out, TirKernel *k, CudaKernel *ck, Diag *d)
 
 bool cuda_emit_pir(FILE *out, TirKernel **ks, int n, const char *arch, Diag *d)
 {
-    bool ok = true;
-    for (int i = 0; i < n; i++) {
+    /* every kernel lowered before anything is printed: no partial output on errors */
+    PirFunc **fs = calloc(n > 0 ? (size_t)n : 1, sizeof *fs);
+    bool ok = fs != NULL;
+    for (int i = 0; ok && i < n; i++) {
         ks[i]->wgmma = !arch || !strcmp(arch, "sm_90a");
-        PirFunc *f = gpu_lower(ks[i], d);
-        if (f)
-            pir_print(out, f);
-        ok &= f != NULL;
+        fs[i] = gpu_lower(ks[i], d);
     }
+    for (int i = 0; ok && i < n; i++)
+        ok = fs[i] != NULL;
+    for (int i = 0; ok && i < n; i++)
+        pir_print(out, fs[i]);
+    free(fs);
     return ok;
 }
