@@ -5,16 +5,6 @@
 #include "dot_tf32.h"
 #include "tkt.h"
 
-static double tf32(float x)
-{
-    uint32_t u;
-    memcpy(&u, &x, sizeof u);
-    if ((u & 0x7f800000u) != 0x7f800000u)
-        u = (u + 0x1000u) & 0xffffe000u;
-    memcpy(&x, &u, sizeof x);
-    return x;
-}
-
 /* c[i, j] = sum over k < k1 of a[i, k] b[k, j] (rounded to tf32 or not), each
  * K block of blk scaled by 0.5 per later block (blk 0: none) */
 static void ref(double *c, const float *a, const float *b, int64_t M, int64_t N, int64_t K, int64_t k1,
@@ -25,7 +15,7 @@ static void ref(double *c, const float *a, const float *b, int64_t M, int64_t N,
         for (int64_t j = 0; j < N; j++) {
             double s = 0;
             for (int64_t k = 0; k < k1; k++) {
-                double x = round ? tf32(a[i * K + k]) : a[i * K + k], y = round ? tf32(b[k * N + j]) : b[k * N + j];
+                double x = round ? tkt_tf32(a[i * K + k]) : a[i * K + k], y = round ? tkt_tf32(b[k * N + j]) : b[k * N + j];
                 s += x * y * (blk ? ldexp(1.0, -(int)(nb - 1 - k / blk)) : 1.0);
             }
             c[i * N + j] = s;

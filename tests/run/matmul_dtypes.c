@@ -3,16 +3,6 @@
 #include "matmul_dtypes.h"
 #include "tkt.h"
 
-static double tf32(float x)
-{
-    uint32_t u;
-    memcpy(&u, &x, sizeof u);
-    if ((u & 0x7f800000u) != 0x7f800000u)
-        u = (u + 0x1000u) & 0xffffe000u;
-    memcpy(&x, &u, sizeof x);
-    return x;
-}
-
 static void one(int64_t M, int64_t N, int64_t K)
 {
     float *a = TKT_NEW(float, M * K), *b = TKT_NEW(float, K * N), *c = TKT_OUT(float, M * N);
@@ -33,7 +23,7 @@ static void one(int64_t M, int64_t N, int64_t K)
             double s = 0;
             int64_t si = 0;
             for (int64_t k = 0; k < K; k++) {
-                s += tf32(a[i * K + k]) * tf32(b[k * N + j]);
+                s += tkt_tf32(a[i * K + k]) * tkt_tf32(b[k * N + j]);
                 si += (int64_t)ai[i * K + k] * bi[k * N + j];
             }
             r[i * N + j] = s;
