@@ -1368,9 +1368,103 @@ static bool wg_single(GpuMma *m, const Instr *in, const Grid *g)
     GpuWgDot d = { .acc = acc, .g = g, .at_a = at_a, .at_b = at_b, .K = K, .ea = ea, .eb = eb, .bt = bt > 0,
                    .fa = fa, .dt = ty(m, a)->dt };
     gpu_wg_dot(m, &d);
-    gpu_wg_wait(m, acc, g->NI * 4, 0);
+    const char *env = getenv("TKC_WG_DEFER");
+    bool defer = !(env && !strcmp(env, "0")) && !m->fused[in->id] && !owna && !ownb
+                 && m->npend < (int)(sizeof m->pend / sizeof m->pend[0]);
+    if (defer) {
+        m->pend[m->npend] = in->id;
+        m->pacc[m->npend] = acc;
+        m->pnacc[m->npend++] = g->NI * 4;
+    } else {
+        gpu_wg_wait(m, acc, g->NI * 4, 0);
+    }
     close_n(m, 1);
     if (!m->fused[in->id])
         gpu_bind(m->e, in->id, acc);          /* the result stays in g's fragments */
     return true;
+}
+
+/* Waits at the first read.  A single dot whose operands are in place (A in
+ * registers or resident, B in its key loop's stage or early) does not wait
+ * for its MMAs: gpu.c calls gpu_mma_need before code that reads its result
+ * and gpu_mma_drain at the end of a block and before control flow.  So in
+ * flash attention's rotated key loop (stdlib/attention.tk: s = q k^T of
+ * block j, then o = acc + p v of block j - 1, then the softmax of s) the
+ * second dot's MMAs run under the softmax.  Groups complete in order: the
+ * wait for pending dot i leaves the ones issued after it in flight.  A
+ * register read or written by wgmma in flight is ptxas's to track (it
+ * serializes the MMAs, with a warning, where the code would race).
+ * TKC_WG_DEFER=0 waits right after each dot. */
+static void wait_upto(GpuMma *m, int i)
+{
+    int left = m->npend - 1 - i;
+    for (int j = i; j >= 0; j--)        /* one wait; the others bind the registers */
+        gpu_wg_wait(m, m->pacc[j], m->pnacc[j], left);
+    for (int j = i + 1; j < m->npend; j++) {
+        m->pend[j - i - 1] = m->pend[j];
+        m->pacc[j - i - 1] = m->pacc[j];
+        m->pnacc[j - i - 1] = m->pnacc[j];
+    }
+    m->npend = left;
+}
+
+void gpu_mma_need(GpuMma *m, int v)
+{
+    for (int i = m->npend - 1; i >= 0; i--)
+        if (m->pend[i] == v) {
+            wait_upto(m, i);
+            return;
+        }
+}
+
+void gpu_mma_drain(GpuMma *m)
+{
+    if (m->npend)
+        wait_upto(m, m->npend - 1);
+}
+
+/* Blocks per SM to ask the register allocator for (PirFunc.min_ctas).  A
+ * kernel whose dots are single dots on wgmma (flash attention) has two
+ * warpgroups that meet at a barrier in every iteration of its key loop, so
+ * one block's tensor cores idle while its softmax runs.  With two blocks
+ * per SM one block's softmax overlaps the other's MMAs; that needs at most
+ * 128 registers a thread, which small accumulators allow (H100, D = 64:
+ * s and acc of 32 floats each).  TKC_MIN_CTAS=N sets it (0 or 1: none). */
+int gpu_mma_min_ctas(const GpuMma *m, int64_t smem)
+{
+    const char *env = getenv("TKC_MIN_CTAS");
+    int64_t most = 0;
+    bool any = false;
+    for (int v = 1; m->wgd && v < m->k->instrs.n; v++) {
+        Grid g;
+        if (m->wg[v] || (m->pipe[v] && !m->pipe[v]->nld))
+            return 0;                  /* a pipelined K loop on wgmma: its own sizing */
+        if (!m->wgd[v] || !dot_fits(m, I(m, v), &g))
+            continue;
+        /* the accumulators of the dots of one loop body live together */
+        int64_t slots = 0;
+        for (int u = 1; u < m->k->instrs.n; u++)
+            if (m->wgd[u] && I(m, u)->parent == I(m, v)->parent && dot_fits(m, I(m, u), &g))
+                slots += g.NI * 4;
+        /* and the tiles from outside the loop that it reads in registers
+         * (sdpa_relpos's bias row tile) */
+        const Instr *lp = loop_of(I(m, v));
+        for (int u = 1; lp && u < m->k->instrs.n; u++) {
+            const Instr *x = I(m, u);
+            if (!m->live[u] || !inside(x, lp))
+                continue;
+            for (int j = 0; j < x->nargs; j++) {
+                const Instr *a = x->args[j] > 0 ? I(m, x->args[j]) : NULL;
+                if (a && a->ty.rank == 2 && dtype_is_float(a->ty.dt) && !inside(a, lp) && m->res[a->id] < 0 && a->op != OP_BROADCAST
+                    && a->op != OP_TRANS && a->op != OP_RESHAPE && a->op != OP_EXPAND_DIMS && a->op != OP_CONST
+                    && a->op != OP_VAR_GET)
+                    slots += tty_numel(&a->ty) / m->T;
+            }
+        }
+        any = true;
+        most = slots > most ? slots : most;
+    }
+    if (env)
+        return atoi(env) > 1 ? atoi(env) : 0;
+    return any && m->T == 256 && most <= 64 && 2 * smem <= 200 * 1024 ? 2 : 0;
 }

@@ -132,6 +132,8 @@ typedef struct PirFunc {
     int64_t smem;          /* dynamic shared memory bytes (16-byte aligned base), 0: none */
     PirBlock *body;
     int smem_align;        /* the base's alignment when above 16 (wgmma's swizzled tiles: 1024) */
+    int min_ctas;          /* blocks per SM the registers must allow (__launch_bounds__'s
+                            * second argument, nvvm minctasm); 0: no such bound */
 } PirFunc;
 
 /* ------------------------------------------------------------ expressions */

@@ -498,7 +498,10 @@ static void print_func(Buf *out, const PirFunc *f)
         else
             buf_printf(&b, "%s%s %s", sep, ctype(q->ty), q->name);
     }
-    line(p, "extern \"C\" __global__ void __launch_bounds__(%d) %s(%s)", f->threads, f->name, b.s);
+    if (f->min_ctas > 1)
+        line(p, "extern \"C\" __global__ void __launch_bounds__(%d, %d) %s(%s)", f->threads, f->min_ctas, f->name, b.s);
+    else
+        line(p, "extern \"C\" __global__ void __launch_bounds__(%d) %s(%s)", f->threads, f->name, b.s);
     line(p, "{");
     p->indent++;
     if (f->smem > 0)

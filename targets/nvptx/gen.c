@@ -1024,6 +1024,8 @@ static LLVMValueRef declare(Ll *l, const PirFunc *f)
     if (!l->host) {
         annotate(l, fn, "kernel", 1);
         annotate(l, fn, "maxntidx", f->threads);
+        if (f->min_ctas > 1)
+            annotate(l, fn, "minctasm", f->min_ctas);
     }
     return fn;
 }
