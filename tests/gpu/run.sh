@@ -86,7 +86,7 @@ emu_link() {
         echo '#include "emu.h"'
         echo "$code"
         echo 'const tk_emu_kernel tk_emu_kernels[] = {'
-        sed -n 's/^extern "C" __global__ void __launch_bounds__([0-9]*) \([A-Za-z_][A-Za-z0-9_]*\)(.*/    { "\1", [](void **a) { tk_emu_call(\1, a); } },/p' "$ed/kernels.cu"
+        sed -n 's/^extern "C" __global__ void __launch_bounds__([0-9, ]*) \([A-Za-z_][A-Za-z0-9_]*\)(.*/    { "\1", [](void **a) { tk_emu_call(\1, a); } },/p' "$ed/kernels.cu"
         echo '    { 0, 0 } };'
         echo "const int tk_emu_nkernels = sizeof tk_emu_kernels / sizeof *tk_emu_kernels - 1;"
     } >"$ed/kernels.cc"
@@ -103,7 +103,7 @@ emu_nvptx_lib() {
     { TKC_NVPTX_HOST=1 "$TKC" "$ef" --target=nvptx --emit=llvm $(flags_of "$ef") >"$ed/kernels.ll" 2>"$ed/tkc.log" &&
       "$LLC" -O1 -filetype=obj -relocation-model=pic -o "$ed/kernels.o" "$ed/kernels.ll" >>"$ed/tkc.log" 2>&1 &&
       "$TKC" "$ef" --target=cuda --emit=cuda $(flags_of "$ef") >"$ed/kernels.cu" 2>>"$ed/tkc.log"; } || return 1
-    emu_link "$ed" "$(sed -n 's/^extern "C" __global__ void __launch_bounds__([0-9]*) \(.*)\)$/extern "C" void \1;/p' "$ed/kernels.cu")" \
+    emu_link "$ed" "$(sed -n 's/^extern "C" __global__ void __launch_bounds__([0-9, ]*) \(.*)\)$/extern "C" void \1;/p' "$ed/kernels.cu")" \
         tests/gpu/emu/nvptx.cc "$ed/kernels.o"
 }
 

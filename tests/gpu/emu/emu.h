@@ -29,7 +29,7 @@ void tk_emu_sync(void);
 #define __device__
 #define __shared__
 #define __forceinline__ inline
-#define __launch_bounds__(n)
+#define __launch_bounds__(...)
 #define __restrict__ __restrict
 #define __align__(n) __attribute__((aligned(n)))
 #define __grid_constant__

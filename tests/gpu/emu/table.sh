@@ -10,12 +10,12 @@ set -u
 t=$1; f=$2
 echo '#include "emu.h"'
 if [ "${3:-}" = decl ]; then
-    sed -n 's/^extern "C" __global__ void __launch_bounds__([0-9]*) \(.*)\)$/extern "C" void \1;/p' "$f"
+    sed -n 's/^extern "C" __global__ void __launch_bounds__([0-9, ]*) \(.*)\)$/extern "C" void \1;/p' "$f"
 else
     sed '1,/end of the tkc device prelude/d' "$f"
 fi
 echo "extern const tk_emu_kernel ${t}[] = {"
-sed -n 's/^extern "C" __global__ void __launch_bounds__([0-9]*) \([A-Za-z_][A-Za-z0-9_]*\)(.*/    { "\1", [](void **a) { tk_emu_call(\1, a); } },/p' "$f"
+sed -n 's/^extern "C" __global__ void __launch_bounds__([0-9, ]*) \([A-Za-z_][A-Za-z0-9_]*\)(.*/    { "\1", [](void **a) { tk_emu_call(\1, a); } },/p' "$f"
 echo '    { 0, 0 } };'
 n=$(echo "$t" | sed 's/kernels$/nkernels/')
 echo "extern const int $n = sizeof $t / sizeof *$t - 1;"
