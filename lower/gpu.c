@@ -1785,31 +1785,8 @@ static void close_lay(GL *e, int depth)
 }
 
 /* A run in the fragment or row layout: elementwise only, no vectors. */
-/* Reads of a dot's result whose MMAs are in flight wait for them first
- * (gpu_mma.c, "waits at the first read"): in's operands, through views
- * and recomputed values. */
-static void wait_operands(GL *e, const Instr *in, int depth)
-{
-    for (int j = 0; j < in->nargs && depth < 8; j++) {
-        if (in->args[j] <= 0)
-            continue;
-        int b = view_base(e, in->args[j]);
-        if (e->recomp[b])
-            wait_operands(e, I(e, b), depth + 1);
-        else
-            gpu_mma_need(&e->mma, b);
-    }
-}
-
-static void wait_run(GL *e)
-{
-    for (int i = 0; i < e->run.n; i++)
-        wait_operands(e, I(e, e->run.v[i]), 0);
-}
-
 static void flush_lay(GL *e)
 {
-    wait_run(e);
     const TTy *L = &e->run_shape;
     int64_t K = lay_count(e, &e->run_lay, tty_numel(L));
     for (int i = 0; i < e->run.n; i++) {
@@ -1870,7 +1847,6 @@ static void flush(GL *e)
         flush_lay(e);
         return;
     }
-    wait_run(e);
     const TTy *L = &e->run_shape;
     int64_t K = kcount(e, tty_numel(L));
     for (int i = 0; i < e->run.n; i++) {
@@ -2339,9 +2315,6 @@ static void emit_other(GL *e, const Instr *in)
 {
     PirExpr *x[3] = { 0 };
     e->cur = in->id;
-    if (in->blocks[0] || in->blocks[1] || in->op == OP_BREAK || in->op == OP_CONTINUE || in->op == OP_YIELD)
-        gpu_mma_drain(&e->mma);
-    wait_operands(e, in, 0);
     switch (in->op) {
     case OP_REDUCE:
         emit_reduce(e, in);
@@ -2354,8 +2327,6 @@ static void emit_other(GL *e, const Instr *in)
     case OP_DOT:
         if (!gpu_mma_dot(&e->mma, in))
             emit_dot(e, in);
-        if (e->shared[in->id] || e->needb[in->id] || e->mma.res[in->id] >= 0)
-            gpu_mma_need(&e->mma, in->id);   /* settle reads it */
         settle(e, in->id);
         break;
     case OP_VAR_GET: case OP_VAR_SET:     /* of a var in the MMA fragment layout */
@@ -2512,7 +2483,6 @@ static void emit_block(GL *e, TBlock *b)
         }
     }
     flush(e);
-    gpu_mma_drain(&e->mma);
 }
 
 /* ------------------------------------------------------------ for pipelined loops */
@@ -2746,7 +2716,6 @@ static void build(GL *e)
     e->ti = pir_ref(F, e->tok_i);
     e->tk = pir_ref(F, e->tok_k);
     e->tj = pir_ref(F, e->tok_j);
-    e->mma.npend = 0;
     gpu_push(e, F->body);
     e->tid = gpu_let(e, "tid", pir_special(F, PSR_TID));
     gpu_mma_kernel_head(&e->mma);

@@ -107,10 +107,6 @@ typedef struct GpuMma {
     int64_t *early_e;          /* the same for the early region's operands */
     int64_t bar_need;          /* the mbarriers of TMA pipelines: bytes, after the early region */
     int tma_ok;                /* the PP_TMA_OK param, or -1 */
-    int pend[8], npend;        /* single dots on wgmma whose MMAs are in flight, oldest
-                                * first (gpu_mma.c, "waits at the first read") */
-    PirLocal *pacc[8];         /* their accumulators */
-    int pnacc[8];
     PirLocal *tma_on;          /* its value, read once (BOOL) */
 } GpuMma;
 
@@ -133,11 +129,6 @@ void gpu_mma_loop_post(GpuMma *m, const Instr *loop);
 /* At the top of the function, before the loop over programs: the TMA
  * pipelines' parameters, and their mbarriers initialized. */
 void gpu_mma_kernel_head(GpuMma *m);
-/* Before code that reads value v: wait for its MMAs when they are in
- * flight.  _drain: wait for all (at the end of a block, before control
- * flow). */
-void gpu_mma_need(GpuMma *m, int v);
-void gpu_mma_drain(GpuMma *m);
 /* Blocks per SM the registers should allow (0: no bound), for smem bytes
  * of shared memory per block. */
 int gpu_mma_min_ctas(const GpuMma *m, int64_t smem);

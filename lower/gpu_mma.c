@@ -1368,59 +1368,11 @@ static bool wg_single(GpuMma *m, const Instr *in, const Grid *g)
     GpuWgDot d = { .acc = acc, .g = g, .at_a = at_a, .at_b = at_b, .K = K, .ea = ea, .eb = eb, .bt = bt > 0,
                    .fa = fa, .dt = ty(m, a)->dt };
     gpu_wg_dot(m, &d);
-    const char *env = getenv("TKC_WG_DEFER");
-    bool defer = !(env && !strcmp(env, "0")) && !m->fused[in->id] && !owna && !ownb
-                 && m->npend < (int)(sizeof m->pend / sizeof m->pend[0]);
-    if (defer) {
-        m->pend[m->npend] = in->id;
-        m->pacc[m->npend] = acc;
-        m->pnacc[m->npend++] = g->NI * 4;
-    } else {
-        gpu_wg_wait(m, acc, g->NI * 4, 0);
-    }
+    gpu_wg_wait(m, acc, g->NI * 4, 0);
     close_n(m, 1);
     if (!m->fused[in->id])
         gpu_bind(m->e, in->id, acc);          /* the result stays in g's fragments */
     return true;
-}
-
-/* Waits at the first read.  A single dot whose operands are in place (A in
- * registers or resident, B in its key loop's stage or early) does not wait
- * for its MMAs: gpu.c calls gpu_mma_need before code that reads its result
- * and gpu_mma_drain at the end of a block and before control flow.  So in
- * flash attention's rotated key loop (stdlib/attention.tk: s = q k^T of
- * block j, then o = acc + p v of block j - 1, then the softmax of s) the
- * second dot's MMAs run under the softmax.  Groups complete in order: the
- * wait for pending dot i leaves the ones issued after it in flight.  A
- * register read or written by wgmma in flight is ptxas's to track (it
- * serializes the MMAs, with a warning, where the code would race).
- * TKC_WG_DEFER=0 waits right after each dot. */
-static void wait_upto(GpuMma *m, int i)
-{
-    int left = m->npend - 1 - i;
-    for (int j = i; j >= 0; j--)        /* one wait; the others bind the registers */
-        gpu_wg_wait(m, m->pacc[j], m->pnacc[j], left);
-    for (int j = i + 1; j < m->npend; j++) {
-        m->pend[j - i - 1] = m->pend[j];
-        m->pacc[j - i - 1] = m->pacc[j];
-        m->pnacc[j - i - 1] = m->pnacc[j];
-    }
-    m->npend = left;
-}
-
-void gpu_mma_need(GpuMma *m, int v)
-{
-    for (int i = m->npend - 1; i >= 0; i--)
-        if (m->pend[i] == v) {
-            wait_upto(m, i);
-            return;
-        }
-}
-
-void gpu_mma_drain(GpuMma *m)
-{
-    if (m->npend)
-        wait_upto(m, m->npend - 1);
 }
 
 /* Blocks per SM to ask the register allocator for (PirFunc.min_ctas).  A
@@ -1428,8 +1380,12 @@ void gpu_mma_drain(GpuMma *m)
  * warpgroups that meet at a barrier in every iteration of its key loop, so
  * one block's tensor cores idle while its softmax runs.  With two blocks
  * per SM one block's softmax overlaps the other's MMAs; that needs at most
- * 128 registers a thread, which small accumulators allow (H100, D = 64:
- * s and acc of 32 floats each).  TKC_MIN_CTAS=N sets it (0 or 1: none). */
+ * 128 registers a thread, which small accumulators allow (sdpa_bf16 at
+ * D = 64, 128 x 64 blocks: s and acc of 32 floats each; ptxas then spills
+ * 76 bytes).  H100, B=4 H=16 S=4096: 204 -> 249 TFLOP/s, causal 174 -> 213
+ * (doc/bench/h100-attn3-bench.log).  D = 128 or 128 x 128 blocks keep one
+ * block (their accumulators would spill).  TKC_MIN_CTAS=N sets it (0 or 1:
+ * none). */
 int gpu_mma_min_ctas(const GpuMma *m, int64_t smem)
 {
     const char *env = getenv("TKC_MIN_CTAS");
@@ -1455,9 +1411,9 @@ int gpu_mma_min_ctas(const GpuMma *m, int64_t smem)
                 continue;
             for (int j = 0; j < x->nargs; j++) {
                 const Instr *a = x->args[j] > 0 ? I(m, x->args[j]) : NULL;
-                if (a && a->ty.rank == 2 && dtype_is_float(a->ty.dt) && !inside(a, lp) && m->res[a->id] < 0 && a->op != OP_BROADCAST
-                    && a->op != OP_TRANS && a->op != OP_RESHAPE && a->op != OP_EXPAND_DIMS && a->op != OP_CONST
-                    && a->op != OP_VAR_GET)
+                if (a && a->ty.rank == 2 && dtype_is_float(a->ty.dt) && !inside(a, lp) && m->res[a->id] < 0
+                    && a->op != OP_BROADCAST && a->op != OP_TRANS && a->op != OP_RESHAPE
+                    && a->op != OP_EXPAND_DIMS && a->op != OP_CONST && a->op != OP_VAR_GET)
                     slots += tty_numel(&a->ty) / m->T;
             }
         }
