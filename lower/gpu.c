@@ -3068,6 +3068,8 @@ PirFunc *gpu_lower(TirKernel *k, Diag *d)
     e.plan = false;
     build(&e);
     e.f->smem = e.smem;
+    if (!e.f->min_blocks)
+        e.f->min_blocks = gpu_mma_min_blocks(&e.mma, e.smem);
     /* the launch option `blocks` wins over the lowering's own choice; no
      * multiprocessor holds more than 2048 threads (ptxas would drop the hint) */
     if (k->blocks > 0 && e.ok && (int64_t)k->blocks * e.f->threads > 2048) {

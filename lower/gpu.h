@@ -149,6 +149,9 @@ void gpu_mma_ws_consumer(GpuMma *m);
  * those)?  Build those scalars: before loop (body false) or of its body. */
 bool gpu_ws_ready(GL *e, int v, const Instr *loop);
 void gpu_ws_scalars(GL *e, const Instr *loop, bool body);
+/* Blocks per SM the registers should allow (0: no bound), for smem bytes
+ * of shared memory per block. */
+int gpu_mma_min_blocks(const GpuMma *m, int64_t smem);
 /* After the definition of tile v: stage it when it is a resident operand. */
 void gpu_mma_settle(GpuMma *m, int v);
 /* The tile a DOT on tensor cores stages for its B operand (b, or x for

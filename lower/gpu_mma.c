@@ -1734,3 +1734,53 @@ static bool wg_single(GpuMma *m, const Instr *in, const Grid *g)
         gpu_bind(m->e, in->id, acc);          /* the result stays in g's fragments */
     return true;
 }
+
+/* Blocks per SM to ask the register allocator for (PirFunc.min_blocks).  A
+ * kernel whose dots are single dots on wgmma (flash attention) has two
+ * warpgroups that meet at a barrier in every iteration of its key loop, so
+ * one block's tensor cores idle while its softmax runs.  With two blocks
+ * per SM one block's softmax overlaps the other's MMAs; that needs at most
+ * 128 registers a thread, which small accumulators allow (sdpa_bf16 at
+ * D = 64, 128 x 64 blocks: s and acc of 32 floats each; ptxas then spills
+ * 76 bytes).  H100, B=4 H=16 S=4096: 204 -> 249 TFLOP/s, causal 174 -> 213
+ * (doc/bench/h100-attn3-bench.log).  D = 128 or 128 x 128 blocks keep one
+ * block (their accumulators would spill).  TKC_MIN_CTAS=N sets it (0 or 1:
+ * none). */
+int gpu_mma_min_blocks(const GpuMma *m, int64_t smem)
+{
+    const char *env = getenv("TKC_MIN_CTAS");
+    int64_t most = 0;
+    bool any = false;
+    for (int v = 1; m->wgd && v < m->k->instrs.n; v++) {
+        Grid g;
+        if (m->wg[v] || (m->pipe[v] && !m->pipe[v]->nld))
+            return 0;                  /* a pipelined K loop on wgmma: its own sizing */
+        if (!m->wgd[v] || !dot_fits(m, I(m, v), &g))
+            continue;
+        /* the accumulators of the dots of one loop body live together */
+        int64_t slots = 0;
+        for (int u = 1; u < m->k->instrs.n; u++)
+            if (m->wgd[u] && I(m, u)->parent == I(m, v)->parent && dot_fits(m, I(m, u), &g))
+                slots += g.NI * 4;
+        /* and the tiles from outside the loop that it reads in registers
+         * (sdpa_relpos's bias row tile) */
+        const Instr *lp = loop_of(I(m, v));
+        for (int u = 1; lp && u < m->k->instrs.n; u++) {
+            const Instr *x = I(m, u);
+            if (!m->live[u] || !inside(x, lp))
+                continue;
+            for (int j = 0; j < x->nargs; j++) {
+                const Instr *a = x->args[j] > 0 ? I(m, x->args[j]) : NULL;
+                if (a && a->ty.rank == 2 && dtype_is_float(a->ty.dt) && !inside(a, lp) && m->res[a->id] < 0
+                    && a->op != OP_BROADCAST && a->op != OP_TRANS && a->op != OP_RESHAPE
+                    && a->op != OP_EXPAND_DIMS && a->op != OP_CONST && a->op != OP_VAR_GET)
+                    slots += tty_numel(&a->ty) / m->T;
+            }
+        }
+        any = true;
+        most = slots > most ? slots : most;
+    }
+    if (env)
+        return atoi(env) > 1 ? atoi(env) : 0;
+    return any && m->T == 256 && most <= 64 && 2 * smem <= 200 * 1024 ? 2 : 0;
+}
