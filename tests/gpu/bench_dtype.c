@@ -16,15 +16,6 @@
 #include <math.h>
 #include <string.h>
 
-static uint64_t rng = 88172645463325252ull;
-static uint64_t next(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
-}
-
 static double tf32(float x)
 {
     uint32_t u;
@@ -60,7 +51,7 @@ static int shape(bool i8, int64_t M, int64_t N, int64_t K)
         exit(1);
     }
     for (size_t i = 0; i < na + nb; i++) {
-        uint64_t r = next();
+        uint64_t r = bench_next();
         if (i8)
             (i < na ? (int8_t *)a : (int8_t *)b)[i < na ? i : i - na] = (int8_t)(r >> 56);
         else
@@ -78,8 +69,8 @@ static int shape(bool i8, int64_t M, int64_t N, int64_t K)
     double maxerr = 0;
     int bad = 0;
     for (int s = 0; s < 512; s++) {
-        int64_t i = s == 0 ? 0 : s == 1 ? M - 1 : (int64_t)(next() % (uint64_t)M);
-        int64_t j = s == 0 ? 0 : s == 1 ? N - 1 : (int64_t)(next() % (uint64_t)N);
+        int64_t i = s == 0 ? 0 : s == 1 ? M - 1 : (int64_t)(bench_next() % (uint64_t)M);
+        int64_t j = s == 0 ? 0 : s == 1 ? N - 1 : (int64_t)(bench_next() % (uint64_t)N);
         double r = 0, got, err;
         if (i8) {
             for (int64_t k = 0; k < K; k++)

@@ -15,15 +15,6 @@
 #include "bench_util.h"
 #include <math.h>
 
-static uint64_t rng = 88172645463325252ull;
-static uint64_t next(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
-}
-
 static uint16_t to_bf16(float f)
 {
     uint32_t u;
@@ -72,9 +63,9 @@ static int shape(const char *label, int64_t M, int64_t N, int64_t K)
         exit(1);
     }
     for (int64_t i = 0; i < M * K; i++)
-        a[i] = to_bf16((float)((double)(next() >> 11) / 9007199254740992.0 * 2 - 1));
+        a[i] = to_bf16((float)((double)(bench_next() >> 11) / 9007199254740992.0 * 2 - 1));
     for (int64_t i = 0; i < K * N; i++)
-        b[i] = to_bf16((float)((double)(next() >> 11) / 9007199254740992.0 * 2 - 1));
+        b[i] = to_bf16((float)((double)(bench_next() >> 11) / 9007199254740992.0 * 2 - 1));
     const char *who = "bench_mm";
     Mm d = { bench_upload(a, (size_t)(M * K) * 2, who), bench_upload(b, (size_t)(K * N) * 2, who),
              bench_upload(NULL, (size_t)(M * N) * 2, who), M, N, K };
@@ -86,8 +77,8 @@ static int shape(const char *label, int64_t M, int64_t N, int64_t K)
     double maxerr = 0;
     int bad = 0;
     for (int s = 0; s < 512; s++) {
-        int64_t i = s == 0 ? 0 : s == 1 ? M - 1 : (int64_t)(next() % (uint64_t)M);
-        int64_t j = s == 0 ? 0 : s == 1 ? N - 1 : (int64_t)(next() % (uint64_t)N);
+        int64_t i = s == 0 ? 0 : s == 1 ? M - 1 : (int64_t)(bench_next() % (uint64_t)M);
+        int64_t j = s == 0 ? 0 : s == 1 ? N - 1 : (int64_t)(bench_next() % (uint64_t)N);
         double r = 0;
         for (int64_t k = 0; k < K; k++)
             r += from_bf16(a[i * K + k]) * from_bf16(b[k * N + j]);

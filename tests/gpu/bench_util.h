@@ -1,12 +1,14 @@
 /*
  * tests/gpu/bench_util.h — what the GPU benchmark drivers (bench.c,
- * bench_mm.c) share: loading the module, device buffers, and the time of
- * one call as the median of 7 rounds.  Include it after the generated
+ * bench_mm.c, bench_dtype.c) share: a seeded random generator, loading
+ * the module, device buffers, and the time of one call as the median of 7
+ * rounds.  Include it after the generated
  * header (it uses the CUDA launcher's tk_cu table), with _POSIX_C_SOURCE
  * defined first for clock_gettime.
  */
 #ifndef BENCH_UTIL_H
 #define BENCH_UTIL_H
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -16,6 +18,16 @@ static double bench_now(void)
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+/* xorshift64: the same inputs in every run (and in every driver). */
+static uint64_t bench_rng = 88172645463325252ull;
+static inline uint64_t bench_next(void)
+{
+    bench_rng ^= bench_rng << 13;
+    bench_rng ^= bench_rng >> 7;
+    bench_rng ^= bench_rng << 17;
+    return bench_rng;
 }
 
 static int bench_cmp(const void *a, const void *b)
