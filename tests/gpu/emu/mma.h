@@ -53,42 +53,9 @@ TK_D void tk_ldsm4t(uint32_t &a, uint32_t &b, uint32_t &c, uint32_t &d, uint32_t
 TK_D uint32_t tk_pack_bf16x2(float lo, float hi) { return tk_f32_to_bf16(lo) | (uint32_t)tk_f32_to_bf16(hi) << 16; }
 TK_D uint32_t tk_pack_f16x2(float lo, float hi) { return tk_f32_to_f16(lo) | (uint32_t)tk_f32_to_f16(hi) << 16; }
 
-/* D = A B + C for the warp: A(r, k) is in lane (r%8)*4 + (k%8)/2, register
- * r/8 + 2(k/8), half k%2; B(k, n) in lane n*4 + (k%8)/2, register k/8; thread
- * l holds D(l/4 + 8(c/2), 2(l%4) + c%2) in d_c. */
-TK_D void tk_emu_mma(float *d, const uint32_t *a, uint32_t b0, uint32_t b1, bool bf)
-{
-    unsigned t = threadIdx.x, w = t & ~31u, l = t & 31;
-    for (int i = 0; i < 4; i++)
-        tk_emu_mma_x[t][i] = a[i];
-    tk_emu_mma_x[t][4] = b0;
-    tk_emu_mma_x[t][5] = b1;
-    tk_emu_warp_sync();
-    for (unsigned c = 0; c < 4; c++) {
-        unsigned r = (l >> 2) + 8 * (c >> 1), n = 2 * (l & 3) + (c & 1);
-        float s = d[c];
-        for (unsigned k = 0; k < 16; k++) {
-            uint32_t wa = tk_emu_mma_x[w + (r & 7) * 4 + (k & 7) / 2][(r >> 3) + 2 * (k >> 3)];
-            uint32_t wb = tk_emu_mma_x[w + n * 4 + (k & 7) / 2][4 + (k >> 3)];
-            uint16_t ha = (uint16_t)(k & 1 ? wa >> 16 : wa), hb = (uint16_t)(k & 1 ? wb >> 16 : wb);
-            s += bf ? tk_bf16_to_f32(ha) * tk_bf16_to_f32(hb) : tk_f16_to_f32(ha) * tk_f16_to_f32(hb);
-        }
-        d[c] = s;
-    }
-    tk_emu_warp_sync();
-}
-#define TK_EMU_DEF_MMA(N, BF) \
-    TK_D void tk_mma_##N(float &d0, float &d1, float &d2, float &d3, uint32_t a0, uint32_t a1, \
-                         uint32_t a2, uint32_t a3, uint32_t b0, uint32_t b1) \
-    { \
-        float d[4] = { d0, d1, d2, d3 }; \
-        uint32_t a[4] = { a0, a1, a2, a3 }; \
-        tk_emu_mma(d, a, b0, b1, BF); \
-        d0 = d[0], d1 = d[1], d2 = d[2], d3 = d[3]; \
-    }
-TK_EMU_DEF_MMA(bf16, true)
-TK_EMU_DEF_MMA(f16, false)
-
+/* What one mma.sync multiplies: E elements of the operands a register
+ * (bf16/f16 2, tf32 1, s8 4), k = 8E per instruction. */
+enum { TK_EMU_BF16, TK_EMU_F16, TK_EMU_TF32, TK_EMU_S8 };
 /* cvt.rna.tf32.f32: nearest, ties away from zero, to 10 mantissa bits */
 TK_D uint32_t tk_cvt_tf32(float x)
 {
@@ -105,52 +72,62 @@ TK_D float tk_emu_tf32(uint32_t u)
     }
     return tk_bits_f32(u);
 }
-/* m16n8k8 tf32: A(r, k) in lane (r%8)*4 + k%4, register r/8 + 2(k/4); B(k, n)
- * in lane n*4 + k%4, register k/4; D as tk_emu_mma's. */
-TK_D void tk_mma_tf32(float &d0, float &d1, float &d2, float &d3, uint32_t a0, uint32_t a1, uint32_t a2,
-                      uint32_t a3, uint32_t b0, uint32_t b1)
+/* D = A B + C for the warp, k = 8E: A(r, k) is in lane (r%8)*4 + (k%4E)/E,
+ * register r/8 + 2(k/4E), element k%E; B(k, n) in lane n*4 + (k%4E)/E,
+ * register k/4E, element k%E; thread l holds D(l/4 + 8(c/2), 2(l%4) + c%2)
+ * in acc[c] (float; s8: int, wrapping). */
+TK_D float tk_emu_elem(uint32_t w, unsigned e, int kind)
 {
-    unsigned t = threadIdx.x, w = t & ~31u, l = t & 31;
-    const uint32_t x[6] = { a0, a1, a2, a3, b0, b1 };
-    for (int i = 0; i < 6; i++)
-        tk_emu_mma_x[t][i] = x[i];
-    tk_emu_sync();
-    float *d[4] = { &d0, &d1, &d2, &d3 };
-    for (unsigned c = 0; c < 4; c++) {
-        unsigned r = (l >> 2) + 8 * (c >> 1), n = 2 * (l & 3) + (c & 1);
-        float s = *d[c];
-        for (unsigned k = 0; k < 8; k++)
-            s += tk_emu_tf32(tk_emu_mma_x[w + (r & 7) * 4 + (k & 3)][(r >> 3) + 2 * (k >> 2)])
-               * tk_emu_tf32(tk_emu_mma_x[w + n * 4 + (k & 3)][4 + (k >> 2)]);
-        *d[c] = s;
+    switch (kind) {
+    case TK_EMU_BF16: return tk_bf16_to_f32((uint16_t)(w >> 16 * e));
+    case TK_EMU_F16: return tk_f16_to_f32((uint16_t)(w >> 16 * e));
+    default: return tk_emu_tf32(w);
     }
-    tk_emu_sync();
 }
-/* m16n8k32 s8: A(r, k) in lane (r%8)*4 + (k%16)/4, register r/8 + 2(k/16),
- * byte k%4; B(k, n) in lane n*4 + (k%16)/4, register k/16, byte k%4; D as
- * tk_emu_mma's, wrapping. */
-TK_D void tk_mma_s8(int &d0, int &d1, int &d2, int &d3, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3,
-                    uint32_t b0, uint32_t b1)
+TK_D void tk_emu_mma(void *acc, const uint32_t a[4], uint32_t b0, uint32_t b1, int kind)
 {
+    float *d = (float *)acc;
+    int *di = (int *)acc;
     unsigned t = threadIdx.x, w = t & ~31u, l = t & 31;
-    const uint32_t x[6] = { a0, a1, a2, a3, b0, b1 };
-    for (int i = 0; i < 6; i++)
-        tk_emu_mma_x[t][i] = x[i];
-    tk_emu_sync();
-    int *d[4] = { &d0, &d1, &d2, &d3 };
+    unsigned E = kind == TK_EMU_S8 ? 4 : kind == TK_EMU_TF32 ? 1 : 2;
+    for (int i = 0; i < 4; i++)
+        tk_emu_mma_x[t][i] = a[i];
+    tk_emu_mma_x[t][4] = b0;
+    tk_emu_mma_x[t][5] = b1;
+    tk_emu_warp_sync();
     for (unsigned c = 0; c < 4; c++) {
         unsigned r = (l >> 2) + 8 * (c >> 1), n = 2 * (l & 3) + (c & 1);
-        uint32_t s = (uint32_t)*d[c];
-        for (unsigned k = 0; k < 32; k++) {
-            uint32_t wa = tk_emu_mma_x[w + (r & 7) * 4 + (k & 15) / 4][(r >> 3) + 2 * (k >> 4)];
-            uint32_t wb = tk_emu_mma_x[w + n * 4 + (k & 15) / 4][4 + (k >> 4)];
-            int8_t xa = (int8_t)(wa >> 8 * (k & 3)), xb = (int8_t)(wb >> 8 * (k & 3));
-            s += (uint32_t)((int32_t)xa * xb);
+        float s = kind == TK_EMU_S8 ? 0 : d[c];
+        uint32_t si = kind == TK_EMU_S8 ? (uint32_t)di[c] : 0;
+        for (unsigned k = 0; k < 8 * E; k++) {
+            unsigned q = (k % (4 * E)) / E, e = k % E;
+            uint32_t wa = tk_emu_mma_x[w + (r & 7) * 4 + q][(r >> 3) + 2 * (k / (4 * E))];
+            uint32_t wb = tk_emu_mma_x[w + n * 4 + q][4 + k / (4 * E)];
+            if (kind == TK_EMU_S8)
+                si += (uint32_t)((int32_t)(int8_t)(wa >> 8 * e) * (int8_t)(wb >> 8 * e));
+            else
+                s += tk_emu_elem(wa, e, kind) * tk_emu_elem(wb, e, kind);
         }
-        *d[c] = (int)s;
+        if (kind != TK_EMU_S8)
+            d[c] = s;
+        else
+            di[c] = (int)si;
     }
-    tk_emu_sync();
+    tk_emu_warp_sync();
 }
+#define TK_EMU_DEF_MMA(N, T, KIND) \
+    TK_D void tk_mma_##N(T &d0, T &d1, T &d2, T &d3, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, \
+                         uint32_t b0, uint32_t b1) \
+    { \
+        T d[4] = { d0, d1, d2, d3 }; \
+        uint32_t a[4] = { a0, a1, a2, a3 }; \
+        tk_emu_mma(d, a, b0, b1, KIND); \
+        d0 = d[0], d1 = d[1], d2 = d[2], d3 = d[3]; \
+    }
+TK_EMU_DEF_MMA(bf16, float, TK_EMU_BF16)
+TK_EMU_DEF_MMA(f16, float, TK_EMU_F16)
+TK_EMU_DEF_MMA(tf32, float, TK_EMU_TF32)
+TK_EMU_DEF_MMA(s8, int, TK_EMU_S8)
 
 /* cp.async: the copy happens at once (n bytes, the rest of 16 zeroed), so
  * commit and wait have nothing to do; the barriers tkc puts between a copy
