@@ -688,8 +688,7 @@ static bool row_reduce(const GL *e, const Instr *in, GpuLay *out)
  * spills with 128 x 256 tiles).  TKC_FRAG_EPI=0: the conversion (experiments). */
 static bool frag_epi(void)
 {
-    const char *env = getenv("TKC_FRAG_EPI");
-    return !(env && !strcmp(env, "0"));
+    return tkc_knob("TKC_FRAG_EPI", 1) != 0;
 }
 
 /* Is v computed elementwise from such an accumulator's read? */
@@ -1939,8 +1938,7 @@ static PirLocal **issue_ahead(GL *e, const TTy *L)
 {
     PirLocal **raw = NULL;
     int64_t n = tty_numel(L);
-    const char *env = getenv("TKC_AHEAD");      /* experiments: TKC_AHEAD=0 loads in the run */
-    if (env && !strcmp(env, "0"))
+    if (!tkc_knob("TKC_AHEAD", 1))
         return NULL;
     for (int i = 0; i < e->run.n; i++) {
         const Instr *m = I(e, e->run.v[i]);
@@ -2579,8 +2577,7 @@ static bool at_top(const GL *e, int v, const TBlock *b, int depth)
  * TKC_HOIST=0: in program order. */
 static bool early_load(const GL *e, const Instr *in, const TBlock *b)
 {
-    const char *env = getenv("TKC_HOIST");
-    if ((env && !strcmp(env, "0")) || !b->owner || b->owner->op != OP_FOR || in->op != OP_LOAD || in->ty.rank == 0
+    if (!tkc_knob("TKC_HOIST", 1) || !b->owner || b->owner->op != OP_FOR || in->op != OP_LOAD || in->ty.rank == 0
         || !e->live[in->id] || !e->reload[in->id])
         return false;
     bool mma = false;             /* only in loops around tensor-core dots */
@@ -2826,9 +2823,8 @@ bool gpu_load_chunk(GL *e, int v, PirExpr *i0, PirExpr *i1, PirExpr **ptr, PirEx
 static int pick_threads(const GL *e)
 {
     int w = e->k->warps;
-    const char *env = getenv("TKC_WARPS");     /* experiments: the default warps */
-    if (w <= 0 && env)
-        w = atoi(env);
+    if (w <= 0)
+        w = tkc_knob("TKC_WARPS", 0);
     if (w > 0 && w <= 32)
         return 32 * w;
     int64_t big = 1;
@@ -2964,8 +2960,7 @@ static void build(GL *e)
 {
     F = pir_func(e->a, e->k->name);
     F->threads = e->T;
-    const char *env = getenv("TKC_PERSIST");   /* experiments: overrides `persistent` */
-    F->persistent = env && *env ? !strcmp(env, "1") : e->k->persistent;
+    F->persistent = tkc_knob("TKC_PERSIST", e->k->persistent) == 1;
     e->stack.n = 0;
     e->val = arena_alloc(e->a, sizeof(PirLocal *) * (size_t)e->n);
     e->valb = arena_alloc(e->a, sizeof(PirLocal *) * (size_t)e->n);

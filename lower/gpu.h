@@ -131,6 +131,9 @@ bool gpu_mma_staged(const GpuMma *m, const Instr *in);
 void gpu_mma_loop_pre(GpuMma *m, const Instr *loop, PirExpr *lo, PirExpr *hi, PirExpr *step);
 void gpu_mma_loop_head(GpuMma *m, const Instr *loop);
 void gpu_mma_loop_post(GpuMma *m, const Instr *loop);
+/* Experiment switch name (an environment variable listed in lower/knob.c):
+ * its integer value, or dflt when unset or empty. */
+int tkc_knob(const char *name, int dflt);
 /* At the top of the function, before the loop over programs: the TMA
  * pipelines' parameters, and their mbarriers initialized. */
 void gpu_mma_kernel_head(GpuMma *m);

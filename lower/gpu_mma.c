@@ -323,8 +323,7 @@ void gpu_mma_plan(GpuMma *m)
     m->wgd = arena_alloc(m->a, (size_t)n + 1);
     m->res_e = arena_alloc(m->a, sizeof(int64_t) * ((size_t)n + 1));
     m->early_e = arena_alloc(m->a, sizeof(int64_t) * ((size_t)n + 1));
-    const char *env = getenv("TKC_MMA");
-    if (env && !strcmp(env, "0"))
+    if (!tkc_knob("TKC_MMA", 1))
         return;
     int *uses = tir_use_counts(k);
     for (int v = 1; v < n; v++) {
@@ -334,7 +333,7 @@ void gpu_mma_plan(GpuMma *m)
             continue;
         m->on[v] = true;
         m->wgd[v] = wgd_plan(m, in);   /* unless its K loop is pipelined: below */
-        if (getenv("TKC_MMA_RES") == NULL || strcmp(getenv("TKC_MMA_RES"), "0"))
+        if (tkc_knob("TKC_MMA_RES", 1))
             plan_resident(m, in, m->wgd[v] ? gpu_wg_width(ty(m, in->args[0])->dim[1]) : 0);
         int gv = in->args[2];
         const Instr *gi = gv > 0 ? I(m, gv) : NULL;
@@ -987,10 +986,9 @@ void gpu_mma_var_op(GpuMma *m, const Instr *in)
  * access could land while the MMAs are in flight). */
 static bool wg_plan(const GpuMma *m, const Instr *in, const Instr *loop, Grid *g)
 {
-    const char *env = getenv("TKC_WGMMA");
     const TTy *t = &in->ty;
     int x = I(m, in->args[2])->index;
-    if (!m->k->wgmma || (env && !strcmp(env, "0")) || !half_dt(ty(m, in->args[0])->dt)
+    if (!m->k->wgmma || !tkc_knob("TKC_WGMMA", 1) || !half_dt(ty(m, in->args[0])->dt)
         || !gpu_wg_grid(m, t->dim[0], t->dim[1], g))
         return false;
     for (int v = 1; v < m->k->instrs.n; v++) {
@@ -1018,8 +1016,7 @@ static bool ws_plan(const GpuMma *m, const GpuPipe *p, const Instr *loop);
 static void plan_pipe(GpuMma *m, const Instr *in, const int *uses)
 {
     const Instr *loop = in->parent->owner;
-    const char *env = getenv("TKC_MMA_PIPE");
-    if ((env && !strcmp(env, "0")) || !loop || loop->op != OP_FOR || m->pipe[loop->id])
+    if (!tkc_knob("TKC_MMA_PIPE", 1) || !loop || loop->op != OP_FOR || m->pipe[loop->id])
         return;
     const Instr *lv = I(m, loop->blocks[0]->ins.v[0]);
     if (lv->op != OP_LOOPVAR || dtype_is_float(lv->ty.dt))
@@ -1042,8 +1039,7 @@ static void plan_pipe(GpuMma *m, const Instr *in, const int *uses)
         stage = (bytes_a + K * g.N * 2 + 1023) / 1024 * 1024;
         max = WG_PIPE_MAX;
     }
-    env = getenv("TKC_MMA_STAGES");            /* experiments: the default stages */
-    int S = m->k->stages > 0 ? m->k->stages : env ? atoi(env) : wg ? WG_STAGES : PIPE_STAGES;
+    int S = m->k->stages > 0 ? m->k->stages : tkc_knob("TKC_MMA_STAGES", wg ? WG_STAGES : PIPE_STAGES);
     if (S < 2)
         S = 2;
     while (S > 2 && S * stage > max)
@@ -1055,8 +1051,7 @@ static void plan_pipe(GpuMma *m, const Instr *in, const int *uses)
                     .t = pir_ty_compute(lv->ty.dt), .ahead = S - 1 };
     /* Interleaving pays when a k step has many MMAs per warp (H200: 128x256
      * tiles of 64x64 per warp +9% at 8192^3; 128x128 of 64x32 -6%). */
-    env = getenv("TKC_MMA_LATE");
-    p->late = env ? !strcmp(env, "1") : g.MI * g.NI >= 32;
+    p->late = tkc_knob("TKC_MMA_LATE", g.MI * g.NI >= 32) == 1;
     bool every = true;                         /* the dot runs in every iteration */
     for (int i = 0; i < in->parent->ins.n && in->parent->ins.v[i] != in->id; i++) {
         const Instr *x = I(m, in->parent->ins.v[i]);
@@ -1068,10 +1063,8 @@ static void plan_pipe(GpuMma *m, const Instr *in, const int *uses)
          * the stage the MMAs of two iterations back read (waited for); they
          * are issued after this iteration's MMAs (late), so that the tensor
          * cores have two groups queued while the copies go out */
-        env = getenv("TKC_MMA_LATE");
-        p->late = every && !(env && !strcmp(env, "0"));
-        env = getenv("TKC_WG_INFLIGHT");       /* experiments: 0 waits for each dot's MMAs */
-        p->inflight = every && S >= 3 && !(env && !strcmp(env, "0"));
+        p->late = every && tkc_knob("TKC_MMA_LATE", 1);
+        p->inflight = every && S >= 3 && tkc_knob("TKC_WG_INFLIGHT", 1);
         p->ahead = S - 1 - p->inflight;
         p->ea = gpu_wg_width(K);
         p->eb = gpu_wg_width(g.TN);
@@ -1397,8 +1390,7 @@ void gpu_mma_loop_head(GpuMma *m, const Instr *loop)
     }
     PirStmt *w = pir_asm_stmt(F, CUR, PA_CP_WAIT);
     w->in[0] = ci(m, p->ahead - 1);
-    const char *env = getenv("TKC_WG_PROXY");    /* experiments: 0 leaves the fence out */
-    if ((p->ea || p->swz) && !(env && !strcmp(env, "0")))    /* wgmma reads through the async proxy */
+    if ((p->ea || p->swz) && tkc_knob("TKC_WG_PROXY", 1))    /* wgmma reads through the async proxy */
         pir_asm_stmt(F, CUR, PA_FENCE_PROXY);
     if (p->ws)                         /* with TMA the empty mbarriers guard the stages */
         pir_barrier(F, CUR);
@@ -1467,8 +1459,7 @@ void gpu_mma_loop_post(GpuMma *m, const Instr *loop)
 
 static bool ws_plan(const GpuMma *m, const GpuPipe *p, const Instr *loop)
 {
-    const char *env = getenv("TKC_WS");
-    bool on = env && *env ? !strcmp(env, "1") : m->k->specialize;
+    bool on = tkc_knob("TKC_WS", m->k->specialize) == 1;
     if (!on || m->ws || loop->parent != m->k->body || m->T % 128 || m->T + 128 > 1024)
         return false;
     for (int j = 0; j < 3; j++)
@@ -1485,8 +1476,7 @@ const Instr *gpu_mma_ws_loop(const GpuMma *m)
 
 static bool ws_nreg(const GpuMma *m)
 {
-    const char *env = getenv("TKC_WS_NREG");
-    return m->T == 256 && !(env && !strcmp(env, "0"));
+    return m->T == 256 && tkc_knob("TKC_WS_NREG", 1);
 }
 
 static void nreg(GpuMma *m, PirAsmOp o, int n)
@@ -1566,9 +1556,8 @@ static void ws_release(GpuMma *m, GpuPipe *p, bool next)
  * pipeline of loop; false (nothing changed) when it cannot go there. */
 bool gpu_mma_key_load(GpuMma *m, int v, const Instr *loop)
 {
-    const char *env = getenv("TKC_KEY_PIPE");
     const TTy *t = ty(m, v);
-    if ((env && !strcmp(env, "0")) || m->k->stages == 1 || !loop || loop->op != OP_FOR
+    if (!tkc_knob("TKC_KEY_PIPE", 1) || m->k->stages == 1 || !loop || loop->op != OP_FOR
         || t->rank != 2 || !half_dt(t->dt) || t->dim[1] % 8 || !gpu_async_ok(m->e, v, loop))
         return false;
     const Instr *lv = I(m, loop->blocks[0]->ins.v[0]);
@@ -1580,8 +1569,7 @@ bool gpu_mma_key_load(GpuMma *m, int v, const Instr *loop)
     if (!p) {
         p = arena_alloc(m->a, sizeof *p);
         *p = (GpuPipe){ .lv = lv->id, .t = pir_ty_compute(lv->ty.dt), .base = -1 };
-        env = getenv("TKC_KEY_STAGES");          /* experiments: the default stages */
-        int S = m->k->stages > 0 ? m->k->stages : env ? atoi(env) : KEY_STAGES;
+        int S = m->k->stages > 0 ? m->k->stages : tkc_knob("TKC_KEY_STAGES", KEY_STAGES);
         p->S = S < 2 ? 2 : S;
     }
     /* the B operand of a single dot on wgmma: in its swizzled layout, 1024-aligned */
@@ -1668,10 +1656,9 @@ static PirExpr *key_stage(GpuMma *m, const Instr *dot, int v)
 
 static bool wgd_plan(const GpuMma *m, const Instr *in)
 {
-    const char *env = getenv("TKC_WG_ATTN");
     const TTy *t = &in->ty;
     Grid g, w;
-    if (!m->k->wgmma || (env && !strcmp(env, "0")) || !half_dt(ty(m, in->args[0])->dt)
+    if (!m->k->wgmma || !tkc_knob("TKC_WG_ATTN", 1) || !half_dt(ty(m, in->args[0])->dt)
         || !grid_of(m, t->dim[0], t->dim[1], &g)
         || !gpu_wg_grid(m, t->dim[0], t->dim[1], &w))
         return false;
@@ -1748,7 +1735,6 @@ static bool wg_single(GpuMma *m, const Instr *in, const Grid *g)
  * none). */
 int gpu_mma_min_blocks(const GpuMma *m, int64_t smem)
 {
-    const char *env = getenv("TKC_MIN_CTAS");
     int64_t most = 0;
     bool any = false;
     for (int v = 1; m->wgd && v < m->k->instrs.n; v++) {
@@ -1780,7 +1766,8 @@ int gpu_mma_min_blocks(const GpuMma *m, int64_t smem)
         any = true;
         most = slots > most ? slots : most;
     }
-    if (env)
-        return atoi(env) > 1 ? atoi(env) : 0;
+    int n = tkc_knob("TKC_MIN_CTAS", -1);
+    if (n >= 0)
+        return n > 1 ? n : 0;
     return any && m->T == 256 && most <= 64 && 2 * smem <= 200 * 1024 ? 2 : 0;
 }

@@ -122,8 +122,7 @@ static bool mask_ok(const GpuMma *m, int c, const GpuTma *t)
 bool gpu_tma_match(const GpuMma *m, int v, GpuTma *t)
 {
     const Instr *ld = I(m, v);
-    const char *env = getenv("TKC_TMA");
-    if ((env && !strcmp(env, "0")) || ld->op != OP_LOAD || ld->ty.rank != 2 || ld->index < 0)
+    if (!tkc_knob("TKC_TMA", 1) || ld->op != OP_LOAD || ld->ty.rank != 2 || ld->index < 0)
         return false;
     const ParamInfo *p = &m->k->info->params[ld->index];
     if (!p->is_tensor || p->rank != 2 || p->strided || (p->dt != DT_BF16 && p->dt != DT_F16)

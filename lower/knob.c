@@ -1,0 +1,56 @@
+/*
+ * lower/knob.c — the GPU lowering's experiment switches.
+ *
+ * Each is an environment variable that overrides one decision of the
+ * lowering, so that a benchmark can time the alternatives of a change
+ * without rebuilding tkc (tests/gpu/bench_*.sh pass them as VARIANTS).
+ * They are not part of the language: a kernel's code is decided by its
+ * source and the command line, and these exist to measure those decisions.
+ * Every switch read anywhere is listed here, with what it does; reading an
+ * unlisted name is a bug of tkc and stops it (so a misspelt switch never
+ * silently does nothing).  The value is an integer; unset or empty means
+ * the lowering's own choice.  The generated code depends on them only
+ * through the source NVRTC or LLVM compiles, so the code cache keyed by that
+ * source never mixes them up.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu.h"
+
+static const struct {
+    const char *name, *what;
+} knobs[] = {
+    { "TKC_AHEAD", "0: loads of a run are issued in the run, not ahead of it" },
+    { "TKC_FRAG_EPI", "0: the K loop's epilogue goes to the block layout through shared memory" },
+    { "TKC_HOIST", "0: no loads hoisted to the top of loops around tensor-core dots" },
+    { "TKC_KEY_PIPE", "0: no cp.async pipeline for the key loop of attention" },
+    { "TKC_KEY_STAGES", "the key loop pipeline's stages when the kernel sets none" },
+    { "TKC_MIN_CTAS", "N > 1: blocks per SM asked of the register allocator (0/1: none)" },
+    { "TKC_MMA", "0: dot never on tensor cores" },
+    { "TKC_MMA_LATE", "1/0: copies of the next stages after / before this stage's MMAs" },
+    { "TKC_MMA_PIPE", "0: no cp.async/TMA pipeline for K loops feeding dot" },
+    { "TKC_MMA_RES", "0: no resident (register) operands of dot" },
+    { "TKC_MMA_STAGES", "the K loop pipeline's stages when the kernel sets none" },
+    { "TKC_PERSIST", "1/0: overrides the launch option persistent" },
+    { "TKC_TMA", "0: no TMA copies (cp.async instead)" },
+    { "TKC_WARPS", "the warps of a kernel that sets none" },
+    { "TKC_WGMMA", "0: K loop dots on mma.sync instead of wgmma" },
+    { "TKC_WG_ATTN", "0: single dots (attention) on mma.sync instead of wgmma" },
+    { "TKC_WG_INFLIGHT", "0: every wgmma group waited for in its own iteration" },
+    { "TKC_WG_PROXY", "0: no fence.proxy.async before wgmma reads shared memory" },
+    { "TKC_WS", "1/0: overrides the launch option specialize" },
+    { "TKC_WS_NREG", "0: no setmaxnreg in warp-specialized kernels" },
+};
+
+int tkc_knob(const char *name, int dflt)
+{
+    for (size_t i = 0; i < sizeof knobs / sizeof *knobs; i++)
+        if (!strcmp(knobs[i].name, name)) {
+            const char *v = getenv(name);
+            return v && *v ? atoi(v) : dflt;
+        }
+    fprintf(stderr, "tkc: internal error: experiment switch %s is not listed in lower/knob.c\n", name);
+    abort();
+}
