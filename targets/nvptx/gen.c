@@ -205,7 +205,20 @@ static LLVMValueRef load_mem(Gen *g, const PirMem *m)
     return v;
 }
 
-/* mask ? m : other (NULL: 0), touching memory only when mask holds. */
+/* mask ? m : other (NULL: 0), touching memory only when mask holds.
+ *
+ * The branch is on freeze(mask), and llvm.c takes the freeze out again
+ * after the optimizer.  Meanwhile it hides the condition
+ * from InstCombine's dominating-condition cache, which otherwise lists
+ * every branch under each value its condition compares (the tensor
+ * sizes, the tile's row and column bases: in the hundreds of masked loads
+ * of a tensor-core kernel's fallback path, all of them) and walks that
+ * list, testing dominance, on every known-bits question about such a
+ * value: quadratic, a third of InstCombine's time in matmul_bf16.  The
+ * facts it would find hold only inside the one-load blocks, where they
+ * change nothing: the PTX is byte for byte the same for every stdlib
+ * kernel.  (Left in, the freeze itself changes the code generator's
+ * output, for better and for worse; hence llvm.c's unfreeze.) */
 static LLVMValueRef masked_load(Gen *g, const PirExpr *e)
 {
     if (!e->a)
@@ -214,7 +227,7 @@ static LLVMValueRef masked_load(Gen *g, const PirExpr *e)
     if (is_const_int(mask))
         return LLVMConstIntGetZExtValue(mask) ? load_mem(g, &e->mem) : other;
     LLVMBasicBlockRef from = LLVMGetInsertBlock(g->b), yes = block(g, "ld"), join = block(g, "ld.end");
-    LLVMBuildCondBr(g->b, mask, yes, join);
+    LLVMBuildCondBr(g->b, LLVMBuildFreeze(g->b, mask, ""), yes, join);
     LLVMPositionBuilderAtEnd(g->b, yes);
     int mark = num_scope(g);
     LLVMValueRef v = load_mem(g, &e->mem);
