@@ -26,7 +26,8 @@
  * with llvm.loop.unroll.full metadata.
  *
  * Masked loads branch around the access (the address may be out of
- * bounds); every other expression is straight-line.  Float add, sub and mul
+ * bounds), on a freeze of the mask that llvm.c removes after the optimizer
+ * (see masked_load); every other expression is straight-line.  Float add, sub and mul
  * carry the `contract` flag: a mul feeding an add may become an fma, as
  * nvcc/NVRTC contract by default.
  */
