@@ -26,7 +26,8 @@
  * with llvm.loop.unroll.full metadata.
  *
  * Masked loads branch around the access (the address may be out of
- * bounds); every other expression is straight-line.  Float add, sub and mul
+ * bounds), on a freeze of the mask that llvm.c removes after the optimizer
+ * (see masked_load); every other expression is straight-line.  Float add, sub and mul
  * carry the `contract` flag: a mul feeding an add may become an fma, as
  * nvcc/NVRTC contract by default.
  */
@@ -65,6 +66,8 @@ typedef struct Gen {
     LLVMValueRef *bound;       /* per local: its value (an unrolled loop's counter, a
                                 * single-definition local), or NULL: read the slot */
     bool *single;              /* per local: defined only by its declaration's init */
+    LLVMValueRef **elem;       /* per register array: its elements' addresses, made once */
+    LLVMBuilderRef eb;         /* at the end of the entry block (allocas, element addresses) */
     Loop *loop;
     Num **num;                 /* NUM_BUCKETS chains of the operations in scope */
     Vec(Num *) nums;           /* every one in scope, oldest first */
@@ -203,7 +206,20 @@ static LLVMValueRef load_mem(Gen *g, const PirMem *m)
     return v;
 }
 
-/* mask ? m : other (NULL: 0), touching memory only when mask holds. */
+/* mask ? m : other (NULL: 0), touching memory only when mask holds.
+ *
+ * The branch is on freeze(mask), and llvm.c takes the freeze out again
+ * after the optimizer.  Meanwhile it hides the condition
+ * from InstCombine's dominating-condition cache, which otherwise lists
+ * every branch under each value its condition compares (the tensor
+ * sizes, the tile's row and column bases: in the hundreds of masked loads
+ * of a tensor-core kernel's fallback path, all of them) and walks that
+ * list, testing dominance, on every known-bits question about such a
+ * value: quadratic, a third of InstCombine's time in matmul_bf16.  The
+ * facts it would find hold only inside the one-load blocks, where they
+ * change nothing: the PTX is byte for byte the same for every stdlib
+ * kernel.  (Left in, the freeze itself changes the code generator's
+ * output, for better and for worse; hence llvm.c's unfreeze.) */
 static LLVMValueRef masked_load(Gen *g, const PirExpr *e)
 {
     if (!e->a)
@@ -212,7 +228,7 @@ static LLVMValueRef masked_load(Gen *g, const PirExpr *e)
     if (is_const_int(mask))
         return LLVMConstIntGetZExtValue(mask) ? load_mem(g, &e->mem) : other;
     LLVMBasicBlockRef from = LLVMGetInsertBlock(g->b), yes = block(g, "ld"), join = block(g, "ld.end");
-    LLVMBuildCondBr(g->b, mask, yes, join);
+    LLVMBuildCondBr(g->b, LLVMBuildFreeze(g->b, mask, ""), yes, join);
     LLVMPositionBuilderAtEnd(g->b, yes);
     int mark = num_scope(g);
     LLVMValueRef v = load_mem(g, &e->mem);
@@ -229,12 +245,25 @@ static LLVMValueRef masked_load(Gen *g, const PirExpr *e)
 
 /* ------------------------------------------------------------ locals */
 
+/* The address of lc[idx]: for a constant index (nearly all: unrolled
+ * loops), one GEP in the entry block per element, shared by every access,
+ * so that SROA has one use per element to split instead of one per access. */
 static LLVMValueRef elem_ptr(Gen *g, const PirLocal *lc, const PirExpr *idx)
 {
     Ll *l = g->l;
     LLVMValueRef ix[2] = { ll_i32(l, 0), ex(g, idx) };
     LLVMTypeRef at = LLVMArrayType2(ll_reg_type(l, lc->ty), (uint64_t)lc->n);
-    return LLVMBuildInBoundsGEP2(g->b, at, g->slot[lc->id], ix, 2, "");
+    if (!is_const_int(ix[1]))
+        return LLVMBuildInBoundsGEP2(g->b, at, g->slot[lc->id], ix, 2, "");
+    long long i = LLVMConstIntGetSExtValue(ix[1]);
+    if (i < 0 || i >= lc->n)      /* out of bounds: left to LLVM as it is */
+        return LLVMBuildInBoundsGEP2(g->b, at, g->slot[lc->id], ix, 2, "");
+    if (!g->elem[lc->id])
+        g->elem[lc->id] = arena_alloc(g->f->a, sizeof **g->elem * (size_t)lc->n);
+    LLVMValueRef *p = &g->elem[lc->id][i];
+    if (!*p)
+        *p = LLVMBuildInBoundsGEP2(g->eb, at, g->slot[lc->id], ix, 2, "");
+    return *p;
 }
 
 static LLVMValueRef read_local(Gen *g, const PirLocal *lc)
@@ -277,6 +306,9 @@ static LLVMValueRef int_divrem(Gen *g, bool rem, bool sgn, LLVMValueRef a, LLVMV
 {
     LLVMBuilderRef B = g->b;
     LLVMTypeRef t = LLVMTypeOf(a);
+    if (is_const_int(b) && !LLVMIsNull(b) && !(sgn && LLVMConstIntGetSExtValue(b) == -1))
+        return rem ? (sgn ? LLVMBuildSRem(B, a, b, "") : LLVMBuildURem(B, a, b, ""))   /* no special case */
+                   : (sgn ? LLVMBuildSDiv(B, a, b, "") : LLVMBuildUDiv(B, a, b, ""));
     LLVMValueRef zero = LLVMConstInt(t, 0, 0), one = LLVMConstInt(t, 1, 0), m1 = LLVMConstAllOnes(t);
     LLVMValueRef is0 = LLVMBuildICmp(B, LLVMIntEQ, b, zero, "");
     LLVMValueRef ism1 = sgn ? LLVMBuildICmp(B, LLVMIntEQ, b, m1, "") : LLVMConstInt(g->l->t_i1, 0, 0);
@@ -497,6 +529,8 @@ static LLVMValueRef operation(Gen *g, const PirExpr *e, LLVMValueRef *x)
     case PE_BIN:
         return binary(g, e, x[0], x[1]);
     case PE_SELECT:
+        if (is_const_int(x[0]))
+            return LLVMConstIntGetZExtValue(x[0]) ? x[1] : x[2];
         return LLVMBuildSelect(B, x[0], x[1], x[2], "");
     case PE_CONV:
         return convert(g, x[0], e->a->ty, e->ty);
@@ -1054,6 +1088,7 @@ LLVMValueRef nvptx_gen(Ll *l, const PirFunc *f, Diag *d)
     g.slot = arena_alloc(f->a, sizeof *g.slot * nl);
     g.bound = arena_alloc(f->a, sizeof *g.bound * nl);
     g.single = arena_alloc(f->a, sizeof *g.single * nl);
+    g.elem = arena_alloc(f->a, sizeof *g.elem * nl);
     g.num = arena_alloc(f->a, sizeof *g.num * NUM_BUCKETS);
     int *w = arena_alloc(f->a, sizeof *w * nl);
     count_writes(f->body, w, g.single);
@@ -1069,7 +1104,14 @@ LLVMValueRef nvptx_gen(Ll *l, const PirFunc *f, Diag *d)
         LLVMTypeRef t = ll_reg_type(l, lc->ty);
         g.slot[i] = LLVMBuildAlloca(g.b, lc->n ? LLVMArrayType2(t, (uint64_t)lc->n) : t, lc->hint ? lc->hint : "");
     }
+    /* the entry block keeps the allocas and element addresses; the body
+     * starts in the next (SimplifyCFG merges them again) */
+    LLVMBasicBlockRef body = block(&g, "body");
+    g.eb = LLVMCreateBuilderInContext(l->c);
+    LLVMPositionBuilderBefore(g.eb, LLVMBuildBr(g.b, body));
+    LLVMPositionBuilderAtEnd(g.b, body);
     stmts(&g, f->body);
+    LLVMDisposeBuilder(g.eb);
     if (!LLVMGetBasicBlockTerminator(LLVMGetInsertBlock(g.b)))
         LLVMBuildRetVoid(g.b);
     /* blocks left open after a break ("dead") end in unreachable */

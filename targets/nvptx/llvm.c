@@ -265,6 +265,26 @@ static char *arena_copy(Arena *a, const char *s, size_t n)
     return r;
 }
 
+/* The freezes of i1 values replaced by their operands: the branches of
+ * masked loads are on the masks themselves again, as the PIR has them
+ * (see masked_load in gen.c).  Those are gen.c's freezes, or ones
+ * InstCombine made of them by moving them onto the operands of an and
+ * (sdpa_mask): the pipeline makes none of its own from tkc's IR (none in
+ * the 41 stdlib and test files built without gen.c's).  With all of them
+ * out, the PTX is what it was without them. */
+static void unfreeze(Ll *l)
+{
+    for (LLVMValueRef fn = LLVMGetFirstFunction(l->m); fn; fn = LLVMGetNextFunction(fn))
+        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+            for (LLVMValueRef in = LLVMGetFirstInstruction(bb), next; in; in = next) {
+                next = LLVMGetNextInstruction(in);
+                if (LLVMGetInstructionOpcode(in) == LLVMFreeze && LLVMTypeOf(in) == l->t_i1) {
+                    LLVMReplaceAllUsesWith(in, LLVMGetOperand(in, 0));
+                    LLVMInstructionEraseFromParent(in);
+                }
+            }
+}
+
 /* FAST_PASSES, or what TKC_NVPTX_PASSES asks for. */
 static bool optimize(Ll *l, LLVMTargetMachineRef tm, Diag *d)
 {
@@ -328,6 +348,8 @@ bool nvptx_compile_pir(Arena *a, PirFunc **fs, int n, CudaKernel *ck, const char
     LLVMDisposeMessage(msg);
     double t1 = now_ms();
     ok = ok && optimize(&l, tm, d);
+    if (ok)
+        unfreeze(&l);
     double t2 = now_ms();
     if (ok && ir) {
         char *s = LLVMPrintModuleToString(l.m);

@@ -5,7 +5,9 @@
 # are shared; the minimum is the least disturbed); then what ptxas makes of
 # each PTX for sm_90a: registers, spill bytes (stores + loads), stack frame
 # bytes and SASS instructions (the kernel's .text size / 16), so that a
-# faster compile can be checked for worse code.  A markdown table on stdout.
+# faster compile can be checked for worse code.  NVRTC's own split (its
+# --time report: CUDA front end + NVVM optimizer, whole ms, each the least
+# over REPS) shows where its time goes.  A markdown table on stdout.
 #
 #   sh tests/gpu/compile_time.sh [REPS]          (default 3)
 #   KERNELS="stdlib/nn.tk:softmax:-D BLOCK=4096 ..." sh tests/gpu/compile_time.sh
@@ -40,6 +42,20 @@ best() {
     sort -n "$T/times" | head -n 1
 }
 
+# phases ARGS...: "front end + NVVM" ms of NVRTC's --time report, least of REPS
+phases() {
+    i=0; : >"$T/fe"; : >"$T/opt"
+    while [ $i -lt "$REPS" ]; do
+        rm -f "$T/nt.csv"
+        TKC_CUBIN=0 TKC_NVRTC_OPTS="--time=$T/nt.csv" "$TKC" "$@" --emit=ptx >/dev/null 2>&1
+        [ -f "$T/nt.csv" ] || { echo "?"; return; }
+        awk -F, '/Frontend/ { print $3 + 0 }' "$T/nt.csv" >>"$T/fe"
+        awk -F, '/Optimizer/ { print $3 + 0 }' "$T/nt.csv" >>"$T/opt"
+        i=$((i + 1))
+    done
+    echo "$(sort -n "$T/fe" | head -n 1) + $(sort -n "$T/opt" | head -n 1)"
+}
+
 # sass PTXFILE KERNEL: "regs spill stack instrs" of ptxas -arch=sm_90a
 sass() {
     "$PTXAS" -arch=sm_90a -v -o "$T/k.cubin" "$1" >"$T/v" 2>&1 || { echo "ptxas-failed"; return; }
@@ -50,13 +66,15 @@ sass() {
     echo "$regs/$spill/$stack/$(( 0x${size:-0} / 16 ))"
 }
 
-echo "| kernel | NVRTC ms | LLVM ms | ptxas ms (NVRTC PTX / LLVM PTX) | SASS from NVRTC: regs/spill/stack/instrs | SASS from LLVM |"
-echo "|---|---|---|---|---|---|"
+echo "| kernel | NVRTC ms | NVRTC front end + NVVM ms | LLVM ms | ptxas ms (NVRTC PTX / LLVM PTX) | SASS from NVRTC: regs/spill/stack/instrs | SASS from LLVM |"
+echo "|---|---|---|---|---|---|---|"
 echo "$KERNELS" | while IFS=: read -r f k flags; do
     [ -n "$f" ] || continue
     # shellcheck disable=SC2086
     nv=$(best nvrtc "$f" --target=cuda --kernel="$k" $flags)
     # shellcheck disable=SC2086
+    # shellcheck disable=SC2086
+    ph=$(phases "$f" --target=cuda --kernel="$k" $flags)
     ll=$(best nvptx "$f" --target=nvptx --kernel="$k" $flags)
     # shellcheck disable=SC2086
     pn=$(TKC_LOGS=ptxas "$TKC" "$f" --target=cuda --kernel="$k" $flags -o "$T/k.h" 2>&1 >/dev/null |
@@ -69,5 +87,5 @@ echo "$KERNELS" | while IFS=: read -r f k flags; do
     # shellcheck disable=SC2086
     TKC_CUBIN=0 "$TKC" "$f" --target=nvptx --kernel="$k" $flags --emit=ptx >"$T/l.ptx" 2>/dev/null
     name="$k${flags:+ ($flags)}"
-    echo "| $name | ${nv:-fail} | ${ll:-fail} | ${pn:-?} / ${pl:-?} | $(sass "$T/n.ptx" "$k") | $(sass "$T/l.ptx" "$k") |"
+    echo "| $name | ${nv:-fail} | $ph | ${ll:-fail} | ${pn:-?} / ${pl:-?} | $(sass "$T/n.ptx" "$k") | $(sass "$T/l.ptx" "$k") |"
 done
