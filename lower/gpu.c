@@ -2645,13 +2645,14 @@ static void emit_block(GL *e, TBlock *b)
 /* ------------------------------------------------------------ versioning */
 
 /* Each vector access tests at run time that its group is aligned and
- * wholly unmasked.  Where the tests of the accesses outside loops can be
- * computed before the program's first tile, the body is built twice: a
- * copy without them, run when they all hold for every group of the
- * block (full rows at aligned addresses), and the general one; the fast
- * copy has no element-by-element paths to hold registers for.  H100,
- * layernorm f16 8192 x 4096: 2594 -> 2690 GB/s
- * (doc/bench/h100-s4-ln-variants.log). */
+ * wholly unmasked.  In kernels without loops whose body has barriers or
+ * shuffles (a row in registers: softmax, layernorm), where the tests of the
+ * accesses outside loops can be computed before the program's first tile,
+ * the body is built twice: a copy without those tests, taken when they
+ * hold for every group of the block (one __syncthreads_and: full rows at
+ * aligned addresses), and the general one.  The fast copy has no
+ * element-by-element paths holding registers.  H100, layernorm f16
+ * 8192 x 4096: 2594 -> 2640 GB/s (doc/bench/h100-s4-ln*.log). */
 
 /* A scalar of the program's top block known before its first tile. */
 static bool pre_scalar(const GL *e, int v, int depth)
@@ -2698,16 +2699,30 @@ static bool outside_loops(const GL *e, const Instr *in)
     return true;
 }
 
-/* Does the kernel need all threads of a block on one path (barriers,
- * shuffles)?  Conservatively: anything but elementwise runs. */
-static bool collective(GL *e)
+/* Does block b need all threads of a block on one path (barriers,
+ * shuffles)?  Conservatively: anything but elementwise runs and ifs. */
+static bool collective(GL *e, const TBlock *b)
 {
-    for (int v = 1; v < e->n; v++) {
-        const Instr *in = I(e, v);
+    for (int i = 0; b && i < b->ins.n; i++) {
+        const Instr *in = I(e, b->ins.v[i]);
         Class c = classify(e, in);
         if (c == CL_BREAK && in->op != OP_IF)
             return true;
         if ((in->op == OP_LOAD || in->op == OP_STORE) && c == CL_LANE && mem_hazard(e, in))
+            return true;
+        if (in->op == OP_IF && (collective(e, in->blocks[0]) || collective(e, in->blocks[1])))
+            return true;
+    }
+    return false;
+}
+
+static bool has_loop(const GL *e, const TBlock *b)
+{
+    for (int i = 0; b && i < b->ins.n; i++) {
+        const Instr *in = I(e, b->ins.v[i]);
+        if (in->op == OP_FOR || in->op == OP_WHILE)
+            return true;
+        if (in->op == OP_IF && (has_loop(e, in->blocks[0]) || has_loop(e, in->blocks[1])))
             return true;
     }
     return false;
@@ -2765,11 +2780,10 @@ static bool emit_versions(GL *e)
     for (int v = 1; v < e->n; v++)
         if (e->mma.on[v])
             return false;
-    bool vote = collective(e);
-    if (!vote && !e->plan)      /* shared-memory copies came up while planning: barriers */
-        for (int v = 1; v < e->n; v++)
-            if (e->shared[v])
-                return false;
+    if (has_loop(e, e->k->body))        /* a second copy would cost more than it saves */
+        return false;
+    if (!collective(e, e->k->body))   /* elementwise kernels stream at copy speed as they are */
+        return false;
     e->guard = arena_alloc(e->a, (size_t)e->n);
     PirBlock *top = gpu_cur(e);
     open_scope(e);            /* the test's locals */
@@ -2789,24 +2803,7 @@ static bool emit_versions(GL *e)
         top->s.n--;
         return false;
     }
-    if (vote) {             /* the block's and: all threads take one copy */
-        int W = e->T / 32;
-        e->scratch = true;
-        gpu_push(e, sb);
-        for (int o = 16; o > 0; o >>= 1)
-            pir_assign(F, gpu_cur(e), ok, NULL, pir_bin(F, PB_AND, pir_ref(F, ok), pir_shfl_xor(F, pir_ref(F, ok), o)));
-        if (W > 1) {        /* scratch is free here: the loop over programs ends with a barrier */
-            PirStmt *s = pir_if(F, gpu_cur(e), pir_bin(F, PB_EQ, pir_bin(F, PB_AND, gpu_tid(e), gpu_i(e, 31)), gpu_i(e, 0)));
-            pir_store(F, s->body, pir_smem(PT_I32, 0, pir_bin(F, PB_SHR, gpu_tid(e), gpu_i(e, 5))), pir_ref(F, ok));
-            pir_barrier(F, gpu_cur(e));
-            pir_assign(F, gpu_cur(e), ok, NULL, pir_load(F, pir_smem(PT_I32, 0, gpu_i(e, 0)), NULL, NULL));
-            PirLocal *wl = open_for(e, "w", gpu_i(e, 1), gpu_i(e, W), 1, false);
-            pir_assign(F, gpu_cur(e), ok, NULL,
-                       pir_bin(F, PB_AND, pir_ref(F, ok), pir_load(F, pir_smem(PT_I32, 0, pir_ref(F, wl)), NULL, NULL)));
-            gpu_pop(e);
-        }
-        gpu_pop(e);
-    }
+    pir_assign(F, sb, ok, NULL, pir_bar_and(F, pir_ref(F, ok)));   /* all threads take one copy */
     PirStmt *s = pir_if(F, sb, pir_bin(F, PB_NE, pir_ref(F, ok), gpu_i(e, 0)));
     s->els = pir_block(F);
     gpu_push(e, s->body);
