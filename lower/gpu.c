@@ -35,6 +35,10 @@
  * read (or written twice) at possibly different places within a program, a
  * barrier orders the accesses.
  *
+ * A loop-free kernel with barriers whose vector accesses can be tested
+ * before its first tile is built twice, the copy without per-group tests
+ * taken when the block's vote says they all hold (see "versioning").
+ *
  * Tiles computed from a dot on tensor cores have other layouts: the MMA
  * fragments and their rows (see "layouts" below); the block layout stays
  * the default for every other tile.
