@@ -35,6 +35,10 @@
  * read (or written twice) at possibly different places within a program, a
  * barrier orders the accesses.
  *
+ * A loop-free kernel with barriers whose vector accesses can be tested
+ * before its first tile is built twice, the copy without per-group tests
+ * taken when the block's vote says they all hold (see "versioning").
+ *
  * Tiles computed from a dot on tensor cores have other layouts: the MMA
  * fragments and their rows (see "layouts" below); the block layout stays
  * the default for every other tile.
@@ -105,6 +109,8 @@ struct GL {
     PirExpr *rkx;            /* GL_FRAG lanes: the GL_ROW slot of the lane's row */
     bool *needb;             /* GL_FRAG values also wanted in the block layout */
     PirLocal **valb;         /* ... their block-layout copy */
+    bool *guard;             /* vector accesses whose test the program's guard holds (versioning) */
+    bool fast;               /* building the guarded copy of the body: those tests are true */
 };
 
 #define F (e->f)
@@ -1576,16 +1582,18 @@ static void set_tokens(GL *e, bool on)
 }
 
 /* The run-time check of the fast path: all unmasked and aligned. */
-static PirExpr *vcond(GL *e, PirExpr *ok, PirLocal *o, PirExpr *p, int cw)
+static PirExpr *vcond(GL *e, PirExpr *ok, PirLocal *o, PirExpr *p, int cw, int v)
 {
+    if (e->fast && v > 0 && e->guard[v])
+        return pir_int(F, PT_BOOL, 1);
     PirExpr *addr = pir_ptrint(F, pir_ptradd(F, p, pir_ref(F, o)));
     PirExpr *al = pir_bin(F, PB_EQ, pir_bin(F, PB_AND, addr, pir_int(F, PT_U64, cw - 1)), pir_int(F, PT_U64, 0));
     return land(e, ok, al);
 }
 
-static void vopen(GL *e, PirExpr *ok, PirLocal *o, PirExpr *p, int cw)
+static void vopen(GL *e, PirExpr *ok, PirLocal *o, PirExpr *p, int cw, int v)
 {
-    PirStmt *s = pir_if(F, gpu_cur(e), vcond(e, ok, o, p, cw));
+    PirStmt *s = pir_if(F, gpu_cur(e), vcond(e, ok, o, p, cw, v));
     s->els = pir_block(F);
     gpu_push(e, s->els);
     gpu_push(e, s->body);
@@ -1646,7 +1654,7 @@ static bool vload_issue(GL *e, const Instr *ld, const TTy *L, PirLocal *raw)
     PirExpr *p = tensor(e, ld);
     open_scope(e);
     PirLocal *ol = gpu_let(e, "o", o);
-    PirStmt *st = pir_if(F, gpu_cur(e), vcond(e, ok, ol, p, c.cw));
+    PirStmt *st = pir_if(F, gpu_cur(e), vcond(e, ok, ol, p, c.cw, ld->id));
     st->els = pir_block(F);
     gpu_push(e, st->els);
     PirLocal *sv[8];
@@ -1711,7 +1719,7 @@ static bool vload_open(GL *e, const Instr *ld, Idx ix, const TTy *L, PirLocal *d
     PirExpr *p = tensor(e, ld);
     open_scope(e);
     PirLocal *ol = gpu_let(e, "o", o);
-    vopen(e, ok, ol, p, c.cw);
+    vopen(e, ok, ol, p, c.cw, q ? ld->id : 0);
     PirLocal *u = load_chunks(e, &c, p, ol);
     for (int j = 0; j < V; j++) {
         PirExpr *x = conv_dt(e, from_storage(e, unpack(e, &c, tdt, u, j, 0), tdt), tdt, ld->ty.dt);
@@ -1753,7 +1761,7 @@ static bool vstore_open(GL *e, const Instr *st, const TTy *L)
     PirExpr *p = tensor(e, st);
     open_scope(e);
     PirLocal *ol = gpu_let(e, "o", o);
-    vopen(e, ok, ol, p, c.cw);
+    vopen(e, ok, ol, p, c.cw, st->id);
     PirLocal *sv[8];
     for (int j = 0; j < V; j++)
         sv[j] = gpu_let(e, "s", subst(e, x, L, j));
@@ -1876,7 +1884,7 @@ static void frag_store(GL *e, const Instr *st, const TTy *L)
         PirLocal *o = gpu_let(e, "o", x[0][0]);
         PirExpr *next = pir_bin(F, PB_EQ, x[1][0], pir_bin(F, PB_ADD, pir_ref(F, o), pir_int(F, x[0][0]->ty, 1)));
         PirExpr *ok = x[0][2] ? pir_bin(F, PB_AND, x[0][2], x[1][2]) : NULL;
-        vopen(e, land(e, ok, next), o, p, 2 * s);
+        vopen(e, land(e, ok, next), o, p, 2 * s, 0);
         PirStmt *w = pir_stmt(F, gpu_cur(e), PS_STORE);
         w->mem = pir_gmem(PT_U32, pir_ptradd(F, p, pir_ref(F, o)), pir_int(F, PT_I64, 0));
         w->ordered = read_too(e, st->index);
@@ -2635,6 +2643,181 @@ static void emit_block(GL *e, TBlock *b)
     flush(e);
 }
 
+/* ------------------------------------------------------------ versioning */
+
+/* Each vector access tests at run time that its group is aligned and
+ * wholly unmasked.  In kernels without loops whose body has barriers or
+ * shuffles (a row in registers: softmax, layernorm), where the tests of the
+ * accesses outside loops can be computed before the program's first tile,
+ * the body is built twice: a copy without those tests, taken when they
+ * hold for every group of the block (one __syncthreads_and: full rows at
+ * aligned addresses), and the general one.  The fast copy has no
+ * element-by-element paths holding registers.  H100, layernorm f16
+ * 8192 x 4096: 2594 -> 2640 GB/s (doc/bench/h100-s4-ln*.log). */
+
+/* A scalar of the program's top block known before its first tile. */
+static bool pre_scalar(const GL *e, int v, int depth)
+{
+    const Instr *in = I(e, v);
+    if (v <= 0 || in->op == OP_CONST)
+        return true;
+    if (in->ty.rank != 0 || in->parent != e->k->body || depth > 64)
+        return false;
+    if (in->op == OP_DIM || in->op == OP_ARG || in->op == OP_STRIDE || in->op == OP_PROGRAM_ID)
+        return true;
+    if (!(op_flags[in->op] & OPF_E) && !is_view(in->op))
+        return false;
+    for (int j = 0; j < in->nargs; j++)
+        if (!pre_scalar(e, in->args[j], depth + 1))
+            return false;
+    return true;
+}
+
+/* A tile recomputed from aranges and such scalars (an offset, a mask). */
+static bool pre_tile(const GL *e, int v, int depth)
+{
+    if (v <= 0)
+        return true;
+    const Instr *in = I(e, v);
+    if (in->ty.rank == 0)
+        return pre_scalar(e, v, depth);
+    if (in->op == OP_ARANGE || in->op == OP_CONST)
+        return true;
+    if (depth > 64 || !(is_view(in->op) || e->recomp[v]))
+        return false;
+    for (int j = 0; j < in->nargs; j++)
+        if (!pre_tile(e, in->args[j], depth + 1))
+            return false;
+    return true;
+}
+
+/* Is `in` in the top block or in ifs there (not in a loop)? */
+static bool outside_loops(const GL *e, const Instr *in)
+{
+    for (const TBlock *b = in->parent; b != e->k->body; b = b->owner->parent)
+        if (!b || !b->owner || b->owner->op != OP_IF)
+            return false;
+    return true;
+}
+
+/* Does block b need all threads of a block on one path (barriers,
+ * shuffles)?  Conservatively: anything but elementwise runs and ifs. */
+static bool collective(GL *e, const TBlock *b)
+{
+    for (int i = 0; b && i < b->ins.n; i++) {
+        const Instr *in = I(e, b->ins.v[i]);
+        Class c = classify(e, in);
+        if (c == CL_BREAK && in->op != OP_IF)
+            return true;
+        if ((in->op == OP_LOAD || in->op == OP_STORE) && c == CL_LANE && mem_hazard(e, in))
+            return true;
+        if (in->op == OP_IF && (collective(e, in->blocks[0]) || collective(e, in->blocks[1])))
+            return true;
+    }
+    return false;
+}
+
+static bool has_loop(const GL *e, const TBlock *b)
+{
+    for (int i = 0; b && i < b->ins.n; i++) {
+        const Instr *in = I(e, b->ins.v[i]);
+        if (in->op == OP_FOR || in->op == OP_WHILE)
+            return true;
+        if (in->op == OP_IF && (has_loop(e, in->blocks[0]) || has_loop(e, in->blocks[1])))
+            return true;
+    }
+    return false;
+}
+
+/* The test of vector access in (outside loops, offsets and mask known at
+ * the top) for the current group into ok (i32, anded); false when in has
+ * no such test. */
+static bool guard_test(GL *e, const Instr *in, PirLocal *ok)
+{
+    if ((in->op != OP_LOAD && in->op != OP_STORE) || classify(e, in) != CL_LANE || !outside_loops(e, in)
+        || lane_lay(e, in).kind != GL_BLOCK)
+        return false;
+    int off = in->args[0], m = in->op == OP_LOAD ? in->args[1] : in->args[2];
+    if (!pre_tile(e, off, 0) || !pre_tile(e, m, 0))
+        return false;
+    const TTy *L = lane_shape(e, in);
+    DType tdt = e->ki->params[in->index].dt;
+    Chunks c;
+    if (!gvec(e, L) || !chunks(e, L, tdt, &c))
+        return false;
+    open_group(e, L);
+    Idx ix = lane_tok(e, L);
+    PirExpr *o = NULL, *t = NULL, *sc = NULL;
+    bool vec;
+    set_tokens(e, true);
+    if (in->op == OP_LOAD) {
+        vec = vload_test(e, in, ix, L, &c, &o, &t);
+    } else {
+        vec = gkind_s(e, off, align(e, &ix, ty(e, off), L), &sc) == GK_CONTIG;
+        if (vec) {
+            o = subst(e, operand(e, off, L, &ix), L, 0);
+            t = m > 0 ? all_true(e, m, align(e, &ix, ty(e, m), L), L) : NULL;
+            if (sc)
+                t = land(e, t, pir_bin(F, PB_EQ, subst(e, sc, L, 0), pir_int(F, sc->ty, 1)));
+        }
+    }
+    set_tokens(e, false);
+    if (vec) {
+        open_scope(e);
+        PirLocal *ol = gpu_let(e, "o", o);
+        PirExpr *cond = vcond(e, t, ol, tensor(e, in), c.cw, 0);
+        pir_assign(F, gpu_cur(e), ok, NULL,
+                   pir_bin(F, PB_AND, pir_ref(F, ok), pir_select(F, cond, gpu_i(e, 1), gpu_i(e, 0))));
+        gpu_pop(e);
+    }
+    close_group(e, L);
+    return vec;
+}
+
+/* The body of program, versioned when it has guarded accesses; false
+ * (nothing built) when not. */
+static bool emit_versions(GL *e)
+{
+    for (int v = 1; v < e->n; v++)
+        if (e->mma.on[v])
+            return false;
+    if (has_loop(e, e->k->body))        /* a second copy would cost more than it saves */
+        return false;
+    if (!collective(e, e->k->body))   /* elementwise kernels stream at copy speed as they are */
+        return false;
+    e->guard = arena_alloc(e->a, (size_t)e->n);
+    PirBlock *top = gpu_cur(e);
+    open_scope(e);            /* the test's locals */
+    PirBlock *sb = gpu_cur(e);
+    for (int i = 0; i < e->k->body->ins.n; i++) {
+        const Instr *in = I(e, e->k->body->ins.v[i]);
+        if (classify(e, in) == CL_SCALAR && pre_scalar(e, in->id, 0))
+            emit_scalar(e, in);
+    }
+    PirLocal *ok = gpu_let(e, "ok", gpu_i(e, 1));
+    int ng = 0;
+    for (int v = 1; v < e->n && e->ok; v++)
+        if ((e->guard[v] = guard_test(e, I(e, v), ok)))
+            ng++;
+    gpu_pop(e);
+    if (ng == 0) {          /* nothing to gain: drop the test */
+        top->s.n--;
+        return false;
+    }
+    pir_assign(F, sb, ok, NULL, pir_bar_and(F, pir_ref(F, ok)));   /* all threads take one copy */
+    PirStmt *s = pir_if(F, sb, pir_bin(F, PB_NE, pir_ref(F, ok), gpu_i(e, 0)));
+    s->els = pir_block(F);
+    gpu_push(e, s->body);
+    e->fast = true;
+    emit_block(e, e->k->body);
+    e->fast = false;
+    gpu_pop(e);
+    gpu_push(e, s->els);
+    emit_block(e, e->k->body);
+    gpu_pop(e);
+    return true;
+}
+
 /* ------------------------------------------------------------ for pipelined loops */
 
 /* What gpu_mma.c's pipelined K loops (asynchronous copies of dot operands
@@ -2914,9 +3097,16 @@ static void open_programs(GL *e, int g0, int g1, int np)
                          pir_conv(F, PT_I64, pir_special(F, PSR_NCTAID)), false);
     gpu_push(e, s->body);
     PirExpr *P = pir_ref(F, p), *G0 = pir_param(F, g0), *G1 = pir_param(F, g1);
-    e->pid[0] = gpu_let(e, "pid", pir_nsw(F, PB_REM, P, G0));      /* grid sizes are positive */
-    e->pid[1] = gpu_let(e, "pid", pir_nsw(F, PB_REM, pir_nsw(F, PB_DIV, P, G0), G1));
-    e->pid[2] = gpu_let(e, "pid", pir_nsw(F, PB_DIV, pir_nsw(F, PB_DIV, P, G0), G1));
+    /* grid sizes are positive and p < the product of the used ones: a grid
+     * of one or two sizes needs no 64-bit division, or one (H100 layernorm
+     * 8192 x 4096: 2% faster, doc/bench/h100-s4-ln-variants.log) */
+    int ng = e->k->ngrid;
+    e->pid[0] = gpu_let(e, "pid", ng <= 1 ? P : pir_nsw(F, PB_REM, P, G0));
+    e->pid[1] = gpu_let(e, "pid", ng <= 1 ? pir_int(F, PT_I64, 0)
+                                : ng == 2 ? pir_nsw(F, PB_DIV, P, G0)
+                                : pir_nsw(F, PB_REM, pir_nsw(F, PB_DIV, P, G0), G1));
+    e->pid[2] = gpu_let(e, "pid", ng <= 2 ? pir_int(F, PT_I64, 0)
+                                : pir_nsw(F, PB_DIV, pir_nsw(F, PB_DIV, P, G0), G1));
 }
 
 /* The barriers of the consumers of a warp-specialized kernel: named
@@ -3000,7 +3190,8 @@ static void build(GL *e)
         else
             e->var[i] = decl_array(e, "var", pir_ty_compute(t->dt), lay_count(e, &e->vlay[i], tty_numel(t)));
     }
-    emit_block(e, e->k->body);
+    if (!emit_versions(e))
+        emit_block(e, e->k->body);
     if (e->smem > 0)
         pir_barrier(F, gpu_cur(e));
     gpu_pop(e);

@@ -213,6 +213,13 @@ PirExpr *pir_math(PirFunc *f, PirMath fn, PirExpr *a, PirExpr *b, PirExpr *c)
     return e;
 }
 
+PirExpr *pir_bar_and(PirFunc *f, PirExpr *a)
+{
+    PirExpr *e = node(f, PE_BAR_AND, PT_I32);
+    e->a = a;
+    return e;
+}
+
 PirExpr *pir_shfl_xor(PirFunc *f, PirExpr *a, int lane)
 {
     PirExpr *e = node(f, PE_SHFL_XOR, a->ty);
@@ -460,6 +467,11 @@ static void pexpr(FILE *o, const PirFunc *f, const PirExpr *e)
             else
                 fprintf(o, "0");
         }
+        fprintf(o, ")");
+        return;
+    case PE_BAR_AND:
+        fprintf(o, "(bar.and ");
+        pexpr(o, f, e->a);
         fprintf(o, ")");
         return;
     case PE_SHFL_XOR:

@@ -158,6 +158,8 @@ typedef enum {
     PE_BITCAST,    /* a's bits as ty, same width (F32 <-> U32, F64 <-> U64, F16 <-> U16) */
     PE_MATH,       /* fn (PM_*) of a [, b [, c]], all of ty F32 or F64 */
     PE_SHFL_XOR,   /* a of the lane (laneid ^ lane) of this warp; every lane of the warp executes it */
+    PE_BAR_AND,    /* I32: 1 when a (I32) is nonzero in every thread of the block, else 0; a barrier
+                    * (__syncthreads_and) that every thread of the block reaches */
     PE_LOAD,       /* mem; if mask a (BOOL, or NULL) is false: b (NULL: zero), memory untouched */
     PE_PTRADD,     /* a (PTR) + b (I64) elements of a's element type; elem */
     PE_PTRINT,     /* a (PTR) as U64 */
@@ -455,6 +457,7 @@ PirExpr *pir_conv(PirFunc *f, PirTy to, PirExpr *a);   /* a itself when it has t
 PirExpr *pir_bitcast(PirFunc *f, PirTy to, PirExpr *a);
 PirExpr *pir_math(PirFunc *f, PirMath fn, PirExpr *a, PirExpr *b, PirExpr *c);
 PirExpr *pir_shfl_xor(PirFunc *f, PirExpr *a, int lane);
+PirExpr *pir_bar_and(PirFunc *f, PirExpr *a);
 PirExpr *pir_load(PirFunc *f, PirMem m, PirExpr *mask, PirExpr *other);
 PirExpr *pir_ptradd(PirFunc *f, PirExpr *p, PirExpr *i);
 PirExpr *pir_ptrint(PirFunc *f, PirExpr *p);

@@ -345,6 +345,7 @@ static char *ex(PE *p, const PirExpr *e)
     case PE_BITCAST:  return bitcast(p, e);
     case PE_MATH:     return math(p, e);
     case PE_SHFL_XOR: return S("tk_shfl(%s, %d)", ex(p, e->a), e->lane);
+    case PE_BAR_AND:  return S("__syncthreads_and(%s)", ex(p, e->a));
     case PE_LOAD:
         if (!e->a)
             return mem(p, &e->mem, true);

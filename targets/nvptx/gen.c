@@ -584,6 +584,13 @@ static LLVMValueRef ex(Gen *g, const PirExpr *e)
         return g->param[e->index];
     case PE_SHFL_XOR:
         return shuffle(g, ex(g, e->a), e->a->ty, e->lane);
+    case PE_BAR_AND: {   /* bar.red.and.pred: nonzero -> 1 */
+        LLVMValueRef a = ex(g, e->a);
+        LLVMTypeRef t = g->l->t_i32;
+        LLVMValueRef r = g->l->host ? ll_call(g->l, "tk_nvx_sync_and", t, &t, &a, 1)
+                                    : ll_intrinsic(g->l, "llvm.nvvm.barrier0.and", NULL, 0, &a, 1);
+        return LLVMBuildZExt(g->b, LLVMBuildICmp(g->b, LLVMIntNE, r, ll_i32(g->l, 0), ""), t, "");
+    }
     case PE_LOAD:
         return masked_load(g, e);
     default:

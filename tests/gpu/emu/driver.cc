@@ -17,6 +17,7 @@
 #include <cstdio>
 #include <ctime>
 #include <dlfcn.h>
+#include <atomic>
 #include <cstdlib>
 #include <map>
 #include <mutex>
@@ -41,6 +42,18 @@ static int primary;
 struct emu_stream { void *ctx; };   /* the context current when it was made */
 
 void tk_emu_sync(void) { pthread_barrier_wait(&barrier); }
+/* __syncthreads_and: the and of x over the block (one block runs at a time) */
+int tk_emu_sync_and(int x)
+{
+    static std::atomic<int> all;
+    if (pthread_barrier_wait(&barrier) == PTHREAD_BARRIER_SERIAL_THREAD)   /* the last call's readers are past */
+        all = 1;
+    pthread_barrier_wait(&barrier);
+    if (!x)
+        all = 0;
+    pthread_barrier_wait(&barrier);
+    return all.load();
+}
 void tk_emu_warp_sync(void) { pthread_barrier_wait(&warp_barrier[threadIdx.x / 32]); }
 void tk_emu_bar(int id, int n)
 {

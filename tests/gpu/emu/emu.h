@@ -25,6 +25,7 @@ extern dim3 blockIdx, gridDim;
 extern unsigned char tk_smem[];
 extern uint64_t tk_emu_slots[1024];
 void tk_emu_sync(void);
+int tk_emu_sync_and(int x);                 /* __syncthreads_and */
 void tk_emu_warp_sync(void);               /* the 32 threads of this thread's warp */
 void tk_emu_bar(int id, int n);            /* named barrier id of n threads */
 
@@ -40,6 +41,7 @@ void tk_emu_bar(int id, int n);            /* named barrier id of n threads */
  * base, cols, rows, row pitch in bytes, box cols, box rows, swizzle bytes */
 struct alignas(64) tk_tmap { uint64_t x[16]; };
 #define __syncthreads() tk_emu_sync()
+#define __syncthreads_and(x) tk_emu_sync_and(x)
 #define TK_D static inline
 /* what the device code assumes (the block size) holds here too */
 #define TK_ASSUME(c) ((c) ? (void)0 : __builtin_trap())

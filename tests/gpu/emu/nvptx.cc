@@ -10,6 +10,7 @@
 extern "C" {
 int tk_nvx_sreg(int which) { return (int)(which == 0 ? threadIdx.x : which == 1 ? blockIdx.x : gridDim.x); }
 void tk_nvx_sync(void) { tk_emu_sync(); }
+int tk_nvx_sync_and(int x) { return tk_emu_sync_and(x); }
 void tk_nvx_bar(int id, int n) { tk_emu_bar(id, n); }
 uint32_t tk_nvx_shfl(uint32_t v, int lane) { return __shfl_xor_sync(0xffffffffu, v, lane); }
 void tk_nvx_ldsm4(uint32_t *o, uint32_t p) { tk_ldsm4(o[0], o[1], o[2], o[3], p); }
