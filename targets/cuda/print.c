@@ -149,6 +149,8 @@ const char cuda_mma_prelude[] =
     "/* warp specialization (sm_90a): releases, registers, barriers of some warps */\n"
     "TK_D void tk_mbar_arrive(uint32_t b)\n"
     "{ asm volatile(\"mbarrier.arrive.shared::cta.b64 _, [%0];\" :: \"r\"(b) : \"memory\"); }\n"
+    "TK_D void tk_cp_mbar_arrive(uint32_t b)\n"
+    "{ asm volatile(\"cp.async.mbarrier.arrive.shared::cta.b64 [%0];\" :: \"r\"(b) : \"memory\"); }\n"
     "#define tk_nreg_inc(n) asm volatile(\"setmaxnreg.inc.sync.aligned.u32 %0;\" :: \"n\"(n) : \"memory\")\n"
     "#define tk_nreg_dec(n) asm volatile(\"setmaxnreg.dec.sync.aligned.u32 %0;\" :: \"n\"(n) : \"memory\")\n"
     "TK_D void tk_bar(int id, int n) { asm volatile(\"bar.sync %0, %1;\" :: \"r\"(id), \"r\"(n) : \"memory\"); }\n"
