@@ -1803,21 +1803,7 @@ static bool wg_single(GpuMma *m, const Instr *in, const Grid *g)
         need(m, 1024 + (owna ? bytes_a : 0) + (ownb ? N * K * 2 : 0));
     PirExpr *at_a = ci(m, res ? res_at(m, a) : own);
     PirExpr *at_b = kb ? kb : ci(m, early ? early_of(m, bs) : own + (owna ? bytes_a : 0));
-    /* an accumulator that starts at zero is not set: the first wgmma
-     * ignores it (scale-d 0; TKC_WG_ZERO=0 sets it to zeros) */
-    int64_t iv = 1;
-    double fv = 1;
-    const char *zenv = getenv("TKC_WG_ZERO");
-    int c = in->args[2];
-    bool zero = !m->fused[in->id] && !(zenv && !strcmp(zenv, "0"))
-                && (c <= 0 || (tir_splat_const(m->k, c, &iv, &fv) && iv == 0 && fv == 0));
-    PirLocal *acc = NULL;
-    if (zero) {
-        acc = pir_local(F, "d", pir_ty_compute(in->ty.dt), g->MI * g->NI * 4);
-        pir_decl(F, CUR, acc, NULL);
-    } else {
-        acc = acc_init(m, in, g);
-    }
+    PirLocal *acc = acc_init(m, in, g);
     if (owna || ownb) {
         pir_barrier(F, CUR);
         if (owna)
@@ -1837,7 +1823,7 @@ static bool wg_single(GpuMma *m, const Instr *in, const Grid *g)
         close_n(m, 1);
     }
     GpuWgDot d = { .acc = acc, .g = g, .at_a = at_a, .at_b = at_b, .K = K, .ea = ea, .eb = eb, .bt = bt > 0,
-                   .fa = fa, .dt = ty(m, a)->dt, .zero = zero };
+                   .fa = fa, .dt = ty(m, a)->dt };
     gpu_wg_dot(m, &d);
     gpu_wg_wait(m, acc, g->NI * 4, 0);
     close_n(m, 1);
