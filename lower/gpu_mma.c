@@ -78,7 +78,7 @@
 #define OPAD 8         /* floats of padding per row of the f32 conversion area */
 #define KEY_LOADS 4    /* loads one key loop's pipeline copies at most */
 #define KEY_STAGES 2   /* its default stages */
-#define KEY_MB_STAGES 3    /* with mbarriers (sm_90a): 1 iteration ahead, 1 of slack */
+#define KEY_MB_STAGES 3 /* with TKC_KEY_MBAR=1: 1 iteration ahead, 1 of slack */
 
 typedef GpuGrid Grid;
 
@@ -1649,7 +1649,22 @@ static void ws_release(GpuMma *m, GpuPipe *p, bool next)
  * softmax run.  The dots read stage `cur` at the operand's offset in it;
  * nothing else in the body uses the region, so the barrier at the head of
  * an iteration is all the ordering it needs.  TKC_KEY_PIPE=0 or the kernel's
- * stages = 1 keep the early staging. */
+ * stages = 1 keep the early staging.
+ *
+ * TKC_KEY_MBAR=1 (sm_90a, an experiment, off: slower) replaces that block
+ * barrier by mbarriers: every thread's cp.async of a stage arrive on the
+ * stage's "full" mbarrier (PA_CP_MBAR_ARRIVE with a plain arrival that
+ * releases the fallback stores), a warpgroup waits there for its data
+ * only, and at the head of the next iteration every thread arrives on the
+ * stage's "empty" mbarrier, which the copies into that stage wait for.
+ * With 3 stages and copies 1 ahead the two warpgroups may drift an
+ * iteration apart.  H100, sdpa_bf16 B=4 H=16 S=4096, 128 x 64 blocks:
+ * D=64 277 -> 240 TFLOP/s (with 2 stages, no drift, also 241), D=128 255
+ * -> 245, SAM relpos 2.30 -> 2.35 ms (doc/bench/h100-s4-attn2.log): the
+ * lockstep is not what limits these kernels, and the mbarrier traffic (3
+ * arrivals and a wait per thread and iteration) costs more than the
+ * barrier.  A TMA producer (one thread, expect_tx) would be the way to
+ * drop the per-thread arrivals. */
 
 /* Copy load v (the B operand of a dot in loop, rank 2, 16-bit) in the
  * pipeline of loop; false (nothing changed) when it cannot go there. */
@@ -1669,8 +1684,8 @@ bool gpu_mma_key_load(GpuMma *m, int v, const Instr *loop)
     if (!p) {
         p = arena_alloc(m->a, sizeof *p);
         *p = (GpuPipe){ .lv = lv->id, .t = pir_ty_compute(lv->ty.dt), .base = -1 };
-        const char *mb = getenv("TKC_KEY_MBAR"); /* experiments: 0 keeps the block barrier */
-        p->mb = m->k->wgmma && !(mb && !strcmp(mb, "0")) && !exits(m, loop->blocks[0]);
+        const char *mb = getenv("TKC_KEY_MBAR"); /* experiments: 1 syncs by mbarriers (slower) */
+        p->mb = m->k->wgmma && mb && !strcmp(mb, "1") && !exits(m, loop->blocks[0]);
         env = getenv("TKC_KEY_STAGES");          /* experiments: the default stages */
         int S = m->k->stages > 0 ? m->k->stages : env ? atoi(env) : p->mb ? KEY_MB_STAGES : KEY_STAGES;
         p->S = S < 2 ? 2 : S;
