@@ -2302,33 +2302,13 @@ static void reduce_rows(GL *e, const Instr *in)
     PirLocal *mi = open_for(e, "mi", gpu_i(e, 0), gpu_i(e, g->MI), 1, true);
     PirLocal *h = open_for(e, "h", gpu_i(e, 0), gpu_i(e, 2), 1, true);
     PirLocal *a = gpu_let(e, "a", red_init(e, rk, rdt));
-    const char *env = getenv("TKC_ROW_TREE");   /* experiments: 0 folds the columns in a chain */
-    if ((rk == RK_SUM || rk == RK_MAX || rk == RK_MIN) && !(env && !strcmp(env, "0"))) {
-        /* the thread's 2 NI columns pairwise (a tree, log2 deep: a chain
-         * would be a dependency NI * 2 long on the softmax's path), then
-         * into a (so a max of NaNs is -inf as before) */
-        int n = 2 * (int)g->NI;
-        PirLocal **t = arena_alloc(e->a, sizeof *t * (size_t)n);
-        PirExpr *base = gpu_add(e, gpu_mul(e, gpu_mul(e, pir_ref(F, mi), gpu_i(e, g->NI)), gpu_i(e, 4)),
-                                gpu_mul(e, pir_ref(F, h), gpu_i(e, 2)));
-        PirLocal *b0 = gpu_let(e, "k", base);
-        for (int i = 0; i < n; i++)
-            t[i] = gpu_let(e, "t", conv_dt(e, pir_elem(F, x, gpu_add(e, pir_ref(F, b0), gpu_i(e, i / 2 * 4 + i % 2))),
-                                           xdt, rdt));
-        for (int w = 1; w < n; w *= 2)
-            for (int i = 0; i + w < n; i += 2 * w)
-                t[i] = gpu_let(e, "t", row_step(e, rk, rdt, pir_ref(F, t[i]), pir_ref(F, t[i + w])));
-        pir_assign(F, gpu_cur(e), a, NULL, row_step(e, rk, rdt, pir_ref(F, a), pir_ref(F, t[0])));
-    } else {
-        PirLocal *ni = open_for(e, "ni", gpu_i(e, 0), gpu_i(e, g->NI), 1, true);
-        PirLocal *c = open_for(e, "c", gpu_i(e, 0), gpu_i(e, 2), 1, true);
-        PirExpr *tile = gpu_add(e, gpu_mul(e, pir_ref(F, mi), gpu_i(e, g->NI)), pir_ref(F, ni));
-        PirExpr *k = gpu_add(e, gpu_add(e, gpu_mul(e, tile, gpu_i(e, 4)), gpu_mul(e, pir_ref(F, h), gpu_i(e, 2))),
-                             pir_ref(F, c));
-        pir_assign(F, gpu_cur(e), a, NULL, row_step(e, rk, rdt, pir_ref(F, a), conv_dt(e, pir_elem(F, x, k), xdt, rdt)));
-        gpu_pop(e);
-        gpu_pop(e);
-    }
+    PirLocal *ni = open_for(e, "ni", gpu_i(e, 0), gpu_i(e, g->NI), 1, true);
+    PirLocal *c = open_for(e, "c", gpu_i(e, 0), gpu_i(e, 2), 1, true);
+    PirExpr *tile = gpu_add(e, gpu_mul(e, pir_ref(F, mi), gpu_i(e, g->NI)), pir_ref(F, ni));
+    PirExpr *k = gpu_add(e, gpu_add(e, gpu_mul(e, tile, gpu_i(e, 4)), gpu_mul(e, pir_ref(F, h), gpu_i(e, 2))), pir_ref(F, c));
+    pir_assign(F, gpu_cur(e), a, NULL, row_step(e, rk, rdt, pir_ref(F, a), conv_dt(e, pir_elem(F, x, k), xdt, rdt)));
+    gpu_pop(e);
+    gpu_pop(e);
     for (int o = 1; o <= 2; o <<= 1) {
         PirLocal *b = gpu_let(e, "b", pir_shfl_xor(F, pir_ref(F, a), o));
         pir_assign(F, gpu_cur(e), a, NULL, row_step(e, rk, rdt, pir_ref(F, a), pir_ref(F, b)));
