@@ -2966,6 +2966,7 @@ static void build(GL *e)
     F->threads = e->T;
     const char *env = getenv("TKC_PERSIST");   /* experiments: overrides `persistent` */
     F->persistent = env && *env ? !strcmp(env, "1") : e->k->persistent;
+    F->fast_exp2 = e->k->fast_exp2;
     e->stack.n = 0;
     e->val = arena_alloc(e->a, sizeof(PirLocal *) * (size_t)e->n);
     e->valb = arena_alloc(e->a, sizeof(PirLocal *) * (size_t)e->n);

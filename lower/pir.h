@@ -35,6 +35,7 @@
  * specialization, sm_90a).
  * PA_CVT_TF32, PA_MMA_TF32, PA_MMA_S8 (mma.sync on tf32 and s8, sm_80).
  * PA_CP_MBAR_ARRIVE (cp.async completion on an mbarrier, sm_80).
+ * PirFunc.fast_exp2.
  */
 #ifndef TKC_PIR_H
 #define TKC_PIR_H
@@ -142,6 +143,8 @@ typedef struct PirFunc {
                             * the register cap at entry that PA_NREG_* needs */
     bool persistent;       /* the launcher runs at most one block per SM (the program loop
                             * takes the rest) */
+    bool fast_exp2;        /* f32 PM_EXP2 may flush subnormal results to zero (CUDA:
+                            * ex2.approx.ftz, one instruction) */
 } PirFunc;
 
 /* ------------------------------------------------------------ expressions */
