@@ -3151,6 +3151,7 @@ static void build(GL *e)
     F = pir_func(e->a, e->k->name);
     F->threads = e->T;
     F->persistent = tkc_knob("TKC_PERSIST", e->k->persistent) == 1;
+    F->fast_exp2 = e->k->fast_exp2;
     e->stack.n = 0;
     e->val = arena_alloc(e->a, sizeof(PirLocal *) * (size_t)e->n);
     e->valb = arena_alloc(e->a, sizeof(PirLocal *) * (size_t)e->n);

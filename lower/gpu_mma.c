@@ -78,6 +78,7 @@
 #define OPAD 8         /* floats of padding per row of the f32 conversion area */
 #define KEY_LOADS 4    /* loads one key loop's pipeline copies at most */
 #define KEY_STAGES 2   /* its default stages */
+#define KEY_MB_STAGES 3 /* with TKC_KEY_MBAR=1: 1 iteration ahead, 1 of slack */
 
 typedef GpuGrid Grid;
 
@@ -117,6 +118,11 @@ typedef struct GpuPipe {
      * (-1: none), the producer's parity bits of the empty mbarriers */
     bool ws;
     PirLocal *prev, *pe;
+    /* a key loop's pipeline synchronized by mbarriers (see "pipelined key
+     * loops"): S "full" ones at bar, S "empty" ones after them, and the
+     * parity bits of the next phase each thread waits for (bit s: stage s) */
+    bool mb;
+    PirLocal *fph, *eph;
 } GpuPipe;
 
 /* What an operand dtype takes on mma.sync: element bytes, k per MMA, the
@@ -1229,10 +1235,40 @@ static void tma_issue(GpuMma *m, GpuPipe *p, PirLocal *at, PirExpr *slot, PirBlo
     gpu_pop(m->e);
 }
 
+/* The mbarriers of the key pipelines synchronized by them: S full and S
+ * empty ones each, every thread arriving once a phase. */
+static void key_bars(GpuMma *m)
+{
+    bool any = false;
+    for (int v = 1; m->pipe && v < m->k->instrs.n; v++) {
+        GpuPipe *p = m->pipe[v];
+        if (!p || !p->mb)
+            continue;
+        p->fph = let(m, "fph", pir_int(F, PT_U32, 0));
+        p->eph = let(m, "eph", pir_int(F, PT_U32, 0));
+        any = true;
+    }
+    if (!any)
+        return;
+    gpu_push(m->e, pir_if(F, CUR, op(m, PB_EQ, gpu_tid(m->e), ci(m, 0)))->body);
+    for (int v = 1; v < m->k->instrs.n; v++) {
+        GpuPipe *p = m->pipe[v];
+        for (int s = 0; p && p->mb && s < 2 * p->S; s++) {
+            PirStmt *x = pir_asm_stmt(F, CUR, PA_MBAR_INIT);
+            x->in[0] = bar_addr(m, p, ci(m, s));
+            x->in[1] = pir_int(F, PT_U32, m->T);
+        }
+    }
+    pir_asm_stmt(F, CUR, PA_MBAR_FENCE);
+    gpu_pop(m->e);
+    pir_barrier(F, CUR);
+}
+
 void gpu_mma_kernel_head(GpuMma *m)
 {
     m->tma_ok = -1;
     m->tma_on = NULL;
+    key_bars(m);
     bool any = false;
     for (int v = 1; m->pipe && v < m->k->instrs.n; v++) {
         GpuPipe *p = m->pipe[v];
@@ -1319,6 +1355,27 @@ static PirExpr *trips(GpuMma *m, PirExpr *lo, PirExpr *hi, PirExpr *step)
     return pir_select(F, lt, cnt, pir_int(F, PT_I64, 0));
 }
 
+/* Key pipeline p synchronized by mbarriers: this thread's copies into
+ * stage slot are issued; its full mbarrier completes when they (and every
+ * other thread's) have landed. */
+static void mb_filled(GpuMma *m, GpuPipe *p, PirExpr *slot)
+{
+    PirLocal *b = let(m, "fb", bar_addr(m, p, slot));
+    pir_asm_stmt(F, CUR, PA_CP_MBAR_ARRIVE)->in[0] = ref(m, b);
+    pir_asm_stmt(F, CUR, PA_MBAR_ARRIVE)->in[0] = ref(m, b);
+}
+
+/* Wait for the phase of mbarrier `bar` whose parity is bit `slot` of
+ * *bits, and flip the bit. */
+static void mb_wait(GpuMma *m, PirLocal *bits, PirExpr *bar, PirExpr *slot)
+{
+    PirExpr *s32 = pir_conv(F, PT_U32, slot);
+    PirStmt *w = pir_asm_stmt(F, CUR, PA_MBAR_WAIT);
+    w->in[0] = bar;
+    w->in[1] = op(m, PB_AND, op(m, PB_SHR, ref(m, bits), s32), pir_int(F, PT_U32, 1));
+    pir_assign(F, CUR, bits, NULL, op(m, PB_XOR, ref(m, bits), op(m, PB_SHL, pir_int(F, PT_U32, 1), s32)));
+}
+
 void gpu_mma_loop_pre(GpuMma *m, const Instr *loop, PirExpr *lo, PirExpr *hi, PirExpr *step)
 {
     GpuPipe *p = m->pipe ? m->pipe[loop->id] : NULL;
@@ -1340,6 +1397,8 @@ void gpu_mma_loop_pre(GpuMma *m, const Instr *loop, PirExpr *lo, PirExpr *hi, Pi
         PirStmt *i = pir_if(F, CUR, pir_bin(F, PB_LT, pir_int(F, PT_I64, s), ref(m, p->n)));
         gpu_push(m->e, i->body);
         pipe_copy(m, p, ref(m, p->lo), s, ci(m, s), 0, 1);
+        if (p->mb)
+            mb_filled(m, p, ci(m, s));
         gpu_pop(m->e);
         pir_asm_stmt(F, CUR, PA_CP_COMMIT);
     }
@@ -1361,7 +1420,18 @@ static void pipe_issue(GpuMma *m, GpuPipe *p, int part, int parts)
      * steps by one, so the compiler strength-reduces the copies' addresses */
     PirExpr *kn = pir_bin(F, PB_ADD, ref(m, p->lo),
                           pir_bin(F, PB_MUL, pir_conv(F, p->t, ahead), p->step));
+    PirLocal *wsl = NULL;
+    if (p->mb) {                       /* every thread is done with the stage's last iteration */
+        wsl = let(m, "ws", ws);
+        ws = ref(m, wsl);
+        PirStmt *r = pir_if(F, CUR, pir_bin(F, PB_GE, ahead, pir_int(F, PT_I64, S)));
+        gpu_push(m->e, r->body);
+        mb_wait(m, p->eph, bar_addr_of(m, p, ws, true), ws);
+        gpu_pop(m->e);
+    }
     pipe_copy(m, p, kn, 0, ws, part, parts);
+    if (p->mb)
+        mb_filled(m, p, ref(m, wsl));
     gpu_pop(m->e);
     if (part + 1 < parts)
         return;
@@ -1378,6 +1448,22 @@ void gpu_mma_loop_head(GpuMma *m, const Instr *loop)
     pir_assign(F, CUR, p->cur, NULL, ref(m, p->rs));
     pir_assign(F, CUR, p->rs, NULL, pir_select(F, op(m, PB_EQ, ref(m, p->rs), ci(m, S - 1)), ci(m, 0),
                                                 add(m, ref(m, p->rs), ci(m, 1))));
+    if (p->mb) {
+        /* the dots of the iteration before waited for their MMAs: release
+         * its stage when a later iteration copies into it again */
+        PirExpr *it = ref(m, p->it);
+        PirStmt *r = pir_if(F, CUR, pir_bin(F, PB_AND, pir_bin(F, PB_GT, it, pir_int(F, PT_I64, 0)),
+                                           pir_bin(F, PB_LT, pir_nsw(F, PB_ADD, it, pir_int(F, PT_I64, S - 1)),
+                                                   ref(m, p->n))));
+        PirExpr *prev = pir_select(F, op(m, PB_EQ, ref(m, p->cur), ci(m, 0)), ci(m, S - 1),
+                                   op(m, PB_SUB, ref(m, p->cur), ci(m, 1)));
+        pir_asm_stmt(F, r->body, PA_MBAR_ARRIVE)->in[0] = bar_addr_of(m, p, prev, true);
+        pipe_issue(m, p, 0, 1);        /* the copies first: they wait for the slowest thread */
+        mb_wait(m, p->fph, bar_addr(m, p, ref(m, p->cur)), ref(m, p->cur));
+        if (p->swz && tkc_knob("TKC_WG_PROXY", 1))   /* the landed copies, to wgmma's async proxy */
+            pir_asm_stmt(F, CUR, PA_FENCE_PROXY);
+        return;
+    }
     if (p->tma) {                      /* stage cur's mbarrier: its phase completed */
         PirStmt *t = pir_if(F, CUR, ref(m, m->tma_on));
         PirStmt *w = pir_asm_stmt(F, t->body, PA_MBAR_WAIT);
@@ -1413,6 +1499,8 @@ void gpu_mma_loop_post(GpuMma *m, const Instr *loop)
         ws_release(m, p, false);
     PirStmt *w = pir_asm_stmt(F, CUR, PA_CP_WAIT);
     w->in[0] = ci(m, 0);
+    if (p->mb)                         /* the warpgroups may be an iteration apart */
+        pir_barrier(F, CUR);
 }
 
 /* ------------------------------------------------------------ warp specialization */
@@ -1550,7 +1638,22 @@ static void ws_release(GpuMma *m, GpuPipe *p, bool next)
  * softmax run.  The dots read stage `cur` at the operand's offset in it;
  * nothing else in the body uses the region, so the barrier at the head of
  * an iteration is all the ordering it needs.  TKC_KEY_PIPE=0 or the kernel's
- * stages = 1 keep the early staging. */
+ * stages = 1 keep the early staging.
+ *
+ * TKC_KEY_MBAR=1 (sm_90a, an experiment, off: slower) replaces that block
+ * barrier by mbarriers: every thread's cp.async of a stage arrive on the
+ * stage's "full" mbarrier (PA_CP_MBAR_ARRIVE with a plain arrival that
+ * releases the fallback stores), a warpgroup waits there for its data
+ * only, and at the head of the next iteration every thread arrives on the
+ * stage's "empty" mbarrier, which the copies into that stage wait for.
+ * With 3 stages and copies 1 ahead the two warpgroups may drift an
+ * iteration apart.  H100, sdpa_bf16 B=4 H=16 S=4096, 128 x 64 blocks:
+ * D=64 277 -> 240 TFLOP/s (with 2 stages, no drift, also 241), D=128 255
+ * -> 245, SAM relpos 2.30 -> 2.35 ms (doc/bench/h100-s4-attn2.log): the
+ * lockstep is not what limits these kernels, and the mbarrier traffic (3
+ * arrivals and a wait per thread and iteration) costs more than the
+ * barrier.  A TMA producer (one thread, expect_tx) would be the way to
+ * drop the per-thread arrivals. */
 
 /* Copy load v (the B operand of a dot in loop, rank 2, 16-bit) in the
  * pipeline of loop; false (nothing changed) when it cannot go there. */
@@ -1569,7 +1672,8 @@ bool gpu_mma_key_load(GpuMma *m, int v, const Instr *loop)
     if (!p) {
         p = arena_alloc(m->a, sizeof *p);
         *p = (GpuPipe){ .lv = lv->id, .t = pir_ty_compute(lv->ty.dt), .base = -1 };
-        int S = m->k->stages > 0 ? m->k->stages : tkc_knob("TKC_KEY_STAGES", KEY_STAGES);
+        p->mb = m->k->wgmma && tkc_knob("TKC_KEY_MBAR", 0) == 1 && !exits(m, loop->blocks[0]);
+        int S = m->k->stages > 0 ? m->k->stages : tkc_knob("TKC_KEY_STAGES", p->mb ? KEY_MB_STAGES : KEY_STAGES);
         p->S = S < 2 ? 2 : S;
     }
     /* the B operand of a single dot on wgmma: in its swizzled layout, 1024-aligned */
@@ -1602,7 +1706,13 @@ void gpu_mma_key_place(GpuMma *m)
             p->stage = al1k(p->stage);
         while (p->S > 2 && p->S * p->stage > PIPE_MAX)
             p->S--;
-        p->ahead = p->S - 1;
+        /* with mbarriers one stage more than copied ahead lets the
+         * warpgroups drift an iteration apart */
+        p->ahead = p->mb && p->S > 2 ? p->S - 2 : p->S - 1;
+        if (p->mb) {
+            p->bar = m->bar_need;
+            m->bar_need += 16 * p->S;
+        }
         int64_t area = p->S * p->stage + (p->swz ? 1024 : 0);
         bool nested = false;
         for (int u = 1; u < m->k->instrs.n && !nested; u++)

@@ -25,6 +25,7 @@ static const struct {
     { "TKC_AHEAD", "0: loads of a run are issued in the run, not ahead of it" },
     { "TKC_FRAG_EPI", "0: the K loop's epilogue goes to the block layout through shared memory" },
     { "TKC_HOIST", "0: no loads hoisted to the top of loops around tensor-core dots" },
+    { "TKC_KEY_MBAR", "1: the key loop's stages guarded by mbarriers instead of a block barrier" },
     { "TKC_KEY_PIPE", "0: no cp.async pipeline for the key loop of attention" },
     { "TKC_KEY_STAGES", "the key loop pipeline's stages when the kernel sets none" },
     { "TKC_MIN_CTAS", "N > 1: blocks per SM asked of the register allocator (0/1: none)" },

@@ -34,6 +34,8 @@
  * barriers over the first nbar threads), PirFunc.min_blocks (warp
  * specialization, sm_90a).
  * PA_CVT_TF32, PA_MMA_TF32, PA_MMA_S8 (mma.sync on tf32 and s8, sm_80).
+ * PA_CP_MBAR_ARRIVE (cp.async completion on an mbarrier, sm_80).
+ * PirFunc.fast_exp2.
  */
 #ifndef TKC_PIR_H
 #define TKC_PIR_H
@@ -141,6 +143,8 @@ typedef struct PirFunc {
                             * the register cap at entry that PA_NREG_* needs */
     bool persistent;       /* the launcher runs at most one block per SM (the program loop
                             * takes the rest) */
+    bool fast_exp2;        /* f32 PM_EXP2 may flush subnormal results to zero (CUDA:
+                            * ex2.approx.ftz, one instruction) */
 } PirFunc;
 
 /* ------------------------------------------------------------ expressions */
@@ -366,7 +370,11 @@ typedef struct PirExpr {
      * same 4 I32 as D, tied), wrapping; D in MMA_BF16's layout */                     \
     X(PA_MMA_S8, "mma_s8", 4, 6,                                                         \
       "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%10, %11, %12, %13};", \
-      "=r,=r,=r,=r,r,r,r,r,r,r,0,1,2,3", 0)
+      "=r,=r,=r,=r,r,r,r,r,r,r,0,1,2,3", 0)                                              \
+    /* an arrival on the mbarrier at in[0] (U32 shared address) once every earlier     \
+     * PA_CP_ASYNC of this thread has landed; not counted, so a PA_MBAR_ARRIVE of the  \
+     * same thread (which also releases its plain stores) goes with it */             \
+    X(PA_CP_MBAR_ARRIVE, "cp_mbar_arrive", 0, 1, "cp.async.mbarrier.arrive.shared::cta.b64 [%0];", "r", 1)
 
 typedef enum {
 #define X(n, s, no, ni, t, c, v) n,

@@ -86,6 +86,7 @@ typedef struct TirKernel {
      * --max-autotune variant (tir_launch). */
     int warps, stages, blocks;
     bool specialize, persistent;
+    bool fast_exp2;            /* @launch(fast_exp2 = true): PirFunc.fast_exp2 */
     /* GPU targets: dots may run on sm_90a's warpgroup MMA (lower/gpu_wgmma.c);
      * the target sets it from its --arch before lowering. */
     bool wgmma;

@@ -668,7 +668,8 @@ static void declare_params(Ctx *c, KernelDecl *kd, Define *defs, int ndefs)
 
 /* ------------------------------------------------------------ launch options */
 
-const char *const sema_launch_names[LO_N] = { "warps", "stages", "specialize", "persistent", "blocks" };
+const char *const sema_launch_names[LO_N] = { "warps", "stages", "specialize", "persistent", "blocks",
+                                                "fast_exp2" };
 
 int sema_launch_opt(const char *name)
 {
@@ -701,7 +702,7 @@ static const char *launch_range(int o, int64_t x)
  * false when it is not one. */
 static bool launch_value(Ctx *c, const char *attr, int o, Expr *v, int64_t *x)
 {
-    bool sw = o == LO_SPECIALIZE || o == LO_PERSISTENT;
+    bool sw = o == LO_SPECIALIZE || o == LO_PERSISTENT || o == LO_FAST_EXP2;
     if (v->kind != EX_INT && !(sw && v->kind == EX_BOOL)) {
         diag_error(c->d, v->span, "%s values are %s literals", attr, sw ? "true, false or integer" : "integer");
         return false;
@@ -724,7 +725,7 @@ static void check_launch(Ctx *c, Attr *at)
         int64_t x;
         if (o < 0) {
             diag_error(c->d, a->kw ? a->kw_span : a->value->span,
-                       "@launch takes warps, stages, specialize, persistent and blocks%s%s%s", a->kw ? ", not '" : "",
+                       "@launch takes warps, stages, specialize, persistent, blocks and fast_exp2%s%s%s", a->kw ? ", not '" : "",
                        a->kw ? a->kw : "", a->kw ? "'" : "");
             continue;
         }
@@ -747,7 +748,7 @@ static void launch_defines(Ctx *c, Define *defs, int ndefs)
             continue;
         def->used = true;
         int64_t x = 0;
-        bool num = parse_int(def->value, &x), sw = o == LO_SPECIALIZE || o == LO_PERSISTENT;
+        bool num = parse_int(def->value, &x), sw = o == LO_SPECIALIZE || o == LO_PERSISTENT || o == LO_FAST_EXP2;
         if (sw && !num && (!strcmp(def->value, "true") || !strcmp(def->value, "false")))
             num = true, x = !strcmp(def->value, "true");
         const char *want = num ? launch_range(o, x) : sw ? "true or false (1 or 0)" : "an integer";

@@ -46,6 +46,7 @@ const char cuda_device_prelude[] =
     "TK_D double tk_sigmoid(double x) { return 1.0 / (1.0 + exp(-x)); }\n"
     "TK_D float tk_rsqrtf(float x) { return 1.0f / sqrtf(x); }\n"
     "TK_D double tk_rsqrt(double x) { return 1.0 / sqrt(x); }\n"
+    "TK_D float tk_exp2_ftzf(float x) { float y; asm(\"ex2.approx.ftz.f32 %0, %1;\" : \"=f\"(y) : \"f\"(x)); return y; }\n"
     "#define TK_DEF_SAT(N, T, LO, HI1, HI) \\\n"
     "    TK_D T tk_sat_##N(double x) \\\n"
     "    { return x != x ? (T)0 : x <= (double)(LO) ? (T)(LO) : x >= (HI1) ? (T)(HI) : (T)x; }\n"
@@ -149,6 +150,8 @@ const char cuda_mma_prelude[] =
     "/* warp specialization (sm_90a): releases, registers, barriers of some warps */\n"
     "TK_D void tk_mbar_arrive(uint32_t b)\n"
     "{ asm volatile(\"mbarrier.arrive.shared::cta.b64 _, [%0];\" :: \"r\"(b) : \"memory\"); }\n"
+    "TK_D void tk_cp_mbar_arrive(uint32_t b)\n"
+    "{ asm volatile(\"cp.async.mbarrier.arrive.shared::cta.b64 [%0];\" :: \"r\"(b) : \"memory\"); }\n"
     "#define tk_nreg_inc(n) asm volatile(\"setmaxnreg.inc.sync.aligned.u32 %0;\" :: \"n\"(n) : \"memory\")\n"
     "#define tk_nreg_dec(n) asm volatile(\"setmaxnreg.dec.sync.aligned.u32 %0;\" :: \"n\"(n) : \"memory\")\n"
     "TK_D void tk_bar(int id, int n) { asm volatile(\"bar.sync %0, %1;\" :: \"r\"(id), \"r\"(n) : \"memory\"); }\n"
@@ -313,6 +316,10 @@ static char *math(PE *p, const PirExpr *e)
     const char *n = pir_math_name[e->op];
     if (e->op == PM_RSQRT || e->op == PM_SIGMOID)
         n = S("tk_%s", n);
+    /* @launch(fast_exp2 = true): ex2.approx.ftz (one MUFU.EX2; exp2f's
+     * is followed by a fix-up for subnormal results) */
+    if (e->op == PM_EXP2 && !d && p->f->fast_exp2)
+        n = "tk_exp2_ftz";
     n = d ? n : S("%sf", n);
     if (!e->b)
         return S("%s(%s)", n, ex(p, e->a));

@@ -101,6 +101,8 @@ TK_D float tk_round_bf16(float f) { return tk_bf16_to_f32(tk_f32_to_bf16(f)); }
 TK_D float tk_sigmoidf(float x) { return 1.0f / (1.0f + expf(-x)); }
 TK_D double tk_sigmoid(double x) { return 1.0 / (1.0 + exp(-x)); }
 TK_D float tk_rsqrtf(float x) { return 1.0f / sqrtf(x); }
+/* ex2.approx.ftz: subnormal results flushed to 0 */
+TK_D float tk_exp2_ftzf(float x) { float r = exp2f(x); return r < 1.17549435e-38f ? 0.0f : r; }
 TK_D double tk_rsqrt(double x) { return 1.0 / sqrt(x); }
 #define TK_DEF_SAT(N, T, LO, HI1, HI) \
     TK_D T tk_sat_##N(double x) { return x != x ? (T)0 : x <= (double)(LO) ? (T)(LO) : x >= (HI1) ? (T)(HI) : (T)x; }

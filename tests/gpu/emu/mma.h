@@ -324,6 +324,13 @@ TK_D void tk_mbar_arrive(uint32_t a)
     m.pending--;
     tk_emu_mbar_done(m);
 }
+/* cp.async's arrival on an mbarrier: the copies landed at once and the
+ * arrival is not counted (+1 - 1), so only the barrier is checked. */
+TK_D void tk_cp_mbar_arrive(uint32_t a)
+{
+    std::lock_guard<std::mutex> g(tk_emu_mbar_lock);
+    (void)tk_emu_mbar_at(a);
+}
 TK_D void tk_emu_nreg(int n)
 {
     if (n < 24 || n > 256 || n % 8) {
