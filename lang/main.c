@@ -38,7 +38,7 @@ static const char usage[] =
     "  --codegen=nvrtc       cuda's PTX from nvrtc (CUDA C) or llvm (as --target=nvptx)\n"
     "  -o FILE               write the header to FILE (default: stdout)\n"
     "  -D NAME=VALUE         a const, a run-time dim, or a launch option (warps, stages,\n"
-    "                        specialize, persistent, blocks)\n"
+    "                        specialize, persistent, blocks, fast_exp2)\n"
     "  --kernel=NAME[,NAME]  emit these kernels (default: every kernel of FILE)\n"
     "  --emit=KIND           tokens | ast | tir | c | pir | cuda | ptx | llvm (default: the header)\n"
     "  -I DIR                search DIR for imports\n"

@@ -679,6 +679,12 @@ int sema_launch_opt(const char *name)
     return -1;
 }
 
+/* Does launch option o take true / false? */
+static bool launch_switch(int o)
+{
+    return o == LO_SPECIALIZE || o == LO_PERSISTENT || o == LO_FAST_EXP2;
+}
+
 /* NULL when x is a value of launch option o, else what it must be: warps a
  * power of two up to 32 (a block of at most 1024 threads), stages 1..8,
  * blocks 1..32 (a multiprocessor holds at most 32 blocks) or 0 for no hint,
@@ -702,7 +708,7 @@ static const char *launch_range(int o, int64_t x)
  * false when it is not one. */
 static bool launch_value(Ctx *c, const char *attr, int o, Expr *v, int64_t *x)
 {
-    bool sw = o == LO_SPECIALIZE || o == LO_PERSISTENT || o == LO_FAST_EXP2;
+    bool sw = launch_switch(o);
     if (v->kind != EX_INT && !(sw && v->kind == EX_BOOL)) {
         diag_error(c->d, v->span, "%s values are %s literals", attr, sw ? "true, false or integer" : "integer");
         return false;
@@ -724,9 +730,12 @@ static void check_launch(Ctx *c, Attr *at)
         int o = a->kw ? sema_launch_opt(a->kw) : -1;
         int64_t x;
         if (o < 0) {
-            diag_error(c->d, a->kw ? a->kw_span : a->value->span,
-                       "@launch takes warps, stages, specialize, persistent, blocks and fast_exp2%s%s%s", a->kw ? ", not '" : "",
-                       a->kw ? a->kw : "", a->kw ? "'" : "");
+            char names[128] = "";           /* "warps, stages, ... and fast_exp2" */
+            for (int n = 0; n < LO_N; n++)
+                snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s",
+                         n == 0 ? "" : n == LO_N - 1 ? " and " : ", ", sema_launch_names[n]);
+            diag_error(c->d, a->kw ? a->kw_span : a->value->span, "@launch takes %s%s%s%s", names,
+                       a->kw ? ", not '" : "", a->kw ? a->kw : "", a->kw ? "'" : "");
             continue;
         }
         if (!launch_value(c, "@launch", o, a->value, &x))
@@ -748,7 +757,7 @@ static void launch_defines(Ctx *c, Define *defs, int ndefs)
             continue;
         def->used = true;
         int64_t x = 0;
-        bool num = parse_int(def->value, &x), sw = o == LO_SPECIALIZE || o == LO_PERSISTENT || o == LO_FAST_EXP2;
+        bool num = parse_int(def->value, &x), sw = launch_switch(o);
         if (sw && !num && (!strcmp(def->value, "true") || !strcmp(def->value, "false")))
             num = true, x = !strcmp(def->value, "true");
         const char *want = num ? launch_range(o, x) : sw ? "true or false (1 or 0)" : "an integer";
