@@ -2691,15 +2691,6 @@ static bool pre_tile(const GL *e, int v, int depth)
     return true;
 }
 
-/* Is `in` in the top block or in ifs there (not in a loop)? */
-static bool outside_loops(const GL *e, const Instr *in)
-{
-    for (const TBlock *b = in->parent; b != e->k->body; b = b->owner->parent)
-        if (!b || !b->owner || b->owner->op != OP_IF)
-            return false;
-    return true;
-}
-
 /* Does block b need all threads of a block on one path (barriers,
  * shuffles)?  Conservatively: anything but elementwise runs and ifs. */
 static bool collective(GL *e, const TBlock *b)
@@ -2734,7 +2725,7 @@ static bool has_loop(const GL *e, const TBlock *b)
  * no such test. */
 static bool guard_test(GL *e, const Instr *in, PirLocal *ok)
 {
-    if ((in->op != OP_LOAD && in->op != OP_STORE) || classify(e, in) != CL_LANE || !outside_loops(e, in)
+    if ((in->op != OP_LOAD && in->op != OP_STORE) || classify(e, in) != CL_LANE || tir_loop_of(in)
         || lane_lay(e, in).kind != GL_BLOCK)
         return false;
     int off = in->args[0], m = in->op == OP_LOAD ? in->args[1] : in->args[2];

@@ -267,14 +267,6 @@ static bool quiet_between(const GpuMma *m, const Instr *g, const Instr *s, int x
 static void plan_pipe(GpuMma *m, const Instr *in, const int *uses);
 static struct GpuPipe *pipe_of(const GpuMma *m, const Instr *dot);
 /* The innermost loop around instruction in (NULL: none). */
-static const Instr *loop_of(const Instr *in)
-{
-    for (const TBlock *b = in->parent; b && b->owner; b = b->owner->parent)
-        if (b->owner->op == OP_FOR || b->owner->op == OP_WHILE)
-            return b->owner;
-    return NULL;
-}
-
 static bool inside(const Instr *in, const Instr *loop)
 {
     for (const TBlock *b = in->parent; b && b->owner; b = b->owner->parent)
@@ -289,7 +281,7 @@ static bool inside(const Instr *in, const Instr *loop)
 static void plan_resident(GpuMma *m, const Instr *in, int64_t E)
 {
     int a = in->args[0];
-    const Instr *lp = loop_of(in), *ai = I(m, a);
+    const Instr *lp = tir_loop_of(in), *ai = I(m, a);
     if (!lp || inside(ai, lp) || ai->ty.rank != 2 || ai->op == OP_BROADCAST
         || ai->op == OP_RESHAPE || ai->op == OP_TRANS || ai->op == OP_EXPAND_DIMS || m->res[a] >= 0)
         return;
@@ -1734,7 +1726,7 @@ void gpu_mma_key_place(GpuMma *m)
  * its key loop's pipeline; NULL when no such pipeline copies v. */
 static PirExpr *key_stage(GpuMma *m, const Instr *dot, int v)
 {
-    const Instr *loop = loop_of(dot);
+    const Instr *loop = tir_loop_of(dot);
     GpuPipe *p = loop && m->pipe ? m->pipe[loop->id] : NULL;
     for (int i = 0; p && i < p->nld; i++)
         if (p->ld[i] == v)
@@ -1860,7 +1852,7 @@ int gpu_mma_min_blocks(const GpuMma *m, int64_t smem)
                 slots += g.NI * 4;
         /* and the tiles from outside the loop that it reads in registers
          * (sdpa_relpos's bias row tile) */
-        const Instr *lp = loop_of(I(m, v));
+        const Instr *lp = tir_loop_of(I(m, v));
         for (int u = 1; lp && u < m->k->instrs.n; u++) {
             const Instr *x = I(m, u);
             if (!m->live[u] || !inside(x, lp))

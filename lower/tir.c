@@ -105,6 +105,14 @@ static void count_block(const TirKernel *k, const TBlock *b, int *uses)
     }
 }
 
+const Instr *tir_loop_of(const Instr *in)
+{
+    for (const TBlock *b = in->parent; b && b->owner; b = b->owner->parent)
+        if (b->owner->op == OP_FOR || b->owner->op == OP_WHILE)
+            return b->owner;
+    return NULL;
+}
+
 /* Only instructions reachable from the body count: a pass may leave
  * detached instructions behind in k->instrs. */
 int *tir_use_counts(const TirKernel *k)

@@ -135,6 +135,8 @@ TBlock *tir_block(TirKernel *k, Instr *owner);
 bool tty_eq(const TTy *a, const TTy *b);
 int64_t tty_numel(const TTy *t);
 void tir_print(FILE *out, const TirKernel *k);
+/* The innermost FOR or WHILE around in, or NULL (in is in the body or in ifs there). */
+const Instr *tir_loop_of(const Instr *in);
 /* uses[v]: how many instructions use value v as an operand (recomputed) */
 int *tir_use_counts(const TirKernel *k);
 /* Ops kept for their effect (stores, control flow, var writes): roots of liveness. */
