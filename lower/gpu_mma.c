@@ -1146,6 +1146,17 @@ static PirExpr *chunk_word(GpuMma *m, int v, PirExpr *i0, PirExpr *i1, int i)
     return es == 2 ? pack2(m, dt, x[0], x[1]) : es == 4 ? pir_bitcast(F, PT_U32, x[0]) : bytes4(m, x);
 }
 
+/* The 16-byte store of words w to the stage at byte dst. */
+static void store_chunk(GpuMma *m, PirBlock *b, PirLocal *dst, PirExpr **w)
+{
+    PirStmt *st = pir_stmt(F, b, PS_STORE);
+    st->mem = pir_smem(PT_U32, 0, op(m, PB_SHR, ref(m, dst), ci(m, 2)));
+    st->nw = 4;
+    for (int i = 0; i < 4; i++)
+        st->w[i] = w[i];
+    st->val = w[0];
+}
+
 /* Copy rounds [q0, q1) of load v ([R, C]) of the iteration whose counter
  * the loop's LOOPVAR reads now into the stage at byte offset `at` (I32;
  * rows of C + pad elements, or with E > 0 wgmma's swizzled layout of
@@ -1181,16 +1192,33 @@ static void copy_tile(GpuMma *m, int v, PirExpr *at, int64_t q0, int64_t q1, int
         s->els = pir_block(F);
         gpu_push(m->e, s->els);
         depth++;
+        /* unaligned but in bounds: word loads (gpu_stage.c) */
+        PirBlock *in = pir_block(F);
+        PirExpr *u[4];
+        gpu_push(m->e, in);
+        bool staged = gpu_stage_words(m->e, ptr, (int)es, u);
+        gpu_pop(m->e);
+        if (staged) {
+            if (ok) {
+                PirStmt *s2 = pir_if(F, CUR, ok);
+                s2->body = in;
+                s2->els = pir_block(F);
+                store_chunk(m, in, dst, u);
+                gpu_push(m->e, s2->els);
+                depth++;
+            } else {
+                PirStmt *b = pir_stmt(F, CUR, PS_BLOCK);
+                b->body = in;
+                store_chunk(m, in, dst, u);
+                close_n(m, depth + 1);
+                return;
+            }
+        }
     }
     PirExpr *w[4];
     for (int i = 0; i < 4; i++)
         w[i] = chunk_word(m, v, ref(m, i0), ref(m, i1), i);
-    PirStmt *st = pir_stmt(F, CUR, PS_STORE);
-    st->mem = pir_smem(PT_U32, 0, op(m, PB_SHR, ref(m, dst), ci(m, 2)));
-    st->nw = 4;
-    for (int i = 0; i < 4; i++)
-        st->w[i] = w[i];
-    st->val = w[0];
+    store_chunk(m, CUR, dst, w);
     close_n(m, depth + 1);
 }
 
