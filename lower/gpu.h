@@ -72,11 +72,16 @@ void gpu_ahead_done(GL *e, const Instr *loop, PirLocal **old);
  * unmasked" (NULL: always); false when its offsets do not step by one
  * along the row. */
 bool gpu_load_chunk(GL *e, int v, PirExpr *i0, PirExpr *i1, PirExpr **ptr, PirExpr **ok);
-/* gpu_stage.c: the 16 bytes at ptr (a gpu_load_chunk address, wholly in
- * the tensor, of elements of es bytes, not 16-byte aligned) as 4 U32 words,
- * read with the widest loads the address allows; false when es is not 2 or
- * 4 (or TKC_UNALIGNED=0): the caller reads them element by element. */
-bool gpu_stage_words(GL *e, PirExpr *ptr, int es, PirExpr *w[4]);
+/* gpu_stage.c: unaligned 16-byte chunks (of elements of es bytes) staged
+ * through registers.  gpu_stage_raw: the U32 words a chunk needs in the
+ * register array, 0 when es is not 2 or 4 (or TKC_UNALIGNED=0).
+ * gpu_stage_load: when mask holds, load the chunk at ptr (a gpu_load_chunk
+ * address, in the tensor) into raw[at ..] (else zeros); returns what
+ * gpu_stage_words needs to know of its address (BOOL).  gpu_stage_words:
+ * the chunk's 4 words from raw[at ..] and that flag. */
+int gpu_stage_raw(GL *e, int es);
+PirExpr *gpu_stage_load(GL *e, PirExpr *ptr, int es, PirExpr *mask, PirLocal *raw, PirExpr *at);
+void gpu_stage_words(GL *e, int es, PirLocal *raw, PirExpr *at, PirExpr *odd, PirExpr *w[4]);
 /* The registers of tile v when it is in grid g's fragment layout (read at
  * its own index), else NULL. */
 PirLocal *gpu_frag(GL *e, int v, const GpuGrid *g);

@@ -1161,12 +1161,14 @@ static void store_chunk(GpuMma *m, PirBlock *b, PirLocal *dst, PirExpr **w)
  * the loop's LOOPVAR reads now into the stage at byte offset `at` (I32;
  * rows of C + pad elements, or with E > 0 wgmma's swizzled layout of
  * width E). */
+static bool copy_staged(GpuMma *m, int v, PirExpr *at, int64_t q0, int64_t q1, int64_t E, int64_t pad);
+
 static void copy_tile(GpuMma *m, int v, PirExpr *at, int64_t q0, int64_t q1, int64_t E, int64_t pad)
 {
     const TTy *t = ty(m, v);
     int64_t ce = chunk_elems(m, v), es = 16 / ce;
     int64_t R = t->dim[0], C = t->dim[1], SR = C + pad, nch = R * C / ce;
-    if (q1 <= q0)
+    if (q1 <= q0 || copy_staged(m, v, at, q0, q1, E, pad))
         return;
     scope(m);
     PirExpr *q = add(m, loop(m, "q", q1 - q0, 1, true), ci(m, q0));
@@ -1192,34 +1194,131 @@ static void copy_tile(GpuMma *m, int v, PirExpr *at, int64_t q0, int64_t q1, int
         s->els = pir_block(F);
         gpu_push(m->e, s->els);
         depth++;
-        /* unaligned but in bounds: word loads (gpu_stage.c) */
-        PirBlock *in = pir_block(F);
-        PirExpr *u[4];
-        gpu_push(m->e, in);
-        bool staged = gpu_stage_words(m->e, ptr, (int)es, u);
-        gpu_pop(m->e);
-        if (staged) {
-            if (ok) {
-                PirStmt *s2 = pir_if(F, CUR, ok);
-                s2->body = in;
-                s2->els = pir_block(F);
-                store_chunk(m, in, dst, u);
-                gpu_push(m->e, s2->els);
-                depth++;
-            } else {
-                PirStmt *b = pir_stmt(F, CUR, PS_BLOCK);
-                b->body = in;
-                store_chunk(m, in, dst, u);
-                close_n(m, depth + 1);
-                return;
-            }
-        }
     }
     PirExpr *w[4];
     for (int i = 0; i < 4; i++)
         w[i] = chunk_word(m, v, ref(m, i0), ref(m, i1), i);
     store_chunk(m, CUR, dst, w);
     close_n(m, depth + 1);
+}
+
+/* Open the loop over rounds [q0, q1) of chunks of load v ([R, C], ce
+ * elements a chunk) and the test that the chunk exists: its round (from 0),
+ * row, column and byte offset in the stage; *depth the scopes to close. */
+static PirExpr *chunk_loop(GpuMma *m, int v, PirExpr *at, int64_t q0, int64_t q1, int64_t E, int64_t pad,
+                           PirLocal **i0, PirLocal **i1, PirLocal **dst, int *depth)
+{
+    const TTy *t = ty(m, v);
+    int64_t ce = chunk_elems(m, v), es = 16 / ce;
+    int64_t R = t->dim[0], C = t->dim[1], SR = C + pad, nch = R * C / ce;
+    PirExpr *qq = loop(m, "q", q1 - q0, 1, true);
+    PirLocal *ch = let(m, "ch", add(m, mul(m, add(m, qq, ci(m, q0)), ci(m, m->T)), gpu_tid(m->e)));
+    *depth = 1;
+    if (nch % m->T) {
+        gpu_push(m->e, pir_if(F, CUR, op(m, PB_LT, ref(m, ch), ci(m, nch)))->body);
+        ++*depth;
+    }
+    *i0 = let(m, "i", op(m, PB_DIV, ref(m, ch), ci(m, C / ce)));
+    *i1 = let(m, "i", mul(m, op(m, PB_REM, ref(m, ch), ci(m, C / ce)), ci(m, ce)));
+    PirExpr *o = E ? gpu_wg_at(m, R, E, ref(m, *i0), ref(m, *i1))
+                   : mul(m, add(m, mul(m, ref(m, *i0), ci(m, SR)), ref(m, *i1)), ci(m, es));
+    *dst = let(m, "dst", add(m, at, o));
+    return qq;
+}
+
+/* copy_tile in two passes when unaligned chunks can be staged through
+ * registers (gpu_stage.c): staged_issue issues every cp.async of an aligned
+ * chunk and every word load of an unaligned one in bounds, staged_finish
+ * stores the shifted words and copies the chunks at the edges element by
+ * element.  Between the two, other copies may issue theirs (pipe_copy: both
+ * operands' loads in flight at once).  staged_issue is false (nothing
+ * emitted) when load v has no 16-byte chunks or its dtype no staged form. */
+typedef struct Staged { PirLocal *raw, *fl; int nr, es; } Staged;
+
+static bool staged_issue(GpuMma *m, int v, PirExpr *at, int64_t q0, int64_t q1, int64_t E, int64_t pad, Staged *st)
+{
+    st->es = (int)(16 / chunk_elems(m, v));
+    st->nr = gpu_stage_raw(m->e, st->es);
+    PirExpr *ptr, *ok;
+    if (!st->nr || q1 <= q0)
+        return false;
+    PirBlock *probe = pir_block(F);
+    gpu_push(m->e, probe);
+    bool chunked = gpu_load_chunk(m->e, v, ci(m, 0), ci(m, 0), &ptr, &ok) && ptr->kind == PE_PTRADD;
+    gpu_pop(m->e);
+    if (!chunked)
+        return false;
+    int nr = st->nr;
+    st->raw = pir_local(F, "ur", PT_U32, (q1 - q0) * nr);
+    st->fl = pir_local(F, "uf", PT_U32, (q1 - q0 + 15) / 16);   /* 2 bits a chunk */
+    pir_decl(F, CUR, st->raw, NULL);
+    pir_decl(F, CUR, st->fl, NULL);
+    for (int64_t i = 0; i < (q1 - q0 + 15) / 16; i++)
+        pir_assign(F, CUR, st->fl, ci(m, i), pir_int(F, PT_U32, 0));
+    PirLocal *i0, *i1, *dst;
+    int depth;
+    /* fl, 2 bits a chunk: 1 staged, 3 staged with gpu_stage_load's flag, 2 at an edge
+     * (0: cp.async, or no chunk) */
+    PirExpr *qq = chunk_loop(m, v, at, q0, q1, E, pad, &i0, &i1, &dst, &depth);
+    gpu_load_chunk(m->e, v, ref(m, i0), ref(m, i1), &ptr, &ok);
+    PirLocal *okl = let(m, "uok", ok ? ok : pir_int(F, PT_BOOL, 1));
+    PirLocal *al = let(m, "ual", op(m, PB_EQ, op(m, PB_AND, pir_ptrint(F, ptr), pir_int(F, PT_U64, 15)),
+                                     pir_int(F, PT_U64, 0)));
+    PirStmt *s = pir_if(F, CUR, op(m, PB_AND, ref(m, okl), ref(m, al)));
+    PirStmt *cp = pir_asm_stmt(F, s->body, PA_CP_ASYNC);
+    cp->in[0] = pir_saddr(F, ref(m, dst));
+    cp->in[1] = ptr;
+    cp->in[2] = pir_int(F, PT_U32, 16);
+    PirLocal *stg = let(m, "ustg", op(m, PB_AND, ref(m, okl), pir_un(F, PU_NOT, ref(m, al))));
+    PirExpr *flag = gpu_stage_load(m->e, ptr, st->es, ref(m, stg), st->raw, mul(m, qq, ci(m, nr)));
+    PirExpr *f = op(m, PB_OR, pir_conv(F, PT_U32, ref(m, stg)),
+                    op(m, PB_SHL, pir_conv(F, PT_U32, op(m, PB_OR, op(m, PB_AND, ref(m, stg), flag),
+                                                         pir_un(F, PU_NOT, ref(m, okl)))),
+                       pir_int(F, PT_U32, 1)));
+    PirExpr *w = op(m, PB_DIV, qq, ci(m, 16));
+    PirExpr *sh = pir_conv(F, PT_U32, mul(m, op(m, PB_REM, qq, ci(m, 16)), ci(m, 2)));
+    pir_assign(F, CUR, st->fl, w, op(m, PB_OR, pir_elem(F, st->fl, w), op(m, PB_SHL, f, sh)));
+    close_n(m, depth);
+    return true;
+}
+
+static void staged_finish(GpuMma *m, int v, PirExpr *at, int64_t q0, int64_t q1, int64_t E, int64_t pad,
+                          const Staged *st)
+{
+    PirLocal *i0, *i1, *dst;
+    int depth;
+    PirExpr *qq = chunk_loop(m, v, at, q0, q1, E, pad, &i0, &i1, &dst, &depth);
+    PirExpr *sh = pir_conv(F, PT_U32, mul(m, op(m, PB_REM, qq, ci(m, 16)), ci(m, 2)));
+    PirLocal *fv = let(m, "uf", op(m, PB_AND, op(m, PB_SHR, pir_elem(F, st->fl, op(m, PB_DIV, qq, ci(m, 16))), sh),
+                                   pir_int(F, PT_U32, 3)));
+    PirExpr *u[4];
+    PirStmt *s = pir_if(F, CUR, op(m, PB_NE, op(m, PB_AND, ref(m, fv), pir_int(F, PT_U32, 1)), pir_int(F, PT_U32, 0)));
+    gpu_push(m->e, s->body);
+    gpu_stage_words(m->e, st->es, st->raw, mul(m, qq, ci(m, st->nr)),
+                    op(m, PB_NE, op(m, PB_AND, ref(m, fv), pir_int(F, PT_U32, 2)), pir_int(F, PT_U32, 0)), u);
+    store_chunk(m, CUR, dst, u);
+    gpu_pop(m->e);
+    s->els = pir_block(F);
+    gpu_push(m->e, s->els);
+    s = pir_if(F, CUR, op(m, PB_EQ, ref(m, fv), pir_int(F, PT_U32, 2)));
+    gpu_push(m->e, s->body);
+    for (int i = 0; i < 4; i++)
+        u[i] = chunk_word(m, v, ref(m, i0), ref(m, i1), i);
+    store_chunk(m, CUR, dst, u);
+    close_n(m, depth + 2);
+}
+
+static bool copy_staged(GpuMma *m, int v, PirExpr *at, int64_t q0, int64_t q1, int64_t E, int64_t pad)
+{
+    Staged st;
+    scope(m);
+    if (!staged_issue(m, v, at, q0, q1, E, pad, &st)) {
+        gpu_pop(m->e);
+        return false;
+    }
+    staged_finish(m, v, at, q0, q1, E, pad, &st);
+    gpu_pop(m->e);
+    return true;
 }
 
 /* The U32 shared address of the mbarrier of TMA pipeline p's stage slot
@@ -1352,9 +1451,25 @@ static void pipe_copy(GpuMma *m, GpuPipe *p, PirExpr *base, int64_t ahead, PirEx
         const Instr *dot = I(m, p->dot);
         Kind kd = kind_of(ty(m, dot->args[0])->dt);
         int64_t ra = rounds(m, dot->args[0]), rb = rounds(m, dot->args[1]);
-        copy_tile(m, dot->args[0], ref(m, at), ra * part / parts, ra * (part + 1) / parts, p->ea, kd.pa);
-        copy_tile(m, dot->args[1], add(m, ref(m, at), ci(m, p->offb)), rb * part / parts, rb * (part + 1) / parts,
-                  p->eb, kd.pb);
+        int64_t a0 = ra * part / parts, a1 = ra * (part + 1) / parts;
+        int64_t b0 = rb * part / parts, b1 = rb * (part + 1) / parts;
+        PirExpr *atb = add(m, ref(m, at), ci(m, p->offb));
+        Staged sa, sb;          /* both operands' loads in flight before the stores */
+        scope(m);
+        bool both = tkc_knob("TKC_UNALIGNED", 1) == 1;
+        bool ya = staged_issue(m, dot->args[0], ref(m, at), a0, a1, p->ea, kd.pa, &sa);
+        bool yb = both && staged_issue(m, dot->args[1], atb, b0, b1, p->eb, kd.pb, &sb);
+        if (ya)
+            staged_finish(m, dot->args[0], ref(m, at), a0, a1, p->ea, kd.pa, &sa);
+        else
+            copy_tile(m, dot->args[0], ref(m, at), a0, a1, p->ea, kd.pa);
+        if (!both)
+            yb = staged_issue(m, dot->args[1], atb, b0, b1, p->eb, kd.pb, &sb);
+        if (yb)
+            staged_finish(m, dot->args[1], atb, b0, b1, p->eb, kd.pb, &sb);
+        else
+            copy_tile(m, dot->args[1], atb, b0, b1, p->eb, kd.pb);
+        gpu_pop(m->e);
     }
     if (p->tma)
         gpu_pop(m->e);

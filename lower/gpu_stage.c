@@ -17,7 +17,13 @@
  * are one branch-free sequence (the loads that the other form needs are
  * predicated off), so the threads of a warp reading rows of both parities do
  * not diverge.  A 32-bit element type (f32) is always 4-aligned: four 4-byte
- * loads.  The chunks at the tensor's edges keep the element-by-element copy.
+ * loads.  The copy goes in two passes over the thread's chunks (gpu_mma.c,
+ * copy_staged): the first issues every cp.async and every word load into a
+ * register array (5 words a chunk, gpu_stage_load), the second shifts the
+ * words and stores them to the stage (gpu_stage_words), so that the loads of
+ * all chunks are in flight at once instead of one chunk's latency after
+ * another's.  The chunks at the tensor's edges are read element by element in
+ * the second pass.
  */
 #include "gpu.h"
 
@@ -42,35 +48,54 @@ static PirExpr *half_at(GL *e, PirExpr *base, PirLocal *o, int64_t at, PirExpr *
     return pir_conv(F, PT_U32, x);
 }
 
-bool gpu_stage_words(GL *e, PirExpr *ptr, int es, PirExpr *w[4])
+/* Element at + i of a register array (I32). */
+static PirExpr *ix(GL *e, PirExpr *at, int i) { return pir_nsw(F, PB_ADD, at, pir_int(F, PT_I32, i)); }
+
+int gpu_stage_raw(GL *e, int es)
 {
-    if (!tkc_knob("TKC_UNALIGNED", 1) || ptr->kind != PE_PTRADD || (es != 2 && es != 4))
-        return false;
+    return tkc_knob("TKC_UNALIGNED", 1) && (es == 2 || es == 4) ? 5 : 0;
+}
+
+PirExpr *gpu_stage_load(GL *e, PirExpr *ptr, int es, PirExpr *mask, PirLocal *raw, PirExpr *at)
+{
     PirExpr *base = ptr->a;
     PirLocal *o = gpu_let(e, "uo", pir_conv(F, PT_I64, ptr->b));
+    PirLocal *mk = gpu_let(e, "um", mask);
     if (es == 4) {
         for (int i = 0; i < 4; i++)
-            w[i] = pir_ref(F, gpu_let(e, "uw", word_at(e, base, o, i, NULL, NULL)));
-        return true;
+            pir_assign(F, gpu_cur(e), raw, ix(e, at, i), word_at(e, base, o, i, NULL, pir_ref(F, mk)));
+        return pir_int(F, PT_BOOL, 0);
     }
     /* 16-bit elements: odd when the chunk starts at 4k + 2 bytes */
     PirExpr *addr = pir_ptrint(F, pir_ptradd(F, base, pir_ref(F, o)));
     PirLocal *odd = gpu_let(e, "uodd", pir_bin(F, PB_NE, pir_bin(F, PB_AND, addr, pir_int(F, PT_U64, 2)),
                                                pir_int(F, PT_U64, 0)));
     PirExpr *sh = pir_conv(F, PT_I64, pir_ref(F, odd));      /* 1 element ahead when odd */
-    PirLocal *v[3];
     for (int i = 0; i < 3; i++)      /* even: elements 2i, 2i+1; odd: 2i+1, 2i+2 */
-        v[i] = gpu_let(e, "uv", word_at(e, base, o, 2 * i, sh, NULL));
-    PirExpr *even = pir_un(F, PU_NOT, pir_ref(F, odd));
-    PirLocal *t = gpu_let(e, "ut", word_at(e, base, o, 6, NULL, even));       /* even: elements 6, 7 */
-    PirLocal *lo = gpu_let(e, "ulo", half_at(e, base, o, 0, pir_ref(F, odd)));  /* odd: element 0 */
-    PirLocal *hi = gpu_let(e, "uhi", half_at(e, base, o, 7, pir_ref(F, odd)));  /* odd: element 7 */
+        pir_assign(F, gpu_cur(e), raw, ix(e, at, i), word_at(e, base, o, 2 * i, sh, pir_ref(F, mk)));
+    PirExpr *mo = pir_bin(F, PB_AND, pir_ref(F, mk), pir_ref(F, odd));
+    PirExpr *me = pir_bin(F, PB_AND, pir_ref(F, mk), pir_un(F, PU_NOT, pir_ref(F, odd)));
+    /* even: elements 6, 7; odd: element 0 */
+    PirExpr *x = pir_select(F, pir_ref(F, odd), half_at(e, base, o, 0, mo), word_at(e, base, o, 6, NULL, me));
+    pir_assign(F, gpu_cur(e), raw, ix(e, at, 3), x);
+    pir_assign(F, gpu_cur(e), raw, ix(e, at, 4), half_at(e, base, o, 7, mo));   /* odd: element 7 */
+    return pir_ref(F, odd);
+}
+
+void gpu_stage_words(GL *e, int es, PirLocal *raw, PirExpr *at, PirExpr *odd, PirExpr *w[4])
+{
+    PirExpr *r[5];
+    for (int i = 0; i < 5; i++)
+        r[i] = pir_elem(F, raw, ix(e, at, i));
+    if (es == 4) {
+        for (int i = 0; i < 4; i++)
+            w[i] = r[i];
+        return;
+    }
     PirExpr *p16 = u32c(e, 16);
     for (int i = 0; i < 4; i++) {
-        PirExpr *a = i == 0 ? pir_ref(F, lo) : pir_bin(F, PB_SHR, pir_ref(F, v[i - 1]), p16);
-        PirExpr *b = pir_bin(F, PB_SHL, pir_ref(F, i == 3 ? hi : v[i]), p16);
-        PirExpr *oddw = pir_bin(F, PB_OR, a, b);
-        w[i] = pir_ref(F, gpu_let(e, "uw", pir_select(F, pir_ref(F, odd), oddw, pir_ref(F, i == 3 ? t : v[i]))));
+        PirExpr *a = i == 0 ? r[3] : pir_bin(F, PB_SHR, r[i - 1], p16);
+        PirExpr *b = pir_bin(F, PB_SHL, r[i == 3 ? 4 : i], p16);
+        w[i] = pir_select(F, odd, pir_bin(F, PB_OR, a, b), r[i == 3 ? 3 : i]);
     }
-    return true;
 }

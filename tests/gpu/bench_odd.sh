@@ -3,7 +3,8 @@
 # apply or the default tile leaves the GPU idle: odd shapes (rows not 16-byte
 # aligned: 4095^3) with the word-load staging of unaligned chunks
 # (lower/gpu_stage.c) on and off (TKC_UNALIGNED=0), the aligned shapes
-# (4096^3, 8192^3: unchanged path) both ways, and a sweep of tiles for the
+# (4096^3, 8192^3: unchanged path) both ways, TKC_UNALIGNED=2 (one
+# operand's word loads at a time), and a sweep of tiles for the
 # skinny M=16, N=K=8192.  Then cuBLAS and Triton on the same run
 # (tests/gpu/bench_mm.py).  Uses build/tkc as it is.
 #
@@ -14,7 +15,7 @@ TKC=${TKC:-build/tkc}
 case $TKC in /*) ;; *) TKC=$PWD/$TKC ;; esac
 B=$(dirname "$TKC")/gpu-bench-odd
 CC=${CC:-gcc}
-SWEEP=${SWEEP:-"BM=16 BN=128 BK=64;BM=16 BN=64 BK=64;BM=16 BN=32 BK=64;BM=16 BN=64 BK=128;BM=16 BN=32 BK=128;BM=16 BN=64 BK=64 stages=6;BM=16 BN=64 BK=128 stages=6;BM=16 BN=32 BK=128 stages=6;BM=16 BN=32 BK=256;BM=16 BN=64 BK=128 warps=4;BM=16 BN=32 BK=128 warps=4;BM=64 BN=64 BK=64"}
+SWEEP=${SWEEP:-"BM=16 BN=128 BK=64;BM=16 BN=64 BK=128 warps=4;BM=16 BN=64 BK=128 warps=4 stages=6;BM=16 BN=64 BK=128 warps=4 stages=8;BM=16 BN=64 BK=256 warps=4;BM=16 BN=64 BK=64 warps=4 stages=8;BM=16 BN=64 BK=128 warps=2;BM=16 BN=32 BK=128 warps=2;BM=16 BN=32 BK=256 warps=2;BM=16 BN=32 BK=256 warps=2 stages=6;BM=16 BN=32 BK=128 warps=2 stages=8;BM=16 BN=64 BK=128 warps=4 GM=1"}
 mkdir -p "$B/dump"
 
 build() {   # NAME FLAGS...
@@ -36,7 +37,9 @@ build() {   # NAME FLAGS...
 echo "tkc bf16 odd/skinny matmul benchmark ($(date -u +%Y-%m-%dT%H:%MZ))"
 command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 build on && { BENCH_DUMP=$B/dump "$B/on/bench" mma 4095 4095 4095; "$B/on/bench" mma 4096 4096 4096 8192 8192 8192; } | sed 's/^tkc  /on   /'
+TKC_UNALIGNED=2 build two && "$B/two/bench" mma 4095 4095 4095 | sed 's/^tkc  /two  /'
 TKC_UNALIGNED=0 build off && "$B/off/bench" mma 4095 4095 4095 4096 4096 4096 8192 8192 8192 | sed 's/^tkc  /off  /'
+"$B/on/bench" mma 4096 4096 4096 8192 8192 8192 | sed 's/^tkc  /on   /'
 i=0
 echo "$SWEEP" | tr ';' '\n' | while read -r cfg; do
     i=$((i + 1))
