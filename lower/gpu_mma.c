@@ -1161,14 +1161,12 @@ static void store_chunk(GpuMma *m, PirBlock *b, PirLocal *dst, PirExpr **w)
  * the loop's LOOPVAR reads now into the stage at byte offset `at` (I32;
  * rows of C + pad elements, or with E > 0 wgmma's swizzled layout of
  * width E). */
-static bool copy_staged(GpuMma *m, int v, PirExpr *at, int64_t q0, int64_t q1, int64_t E, int64_t pad);
-
-static void copy_tile(GpuMma *m, int v, PirExpr *at, int64_t q0, int64_t q1, int64_t E, int64_t pad)
+static void copy_plain(GpuMma *m, int v, PirExpr *at, int64_t q0, int64_t q1, int64_t E, int64_t pad)
 {
     const TTy *t = ty(m, v);
     int64_t ce = chunk_elems(m, v), es = 16 / ce;
     int64_t R = t->dim[0], C = t->dim[1], SR = C + pad, nch = R * C / ce;
-    if (q1 <= q0 || copy_staged(m, v, at, q0, q1, E, pad))
+    if (q1 <= q0)
         return;
     scope(m);
     PirExpr *q = add(m, loop(m, "q", q1 - q0, 1, true), ci(m, q0));
@@ -1308,17 +1306,46 @@ static void staged_finish(GpuMma *m, int v, PirExpr *at, int64_t q0, int64_t q1,
     close_n(m, depth + 2);
 }
 
-static bool copy_staged(GpuMma *m, int v, PirExpr *at, int64_t q0, int64_t q1, int64_t E, int64_t pad)
+/* Can load v's chunks be staged (staged_issue), and the run-time test that
+ * every chunk of its tile is 16-byte aligned (uniform over the block: the
+ * tile's first chunk and the step from its first row to the next), which
+ * keeps copy_plain's cp.async path as it was for aligned tensors. */
+static PirExpr *all_aligned(GpuMma *m, int v)
 {
     Staged st;
-    scope(m);
-    if (!staged_issue(m, v, at, q0, q1, E, pad, &st)) {
-        gpu_pop(m->e);
-        return false;
+    st.es = (int)(16 / chunk_elems(m, v));
+    PirExpr *p0, *p1, *ok;
+    if (!gpu_stage_raw(m->e, st.es) || !gpu_load_chunk(m->e, v, ci(m, 0), ci(m, 0), &p0, &ok)
+        || p0->kind != PE_PTRADD || !gpu_load_chunk(m->e, v, ci(m, 1), ci(m, 0), &p1, &ok))
+        return NULL;
+    PirExpr *a0 = pir_ptrint(F, p0), *a1 = pir_ptrint(F, p1);
+    PirExpr *x = op(m, PB_OR, a0, op(m, PB_SUB, a1, a0));
+    return op(m, PB_EQ, op(m, PB_AND, x, pir_int(F, PT_U64, 15)), pir_int(F, PT_U64, 0));
+}
+
+/* Copy rounds [q0, q1) of load v into the stage at `at` (see copy_plain):
+ * when some chunks may be unaligned, copy_plain's code for aligned tiles
+ * and the staged copy for the others. */
+static void copy_tile(GpuMma *m, int v, PirExpr *at, int64_t q0, int64_t q1, int64_t E, int64_t pad)
+{
+    PirExpr *al = q1 > q0 ? all_aligned(m, v) : NULL;
+    if (!al) {
+        copy_plain(m, v, at, q0, q1, E, pad);
+        return;
     }
-    staged_finish(m, v, at, q0, q1, E, pad, &st);
+    PirStmt *s = pir_if(F, CUR, al);
+    gpu_push(m->e, s->body);
+    copy_plain(m, v, at, q0, q1, E, pad);
     gpu_pop(m->e);
-    return true;
+    s->els = pir_block(F);
+    gpu_push(m->e, s->els);
+    Staged st;
+    scope(m);
+    if (staged_issue(m, v, at, q0, q1, E, pad, &st))
+        staged_finish(m, v, at, q0, q1, E, pad, &st);
+    else
+        copy_plain(m, v, at, q0, q1, E, pad);
+    close_n(m, 2);
 }
 
 /* The U32 shared address of the mbarrier of TMA pipeline p's stage slot
@@ -1422,6 +1449,49 @@ void gpu_mma_kernel_head(GpuMma *m)
     pir_barrier(F, CUR);
 }
 
+/* Part `part` of `parts` of the copies of both dot operands of pipeline p
+ * into the stage at `at`: copy_plain when both tiles are aligned (checked
+ * at run time when either may not be), else the staged copies with both
+ * operands' loads in flight before the first store (TKC_UNALIGNED=2: one
+ * operand at a time). */
+static void copy_operands(GpuMma *m, GpuPipe *p, PirLocal *at, int part, int parts)
+{
+    const Instr *dot = I(m, p->dot);
+    Kind kd = kind_of(ty(m, dot->args[0])->dt);
+    int64_t ra = rounds(m, dot->args[0]), rb = rounds(m, dot->args[1]);
+    int64_t a0 = ra * part / parts, a1 = ra * (part + 1) / parts;
+    int64_t b0 = rb * part / parts, b1 = rb * (part + 1) / parts;
+    PirExpr *atb = add(m, ref(m, at), ci(m, p->offb));
+    PirExpr *ala = a1 > a0 ? all_aligned(m, dot->args[0]) : NULL;
+    PirExpr *alb = b1 > b0 ? all_aligned(m, dot->args[1]) : NULL;
+    PirExpr *al = ala && alb ? op(m, PB_AND, ala, alb) : ala ? ala : alb;
+    PirStmt *s = al ? pir_if(F, CUR, al) : NULL;
+    if (s)
+        gpu_push(m->e, s->body);
+    copy_plain(m, dot->args[0], ref(m, at), a0, a1, p->ea, kd.pa);
+    copy_plain(m, dot->args[1], atb, b0, b1, p->eb, kd.pb);
+    if (!s)
+        return;
+    gpu_pop(m->e);
+    s->els = pir_block(F);
+    gpu_push(m->e, s->els);
+    Staged sa, sb;
+    bool both = tkc_knob("TKC_UNALIGNED", 1) == 1;
+    bool ya = staged_issue(m, dot->args[0], ref(m, at), a0, a1, p->ea, kd.pa, &sa);
+    bool yb = both && staged_issue(m, dot->args[1], atb, b0, b1, p->eb, kd.pb, &sb);
+    if (ya)
+        staged_finish(m, dot->args[0], ref(m, at), a0, a1, p->ea, kd.pa, &sa);
+    else
+        copy_plain(m, dot->args[0], ref(m, at), a0, a1, p->ea, kd.pa);
+    if (!both)
+        yb = staged_issue(m, dot->args[1], atb, b0, b1, p->eb, kd.pb, &sb);
+    if (yb)
+        staged_finish(m, dot->args[1], atb, b0, b1, p->eb, kd.pb, &sb);
+    else
+        copy_plain(m, dot->args[1], atb, b0, b1, p->eb, kd.pb);
+    gpu_pop(m->e);
+}
+
 /* Copy part `part` of `parts` of the operands of the iteration `ahead`
  * iterations after the one whose counter is `base` into stage `slot`. */
 static void pipe_copy(GpuMma *m, GpuPipe *p, PirExpr *base, int64_t ahead, PirExpr *slot, int part, int parts)
@@ -1447,30 +1517,8 @@ static void pipe_copy(GpuMma *m, GpuPipe *p, PirExpr *base, int64_t ahead, PirEx
         t->els = pir_block(F);
         gpu_push(m->e, t->els);
     }
-    if (!p->nld) {
-        const Instr *dot = I(m, p->dot);
-        Kind kd = kind_of(ty(m, dot->args[0])->dt);
-        int64_t ra = rounds(m, dot->args[0]), rb = rounds(m, dot->args[1]);
-        int64_t a0 = ra * part / parts, a1 = ra * (part + 1) / parts;
-        int64_t b0 = rb * part / parts, b1 = rb * (part + 1) / parts;
-        PirExpr *atb = add(m, ref(m, at), ci(m, p->offb));
-        Staged sa, sb;          /* both operands' loads in flight before the stores */
-        scope(m);
-        bool both = tkc_knob("TKC_UNALIGNED", 1) == 1;
-        bool ya = staged_issue(m, dot->args[0], ref(m, at), a0, a1, p->ea, kd.pa, &sa);
-        bool yb = both && staged_issue(m, dot->args[1], atb, b0, b1, p->eb, kd.pb, &sb);
-        if (ya)
-            staged_finish(m, dot->args[0], ref(m, at), a0, a1, p->ea, kd.pa, &sa);
-        else
-            copy_tile(m, dot->args[0], ref(m, at), a0, a1, p->ea, kd.pa);
-        if (!both)
-            yb = staged_issue(m, dot->args[1], atb, b0, b1, p->eb, kd.pb, &sb);
-        if (yb)
-            staged_finish(m, dot->args[1], atb, b0, b1, p->eb, kd.pb, &sb);
-        else
-            copy_tile(m, dot->args[1], atb, b0, b1, p->eb, kd.pb);
-        gpu_pop(m->e);
-    }
+    if (!p->nld)
+        copy_operands(m, p, at, part, parts);
     if (p->tma)
         gpu_pop(m->e);
     gpu_ahead_done(m->e, loop, sc);

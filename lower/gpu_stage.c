@@ -10,20 +10,26 @@
  * masked 2-byte loads, each converted to f32 and back, per chunk.
  *
  * Here a chunk that is wholly inside the tensor but unaligned is read with
- * the widest loads its address allows, never outside its own 16 bytes: a
- * 16-bit element type (bf16, f16) at an address of 4k bytes takes four 4-byte
- * loads; at 4k + 2, a 2-byte load, three 4-byte loads and a 2-byte load,
- * shifted into the four words the stage's 16-byte store wants.  Both forms
- * are one branch-free sequence (the loads that the other form needs are
- * predicated off), so the threads of a warp reading rows of both parities do
- * not diverge.  A 32-bit element type (f32) is always 4-aligned: four 4-byte
- * loads.  The copy goes in two passes over the thread's chunks (gpu_mma.c,
- * copy_staged): the first issues every cp.async and every word load into a
- * register array (5 words a chunk, gpu_stage_load), the second shifts the
- * words and stores them to the stage (gpu_stage_words), so that the loads of
- * all chunks are in flight at once instead of one chunk's latency after
- * another's.  The chunks at the tensor's edges are read element by element in
- * the second pass.
+ * 4-byte loads where its address allows, never outside its own 16 bytes: a
+ * 16-bit element type (bf16, f16) at 4k bytes takes three 4-byte loads
+ * (elements 0-5) and two 2-byte ones (6, 7); at 4k + 2, three 4-byte loads
+ * of elements 1-6 and two 2-byte ones (0, 7), shifted into the four words
+ * that the stage's 16-byte store wants.  Both forms are one sequence of five
+ * loads whose addresses depend on the parity (no divergence between the
+ * threads of a warp on rows of both parities).  A 32-bit element type (f32)
+ * is always 4-aligned: four 4-byte loads.  The copy goes in two passes over
+ * the thread's chunks (gpu_mma.c, staged_issue and staged_finish): the
+ * first issues every cp.async of an aligned chunk and every word load into
+ * a register array (5 words a chunk, gpu_stage_load), the second shifts the
+ * words and stores them to the stage (gpu_stage_words), so that the loads
+ * of all chunks are in flight at once instead of one chunk's latency after
+ * another's.  The chunks at the tensor's edges are read element by element
+ * in the second pass.  A tile whose chunks are all aligned (checked at run
+ * time, uniformly over the block) keeps the plain cp.async copy.
+ *
+ * Measured on an H100 at 4095^3 (doc/bench/h100-s5-s5-odd-*.log): see
+ * tests/gpu/bench_odd.sh.  TKC_UNALIGNED=0 restores the element copy, =2
+ * stages one operand at a time (fewer registers).
  */
 #include "gpu.h"
 
@@ -40,11 +46,11 @@ static PirExpr *word_at(GL *e, PirExpr *base, PirLocal *o, int64_t at, PirExpr *
     return pir_load(F, pir_gmem(PT_U32, pir_ptradd(F, base, i), pir_int(F, PT_I64, 0)), mask, NULL);
 }
 
-/* The U16 element at element `at` of ptr's tensor as a U32, when mask holds. */
-static PirExpr *half_at(GL *e, PirExpr *base, PirLocal *o, int64_t at, PirExpr *mask)
+/* The U16 element at element o + at (I64) of base's tensor as a U32. */
+static PirExpr *half_at(GL *e, PirExpr *base, PirLocal *o, PirExpr *at)
 {
-    PirExpr *i = pir_bin(F, PB_ADD, pir_ref(F, o), pir_int(F, PT_I64, at));
-    PirExpr *x = pir_load(F, pir_gmem(PT_U16, pir_ptradd(F, base, i), pir_int(F, PT_I64, 0)), mask, NULL);
+    PirExpr *i = pir_bin(F, PB_ADD, pir_ref(F, o), at);
+    PirExpr *x = pir_load(F, pir_gmem(PT_U16, pir_ptradd(F, base, i), pir_int(F, PT_I64, 0)), NULL, NULL);
     return pir_conv(F, PT_U32, x);
 }
 
@@ -60,26 +66,34 @@ PirExpr *gpu_stage_load(GL *e, PirExpr *ptr, int es, PirExpr *mask, PirLocal *ra
 {
     PirExpr *base = ptr->a;
     PirLocal *o = gpu_let(e, "uo", pir_conv(F, PT_I64, ptr->b));
-    PirLocal *mk = gpu_let(e, "um", mask);
+    PirExpr *flag = pir_int(F, PT_BOOL, 0);
+    PirLocal *odd = NULL;
+    if (es == 2) {      /* 16-bit elements: odd when the chunk starts at 4k + 2 bytes */
+        PirExpr *addr = pir_ptrint(F, pir_ptradd(F, base, pir_ref(F, o)));
+        odd = gpu_let(e, "uodd", pir_bin(F, PB_NE, pir_bin(F, PB_AND, addr, pir_int(F, PT_U64, 2)),
+                                         pir_int(F, PT_U64, 0)));
+        flag = pir_ref(F, odd);
+    }
+    /* Loads under a branch with no else: a select with zeros would write
+     * the registers in the other threads too, and that write waits for the
+     * load (the same register), one chunk after another. */
+    for (int i = 0; i < (es == 4 ? 4 : 5); i++)
+        pir_assign(F, gpu_cur(e), raw, ix(e, at, i), u32c(e, 0));
+    PirStmt *s = pir_if(F, gpu_cur(e), mask);
+    PirBlock *b = s->body;
     if (es == 4) {
         for (int i = 0; i < 4; i++)
-            pir_assign(F, gpu_cur(e), raw, ix(e, at, i), word_at(e, base, o, i, NULL, pir_ref(F, mk)));
-        return pir_int(F, PT_BOOL, 0);
+            pir_assign(F, b, raw, ix(e, at, i), word_at(e, base, o, i, NULL, NULL));
+        return flag;
     }
-    /* 16-bit elements: odd when the chunk starts at 4k + 2 bytes */
-    PirExpr *addr = pir_ptrint(F, pir_ptradd(F, base, pir_ref(F, o)));
-    PirLocal *odd = gpu_let(e, "uodd", pir_bin(F, PB_NE, pir_bin(F, PB_AND, addr, pir_int(F, PT_U64, 2)),
-                                               pir_int(F, PT_U64, 0)));
     PirExpr *sh = pir_conv(F, PT_I64, pir_ref(F, odd));      /* 1 element ahead when odd */
     for (int i = 0; i < 3; i++)      /* even: elements 2i, 2i+1; odd: 2i+1, 2i+2 */
-        pir_assign(F, gpu_cur(e), raw, ix(e, at, i), word_at(e, base, o, 2 * i, sh, pir_ref(F, mk)));
-    PirExpr *mo = pir_bin(F, PB_AND, pir_ref(F, mk), pir_ref(F, odd));
-    PirExpr *me = pir_bin(F, PB_AND, pir_ref(F, mk), pir_un(F, PU_NOT, pir_ref(F, odd)));
-    /* even: elements 6, 7; odd: element 0 */
-    PirExpr *x = pir_select(F, pir_ref(F, odd), half_at(e, base, o, 0, mo), word_at(e, base, o, 6, NULL, me));
-    pir_assign(F, gpu_cur(e), raw, ix(e, at, 3), x);
-    pir_assign(F, gpu_cur(e), raw, ix(e, at, 4), half_at(e, base, o, 7, mo));   /* odd: element 7 */
-    return pir_ref(F, odd);
+        pir_assign(F, b, raw, ix(e, at, i), word_at(e, base, o, 2 * i, sh, NULL));
+    /* even: element 6; odd: element 0 */
+    PirExpr *x = half_at(e, base, o, pir_select(F, pir_ref(F, odd), pir_int(F, PT_I64, 0), pir_int(F, PT_I64, 6)));
+    pir_assign(F, b, raw, ix(e, at, 3), x);
+    pir_assign(F, b, raw, ix(e, at, 4), half_at(e, base, o, pir_int(F, PT_I64, 7)));   /* element 7 */
+    return flag;
 }
 
 void gpu_stage_words(GL *e, int es, PirLocal *raw, PirExpr *at, PirExpr *odd, PirExpr *w[4])
@@ -92,10 +106,12 @@ void gpu_stage_words(GL *e, int es, PirLocal *raw, PirExpr *at, PirExpr *odd, Pi
             w[i] = r[i];
         return;
     }
+    /* r: v0 v1 v2 (elements 0-5 even, 1-6 odd), x (6 even, 0 odd), element 7 */
     PirExpr *p16 = u32c(e, 16);
+    PirExpr *top = pir_bin(F, PB_OR, r[3], pir_bin(F, PB_SHL, r[4], p16));       /* even: 6, 7 */
     for (int i = 0; i < 4; i++) {
         PirExpr *a = i == 0 ? r[3] : pir_bin(F, PB_SHR, r[i - 1], p16);
         PirExpr *b = pir_bin(F, PB_SHL, r[i == 3 ? 4 : i], p16);
-        w[i] = pir_select(F, odd, pir_bin(F, PB_OR, a, b), r[i == 3 ? 3 : i]);
+        w[i] = pir_select(F, odd, pir_bin(F, PB_OR, a, b), i == 3 ? top : r[i]);
     }
 }

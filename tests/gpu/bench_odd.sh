@@ -15,7 +15,7 @@ TKC=${TKC:-build/tkc}
 case $TKC in /*) ;; *) TKC=$PWD/$TKC ;; esac
 B=$(dirname "$TKC")/gpu-bench-odd
 CC=${CC:-gcc}
-SWEEP=${SWEEP:-"BM=16 BN=128 BK=64;BM=16 BN=64 BK=128 warps=4;BM=16 BN=64 BK=128 warps=4 stages=6;BM=16 BN=64 BK=128 warps=4 stages=8;BM=16 BN=64 BK=256 warps=4;BM=16 BN=64 BK=64 warps=4 stages=8;BM=16 BN=64 BK=128 warps=2;BM=16 BN=32 BK=128 warps=2;BM=16 BN=32 BK=256 warps=2;BM=16 BN=32 BK=256 warps=2 stages=6;BM=16 BN=32 BK=128 warps=2 stages=8;BM=16 BN=64 BK=128 warps=4 GM=1"}
+SWEEP=${SWEEP:-"BM=16 BN=128 BK=64;BM=16 BN=64 BK=128 warps=4;BM=16 BN=64 BK=128 warps=4 stages=4;BM=16 BN=64 BK=128 warps=4 stages=6;BM=16 BN=64 BK=64 warps=4 stages=8;BM=16 BN=64 BK=256 warps=4 stages=3;BM=16 BN=32 BK=128 warps=2 stages=6;BM=16 BN=32 BK=256 warps=2 stages=4"}
 mkdir -p "$B/dump"
 
 build() {   # NAME FLAGS...
@@ -37,9 +37,12 @@ build() {   # NAME FLAGS...
 echo "tkc bf16 odd/skinny matmul benchmark ($(date -u +%Y-%m-%dT%H:%MZ))"
 command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 build on && { BENCH_DUMP=$B/dump "$B/on/bench" mma 4095 4095 4095; "$B/on/bench" mma 4096 4096 4096 8192 8192 8192; } | sed 's/^tkc  /on   /'
-TKC_UNALIGNED=2 build two && "$B/two/bench" mma 4095 4095 4095 | sed 's/^tkc  /two  /'
+TKC_UNALIGNED=2 build two && "$B/two/bench" mma 4095 4095 4095 4096 4096 4096 8192 8192 8192 | sed 's/^tkc  /two  /'
 TKC_UNALIGNED=0 build off && "$B/off/bench" mma 4095 4095 4095 4096 4096 4096 8192 8192 8192 | sed 's/^tkc  /off  /'
 "$B/on/bench" mma 4096 4096 4096 8192 8192 8192 | sed 's/^tkc  /on   /'
+"$B/two/bench" mma 4095 4095 4095 4096 4096 4096 8192 8192 8192 | sed 's/^tkc  /two  /'
+"$B/off/bench" mma 4095 4095 4095 4096 4096 4096 8192 8192 8192 | sed 's/^tkc  /off  /'
+TKC_UNALIGNED=0 build skoff -D BM=16 -D BN=128 -D BK=64 >/dev/null && "$B/skoff/bench" mma 16 8192 8192 | sed 's/^tkc  /off  /'
 i=0
 echo "$SWEEP" | tr ';' '\n' | while read -r cfg; do
     i=$((i + 1))
