@@ -74,7 +74,7 @@ void gpu_ahead_done(GL *e, const Instr *loop, PirLocal **old);
 bool gpu_load_chunk(GL *e, int v, PirExpr *i0, PirExpr *i1, PirExpr **ptr, PirExpr **ok);
 /* gpu_stage.c: unaligned 16-byte chunks (of elements of es bytes) staged
  * through registers.  gpu_stage_raw: the U32 words a chunk needs in the
- * register array, 0 when es is not 2 or 4 (or TKC_UNALIGNED=0).
+ * register array, 0 when es is not 2 or 4 or TKC_UNALIGNED is unset (off).
  * gpu_stage_load: when mask holds, load the chunk at ptr (a gpu_load_chunk
  * address, in the tensor) into raw[at ..] (else zeros); returns what
  * gpu_stage_words needs to know of its address (BOOL).  gpu_stage_words:

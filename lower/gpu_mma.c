@@ -1452,8 +1452,8 @@ void gpu_mma_kernel_head(GpuMma *m)
 /* Part `part` of `parts` of the copies of both dot operands of pipeline p
  * into the stage at `at`: copy_plain when both tiles are aligned (checked
  * at run time when either may not be), else the staged copies with both
- * operands' loads in flight before the first store (TKC_UNALIGNED=2: one
- * operand at a time). */
+ * operands' loads in flight before the first store with TKC_UNALIGNED=2,
+ * one operand at a time with 1. */
 static void copy_operands(GpuMma *m, GpuPipe *p, PirLocal *at, int part, int parts)
 {
     const Instr *dot = I(m, p->dot);
@@ -1476,7 +1476,7 @@ static void copy_operands(GpuMma *m, GpuPipe *p, PirLocal *at, int part, int par
     s->els = pir_block(F);
     gpu_push(m->e, s->els);
     Staged sa, sb;
-    bool both = tkc_knob("TKC_UNALIGNED", 1) == 1;
+    bool both = tkc_knob("TKC_UNALIGNED", 0) == 2;
     bool ya = staged_issue(m, dot->args[0], ref(m, at), a0, a1, p->ea, kd.pa, &sa);
     bool yb = both && staged_issue(m, dot->args[1], atb, b0, b1, p->eb, kd.pb, &sb);
     if (ya)

@@ -35,7 +35,7 @@ static const struct {
     { "TKC_MMA_RES", "0: no resident (register) operands of dot" },
     { "TKC_MMA_STAGES", "the K loop pipeline's stages when the kernel sets none" },
     { "TKC_PERSIST", "1/0: overrides the launch option persistent" },
-    { "TKC_UNALIGNED", "0: unaligned in-bounds operand chunks of a K loop element by element, not by word loads; 2: word loads of one operand at a time" },
+    { "TKC_UNALIGNED", "1: unaligned in-bounds operand chunks of a K loop by word loads staged through registers, one operand at a time (gpu_stage.c); 2: both operands' loads at once" },
     { "TKC_TMA", "0: no TMA copies (cp.async instead)" },
     { "TKC_WARPS", "the warps of a kernel that sets none" },
     { "TKC_WGMMA", "0: K loop dots on mma.sync instead of wgmma" },

@@ -1,12 +1,13 @@
 #!/bin/sh
 # tests/gpu/bench_odd.sh — stdlib matmul_bf16 where the TMA path does not
-# apply or the default tile leaves the GPU idle: odd shapes (rows not 16-byte
-# aligned: 4095^3) with the word-load staging of unaligned chunks
-# (lower/gpu_stage.c) on and off (TKC_UNALIGNED=0), the aligned shapes
-# (4096^3, 8192^3: unchanged path) both ways, TKC_UNALIGNED=2 (one
-# operand's word loads at a time), and a sweep of tiles for the
-# skinny M=16, N=K=8192.  Then cuBLAS and Triton on the same run
-# (tests/gpu/bench_mm.py).  Uses build/tkc as it is.
+# apply or the default tile leaves the GPU idle: the odd shape 4095^3 (rows
+# not 16-byte aligned: no tensor maps, the cp.async path) with the default
+# element copy of unaligned chunks (off) and the word loads staged through
+# registers (lower/gpu_stage.c: TKC_UNALIGNED=1 one operand at a time, =2
+# both at once), the aligned shapes 4096^3 and 8192^3 (TMA path, same
+# kernel) with each, twice; a sweep of tiles for the skinny M=16, N=K=8192;
+# then cuBLAS and Triton in the same run (tests/gpu/bench_mm.py).  Uses
+# build/tkc as it is.
 #
 #   sh tests/gpu/bench_odd.sh                 # SWEEP="..." (';'-separated -D lists) overrides the sweep
 set -u
@@ -36,19 +37,17 @@ build() {   # NAME FLAGS...
 
 echo "tkc bf16 odd/skinny matmul benchmark ($(date -u +%Y-%m-%dT%H:%MZ))"
 command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
-build on && { BENCH_DUMP=$B/dump "$B/on/bench" mma 4095 4095 4095; "$B/on/bench" mma 4096 4096 4096 8192 8192 8192; } | sed 's/^tkc  /on   /'
-TKC_UNALIGNED=2 build two && "$B/two/bench" mma 4095 4095 4095 4096 4096 4096 8192 8192 8192 | sed 's/^tkc  /two  /'
-TKC_UNALIGNED=0 build off && "$B/off/bench" mma 4095 4095 4095 4096 4096 4096 8192 8192 8192 | sed 's/^tkc  /off  /'
-"$B/on/bench" mma 4096 4096 4096 8192 8192 8192 | sed 's/^tkc  /on   /'
-"$B/two/bench" mma 4095 4095 4095 4096 4096 4096 8192 8192 8192 | sed 's/^tkc  /two  /'
+TKC_UNALIGNED=1 build one && { BENCH_DUMP=$B/dump "$B/one/bench" mma 4095 4095 4095; "$B/one/bench" mma 4096 4096 4096 8192 8192 8192; } | sed 's/^tkc  /one  /'
+TKC_UNALIGNED=2 build both && "$B/both/bench" mma 4095 4095 4095 4096 4096 4096 8192 8192 8192 | sed 's/^tkc  /both /'
+TKC_UNALIGNED= build off && "$B/off/bench" mma 4095 4095 4095 4096 4096 4096 8192 8192 8192 | sed 's/^tkc  /off  /'
+"$B/one/bench" mma 4095 4095 4095 4096 4096 4096 8192 8192 8192 | sed 's/^tkc  /one  /'
 "$B/off/bench" mma 4095 4095 4095 4096 4096 4096 8192 8192 8192 | sed 's/^tkc  /off  /'
-TKC_UNALIGNED=0 build skoff -D BM=16 -D BN=128 -D BK=64 >/dev/null && "$B/skoff/bench" mma 16 8192 8192 | sed 's/^tkc  /off  /'
 i=0
 echo "$SWEEP" | tr ';' '\n' | while read -r cfg; do
     i=$((i + 1))
     f=$(for x in $cfg; do printf -- '-D %s ' "$x"; done)
     # shellcheck disable=SC2086
-    build "sk$i" $f >/dev/null && printf '%-40s ' "$cfg" && "$B/sk$i/bench" mma 16 8192 8192 | tail -1
+    TKC_UNALIGNED= build "sk$i" $f >/dev/null && printf '%-40s ' "$cfg" && "$B/sk$i/bench" mma 16 8192 8192 | tail -1
 done
 if python3 -c "import torch; assert torch.cuda.is_available()" 2>/dev/null; then
     python3 tests/gpu/bench_mm.py "$B/dump"
