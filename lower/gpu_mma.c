@@ -1157,49 +1157,6 @@ static void store_chunk(GpuMma *m, PirBlock *b, PirLocal *dst, PirExpr **w)
     st->val = w[0];
 }
 
-/* Copy rounds [q0, q1) of load v ([R, C]) of the iteration whose counter
- * the loop's LOOPVAR reads now into the stage at byte offset `at` (I32;
- * rows of C + pad elements, or with E > 0 wgmma's swizzled layout of
- * width E). */
-static void copy_plain(GpuMma *m, int v, PirExpr *at, int64_t q0, int64_t q1, int64_t E, int64_t pad)
-{
-    const TTy *t = ty(m, v);
-    int64_t ce = chunk_elems(m, v), es = 16 / ce;
-    int64_t R = t->dim[0], C = t->dim[1], SR = C + pad, nch = R * C / ce;
-    if (q1 <= q0)
-        return;
-    scope(m);
-    PirExpr *q = add(m, loop(m, "q", q1 - q0, 1, true), ci(m, q0));
-    PirLocal *ch = let(m, "ch", add(m, mul(m, q, ci(m, m->T)), gpu_tid(m->e)));
-    int depth = 1;
-    if (nch % m->T) {
-        gpu_push(m->e, pir_if(F, CUR, op(m, PB_LT, ref(m, ch), ci(m, nch)))->body);
-        depth++;
-    }
-    PirLocal *i0 = let(m, "i", op(m, PB_DIV, ref(m, ch), ci(m, C / ce)));
-    PirLocal *i1 = let(m, "i", mul(m, op(m, PB_REM, ref(m, ch), ci(m, C / ce)), ci(m, ce)));
-    PirExpr *o = E ? gpu_wg_at(m, R, E, ref(m, i0), ref(m, i1))
-                   : mul(m, add(m, mul(m, ref(m, i0), ci(m, SR)), ref(m, i1)), ci(m, es));
-    PirLocal *dst = let(m, "dst", add(m, at, o));
-    PirExpr *ptr, *ok;
-    if (gpu_load_chunk(m->e, v, ref(m, i0), ref(m, i1), &ptr, &ok)) {
-        PirExpr *al = op(m, PB_EQ, op(m, PB_AND, pir_ptrint(F, ptr), pir_int(F, PT_U64, 15)), pir_int(F, PT_U64, 0));
-        PirStmt *s = pir_if(F, CUR, ok ? op(m, PB_AND, ok, al) : al);
-        PirStmt *cp = pir_asm_stmt(F, s->body, PA_CP_ASYNC);
-        cp->in[0] = pir_saddr(F, ref(m, dst));
-        cp->in[1] = ptr;
-        cp->in[2] = pir_int(F, PT_U32, 16);
-        s->els = pir_block(F);
-        gpu_push(m->e, s->els);
-        depth++;
-    }
-    PirExpr *w[4];
-    for (int i = 0; i < 4; i++)
-        w[i] = chunk_word(m, v, ref(m, i0), ref(m, i1), i);
-    store_chunk(m, CUR, dst, w);
-    close_n(m, depth + 1);
-}
-
 /* Open the loop over rounds [q0, q1) of chunks of load v ([R, C], ce
  * elements a chunk) and the test that the chunk exists: its round (from 0),
  * row, column and byte offset in the stage; *depth the scopes to close. */
@@ -1222,6 +1179,37 @@ static PirExpr *chunk_loop(GpuMma *m, int v, PirExpr *at, int64_t q0, int64_t q1
                    : mul(m, add(m, mul(m, ref(m, *i0), ci(m, SR)), ref(m, *i1)), ci(m, es));
     *dst = let(m, "dst", add(m, at, o));
     return qq;
+}
+
+/* Copy rounds [q0, q1) of load v ([R, C]) of the iteration whose counter
+ * the loop's LOOPVAR reads now into the stage at byte offset `at` (I32;
+ * rows of C + pad elements, or with E > 0 wgmma's swizzled layout of
+ * width E). */
+static void copy_plain(GpuMma *m, int v, PirExpr *at, int64_t q0, int64_t q1, int64_t E, int64_t pad)
+{
+    if (q1 <= q0)
+        return;
+    scope(m);
+    PirLocal *i0, *i1, *dst;
+    int depth;
+    chunk_loop(m, v, at, q0, q1, E, pad, &i0, &i1, &dst, &depth);
+    PirExpr *ptr, *ok;
+    if (gpu_load_chunk(m->e, v, ref(m, i0), ref(m, i1), &ptr, &ok)) {
+        PirExpr *al = op(m, PB_EQ, op(m, PB_AND, pir_ptrint(F, ptr), pir_int(F, PT_U64, 15)), pir_int(F, PT_U64, 0));
+        PirStmt *s = pir_if(F, CUR, ok ? op(m, PB_AND, ok, al) : al);
+        PirStmt *cp = pir_asm_stmt(F, s->body, PA_CP_ASYNC);
+        cp->in[0] = pir_saddr(F, ref(m, dst));
+        cp->in[1] = ptr;
+        cp->in[2] = pir_int(F, PT_U32, 16);
+        s->els = pir_block(F);
+        gpu_push(m->e, s->els);
+        depth++;
+    }
+    PirExpr *w[4];
+    for (int i = 0; i < 4; i++)
+        w[i] = chunk_word(m, v, ref(m, i0), ref(m, i1), i);
+    store_chunk(m, CUR, dst, w);
+    close_n(m, depth + 1);
 }
 
 /* copy_tile in two passes when unaligned chunks can be staged through
