@@ -1820,7 +1820,7 @@ static bool wg_single(GpuMma *m, const Instr *in, const Grid *g)
     gpu_wg_dot(m, &d);
     /* its group goes on the pending list; waited for here, or (deferred)
      * where its result is first read */
-    bool defer = m->defer_ok && !owna && !ownb && m->npend < GPU_MAX_PEND && tkc_knob("TKC_WG_DEFER", 1);
+    bool defer = m->defer_ok && !owna && !ownb && m->npend < GPU_MAX_PEND && tkc_knob("TKC_WG_DEFER", 0);
     if (m->npend == GPU_MAX_PEND)
         gpu_mma_drain(m);
     int i = m->npend++;
