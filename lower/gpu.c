@@ -1256,101 +1256,6 @@ static Class classify(const GL *e, const Instr *in)
     return CL_BREAK;
 }
 
-/* Deferred wgmma waits (gpu_mma.c): does `in` read dot d's result, itself
- * or through views and values recomputed at their uses? */
-static bool reads_dot(const GL *e, const Instr *in, int d, int depth)
-{
-    for (int j = 0; j < in->nargs; j++) {
-        int a = in->args[j];
-        if (a <= 0)
-            continue;
-        if (a == d)
-            return true;
-        const Instr *x = I(e, a);
-        if (depth < 16 && x->op != OP_LOOPVAR && classify(e, x) == CL_SKIP && reads_dot(e, x, d, depth + 1))
-            return true;
-    }
-    return false;
-}
-
-static void flush(GL *e);
-static const TTy *lane_shape(const GL *e, const Instr *in);
-static GpuLay lane_lay(const GL *e, const Instr *in);
-
-/* The copies into their vars of the results just waited for, each as a
- * run of its own (the run being flushed, if any, kept aside). */
-static void wg_sets(GL *e)
-{
-    GpuMma *m = &e->mma;
-    while (m->ndone) {
-        const Instr *in = m->done_set[--m->ndone];
-        __typeof__(e->run) run = e->run;
-        TTy shape = e->run_shape;
-        GpuLay lay = e->run_lay;
-        bool bar = e->run_barrier;
-        e->run = (__typeof__(e->run)){ 0 };
-        vec_push(e->a, e->run, in->id);
-        e->run_shape = *lane_shape(e, in);
-        e->run_lay = lane_lay(e, in);
-        e->run_barrier = false;
-        flush(e);
-        e->run = run;
-        e->run_shape = shape;
-        e->run_lay = lay;
-        e->run_barrier = bar;
-    }
-}
-
-static void wg_drain(GL *e)
-{
-    gpu_mma_drain(&e->mma);
-    wg_sets(e);
-}
-
-/* Before `in` is built: wait for the groups in flight it reads (their
- * results or the vars they accumulate into); all of them before control
- * flow and before other dots.  True: `in` is the copy of a result in
- * flight into its var (a lane in the fragment layout), built after the
- * wait (wg_sets), not now. */
-static bool wg_before(GL *e, const Instr *in)
-{
-    GpuMma *m = &e->mma;
-    if (!m->npend)
-        return false;
-    bool var = in->op == OP_VAR_GET || in->op == OP_VAR_SET;
-    if (var && m->fused[in->id])
-        return false;           /* an in-place accumulator's: builds nothing */
-    bool sets = false;
-    for (int i = 0; i < m->npend; i++)
-        sets |= m->pend_set[i] != NULL;
-    if (in->blocks[0] || in->blocks[1] || in->op == OP_FOR || in->op == OP_IF || in->op == OP_WHILE
-        || in->op == OP_BREAK || in->op == OP_CONTINUE || in->op == OP_YIELD
-        || (in->op == OP_DOT && (!m->wgd[in->id] || sets || m->npend == GPU_MAX_PEND))) {
-        wg_drain(e);
-        return false;
-    }
-    int last = -1;
-    for (int i = 0; i < m->npend; i++) {
-        if (in->op == OP_VAR_SET && in->args[0] == m->pend_dot[i] && m->pend_var[i] < 0 && !m->pend_set[i]
-            && e->lay[in->args[0]].kind == GL_FRAG && classify(e, in) == CL_LANE
-            && lay_eq(&e->vlay[in->index], &e->lay[in->args[0]])) {
-            bool later = false;         /* no later group accumulates into the var */
-            for (int j = i + 1; j < m->npend; j++)
-                later |= m->pend_var[j] == in->index;
-            if (!later) {
-                m->pend_var[i] = in->index;
-                m->pend_set[i] = in;
-                return true;
-            }
-        }
-        if (reads_dot(e, in, m->pend_dot[i], 0) || (var && in->index == m->pend_var[i]))
-            last = i;
-    }
-    gpu_mma_wait_pend(m, last);
-    wg_sets(e);
-    return false;
-}
-
 /* Is m before `in` in the program, or in a loop around `in`? */
 static bool before(const GL *e, const Instr *m, const Instr *in)
 {
@@ -2067,13 +1972,6 @@ static void flush(GL *e)
 {
     if (e->run.n == 0)
         return;
-    int kept = 0;
-    for (int i = 0; i < e->run.n; i++)
-        if (!wg_before(e, I(e, e->run.v[i])))
-            e->run.v[kept++] = e->run.v[i];
-    e->run.n = kept;
-    if (kept == 0)
-        return;
     if (e->run_lay.kind != GL_BLOCK) {
         flush_lay(e);
         return;
@@ -2573,8 +2471,6 @@ static void emit_other(GL *e, const Instr *in)
 {
     PirExpr *x[3] = { 0 };
     e->cur = in->id;
-    if (wg_before(e, in))
-        return;
     switch (in->op) {
     case OP_REDUCE:
         emit_reduce(e, in);
@@ -2585,7 +2481,6 @@ static void emit_other(GL *e, const Instr *in)
         settle(e, in->id);
         break;
     case OP_DOT:
-        e->mma.defer_ok = e->lay[in->id].kind == GL_FRAG && !e->needb[in->id] && !e->shared[in->id];
         if (!gpu_mma_dot(&e->mma, in))
             emit_dot(e, in);
         settle(e, in->id);
@@ -2746,7 +2641,6 @@ static void emit_block(GL *e, TBlock *b)
         }
     }
     flush(e);
-    wg_drain(e);                /* no wgmma group stays in flight past a block */
 }
 
 /* ------------------------------------------------------------ versioning */

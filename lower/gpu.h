@@ -80,8 +80,6 @@ PirLocal *gpu_frag(GL *e, int v, const GpuGrid *g);
  * grid with WN = 1 and g's rows.  NULL otherwise. */
 PirLocal *gpu_frag_a(GL *e, int v, const GpuGrid *g, GpuGrid *ga);
 
-#define GPU_MAX_PEND 4
-
 typedef struct GpuMma {
     TirKernel *k;
     Arena *a;
@@ -115,19 +113,6 @@ typedef struct GpuMma {
     struct GpuPipe *ws;        /* the warp-specialized TMA pipeline (gpu_mma.c), or NULL */
     int64_t ws_need;           /* its stages: bytes, after the early region (before the
                                 * mbarriers) */
-    /* Single dots on wgmma whose wait is deferred (gpu_mma.c, "deferred
-     * waits"): their groups in flight, oldest first. */
-    int npend;
-    int pend_dot[GPU_MAX_PEND];        /* the DOT */
-    int pend_var[GPU_MAX_PEND];        /* the var a fused one accumulates into, or -1 */
-    PirLocal *pend_acc[GPU_MAX_PEND];  /* its accumulators */
-    int pend_nacc[GPU_MAX_PEND];
-    const Instr *pend_set[GPU_MAX_PEND];  /* the VAR_SET of its result into a var in
-                                           * the fragment layout, built once waited for */
-    const Instr *done_set[GPU_MAX_PEND];  /* those of the groups waited for, to build now */
-    int ndone;
-    bool defer_ok;             /* gpu.c, before each DOT: its result stays in the
-                                * fragments (no copy, not shared) */
 } GpuMma;
 
 /* gpu_mma.c.  Set k, a, T, V, live, e, then plan (TKC_MMA=0 turns it off). */
@@ -170,10 +155,6 @@ void gpu_ws_scalars(GL *e, const Instr *loop, bool body);
 /* Blocks per SM the registers should allow (0: no bound), for smem bytes
  * of shared memory per block. */
 int gpu_mma_min_blocks(const GpuMma *m, int64_t smem);
-/* Deferred waits: wait for pending group i and every older one (binding
- * their accumulators); drain: wait for all of them. */
-void gpu_mma_wait_pend(GpuMma *m, int i);
-void gpu_mma_drain(GpuMma *m);
 /* After the definition of tile v: stage it when it is a resident operand. */
 void gpu_mma_settle(GpuMma *m, int v);
 /* The tile a DOT on tensor cores stages for its B operand (b, or x for

@@ -1258,7 +1258,6 @@ static void key_bars(GpuMma *m)
 
 void gpu_mma_kernel_head(GpuMma *m)
 {
-    m->npend = 0;
     m->tma_ok = -1;
     m->tma_on = NULL;
     key_bars(m);
@@ -1818,69 +1817,11 @@ static bool wg_single(GpuMma *m, const Instr *in, const Grid *g)
     GpuWgDot d = { .acc = acc, .g = g, .at_a = at_a, .at_b = at_b, .K = K, .ea = ea, .eb = eb, .bt = bt > 0,
                    .fa = fa, .dt = ty(m, a)->dt };
     gpu_wg_dot(m, &d);
-    /* its group goes on the pending list; waited for here, or (deferred)
-     * where its result is first read */
-    bool defer = m->defer_ok && !owna && !ownb && m->npend < GPU_MAX_PEND && tkc_knob("TKC_WG_DEFER", 0);
-    if (m->npend == GPU_MAX_PEND)
-        gpu_mma_drain(m);
-    int i = m->npend++;
-    m->pend_dot[i] = in->id;
-    m->pend_var[i] = m->fused[in->id] ? I(m, in->args[2])->index : -1;
-    m->pend_acc[i] = acc;
-    m->pend_nacc[i] = g->NI * 4;
-    m->pend_set[i] = NULL;
-    if (!defer)
-        gpu_mma_wait_pend(m, i);
+    gpu_wg_wait(m, acc, g->NI * 4, 0);
     close_n(m, 1);
     if (!m->fused[in->id])
         gpu_bind(m->e, in->id, acc);          /* the result stays in g's fragments */
     return true;
-}
-
-/* ------------------------------------------------------------ deferred waits */
-
-/* A single dot on wgmma whose operands stay where they are while it runs
- * (A resident in shared memory or in registers, B in its key loop's stage
- * or the early region: nothing rewrites them before the end of the block)
- * and whose result stays in its fragments is not waited for at once: gpu.c
- * waits (gpu_mma_wait_pend) before the first instruction that reads its
- * result or its var, and drains every group in flight before control flow,
- * other dots that stage operands, and at the end of each block (so a key
- * loop's next copies never overwrite a stage in use).  Flash attention
- * written one key block ahead (s of block n issued, then p v of block n -
- * 1, then the softmax of s) then has p v on the tensor cores while the
- * softmax runs, as FlashAttention-3's intra-warpgroup overlap:
- * wait_group 1 before the softmax, 0 at the end of the iteration.  The
- * wait binds the accumulators of each group it covers, so that no
- * compiler moves their reads before it.  The copy of a result into its var
- * (acc = dot(p, v, acc * alpha): the dot's own accumulators, then the
- * var's) waits with it: gpu.c builds the VAR_SETs the wait leaves in
- * done_set after it.  TKC_WG_DEFER=0: every dot waits
- * at once. */
-
-void gpu_mma_wait_pend(GpuMma *m, int i)
-{
-    if (i < 0 || i >= m->npend)
-        return;
-    for (int j = 0; j <= i; j++)
-        gpu_wg_wait(m, m->pend_acc[j], m->pend_nacc[j], m->npend - 1 - i);
-    for (int j = 0; j <= i; j++)
-        if (m->pend_set[j])
-            m->done_set[m->ndone++] = m->pend_set[j];
-    int left = m->npend - 1 - i;
-    for (int j = 0; j < left; j++) {
-        m->pend_dot[j] = m->pend_dot[i + 1 + j];
-        m->pend_var[j] = m->pend_var[i + 1 + j];
-        m->pend_acc[j] = m->pend_acc[i + 1 + j];
-        m->pend_nacc[j] = m->pend_nacc[i + 1 + j];
-        m->pend_set[j] = m->pend_set[i + 1 + j];
-    }
-    m->npend = left;
-}
-
-void gpu_mma_drain(GpuMma *m)
-{
-    gpu_mma_wait_pend(m, m->npend - 1);
 }
 
 /* Blocks per SM to ask the register allocator for (PirFunc.min_blocks).  A

@@ -39,7 +39,6 @@ static const struct {
     { "TKC_WARPS", "the warps of a kernel that sets none" },
     { "TKC_WGMMA", "0: K loop dots on mma.sync instead of wgmma" },
     { "TKC_WG_ATTN", "0: single dots (attention) on mma.sync instead of wgmma" },
-    { "TKC_WG_DEFER", "1: single dots on wgmma waited for where their result is read, not at once (H100 sdpa_bf16: slower)" },
     { "TKC_WG_INFLIGHT", "0: every wgmma group waited for in its own iteration" },
     { "TKC_WG_PROXY", "0: no fence.proxy.async before wgmma reads shared memory" },
     { "TKC_WS", "1/0: overrides the launch option specialize" },
