@@ -36,12 +36,14 @@ static const struct {
     { "TKC_MMA_STAGES", "the K loop pipeline's stages when the kernel sets none" },
     { "TKC_PERSIST", "1/0: overrides the launch option persistent" },
     { "TKC_TMA", "0: no TMA copies (cp.async instead)" },
+    { "TKC_TMA_STORE", "0: wgmma epilogues stored by the threads, not through shared memory by TMA" },
     { "TKC_WARPS", "the warps of a kernel that sets none" },
     { "TKC_WGMMA", "0: K loop dots on mma.sync instead of wgmma" },
     { "TKC_WG_ATTN", "0: single dots (attention) on mma.sync instead of wgmma" },
     { "TKC_WG_INFLIGHT", "0: every wgmma group waited for in its own iteration" },
     { "TKC_WG_PROXY", "0: no fence.proxy.async before wgmma reads shared memory" },
     { "TKC_WS", "1/0: overrides the launch option specialize" },
+    { "TKC_WS_ARRIVE", "0: every consumer thread releases a warp-specialized stage (not one per warpgroup)" },
     { "TKC_WS_NREG", "0: no setmaxnreg in warp-specialized kernels" },
 };
 
