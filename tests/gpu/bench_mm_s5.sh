@@ -5,8 +5,8 @@
 #   sh tests/gpu/bench_mm_s5.sh 'NAME|-D flags|ENV=V ...' ...
 #
 # Per variant: ptxas's resource report, SASS counts (nvdisasm when found),
-# twice the timings at 4096^3 and 8192^3 (checked at sampled elements
-# against float64 by bench_mm.c).  KSWEEP=NAME (1: the first): that variant at
+# then ROUNDS (2) rounds over the variants of the timings at 4096^3 and
+# 8192^3 (checked at sampled elements against float64 by bench_mm.c).  KSWEEP=NAME (1: the first): that variant at
 # M = N = 4096 and K = 512 .. 8192 (the fixed cost per tile is the
 # intercept).  NCU=1: a few Nsight Compute counters of the first variant at
 # 4096^3.  Then torch.matmul (cuBLAS) at the same shapes.  Uses build/tkc.
@@ -21,6 +21,7 @@ DIS=""
 for p in "$CUDA/bin/nvdisasm" nvdisasm; do command -v "$p" >/dev/null 2>&1 && { DIS=$p; break; }; done
 mkdir -p "$B"
 first=""
+built=""
 for spec in "$@"; do
     n=${spec%%|*}; r=${spec#*|}; f=${r%%|*}; e=${r#*|}
     [ "$e" = "$r" ] && e=""
@@ -42,8 +43,12 @@ for spec in "$@"; do
             echo "$n sass: $(grep -c HGMMA "$d/k.sass") HGMMA, $(grep -c 'STL' "$d/k.sass") STL, $(grep -c 'UTMASTG' "$d/k.sass") UTMASTG, $(grep -c 'UTMALDG' "$d/k.sass") UTMALDG"
         fi
     fi
-    for rr in 1 2; do
-        "$d/bench" mma 4096 4096 4096 8192 8192 8192 | sed "s/^/$n /"
+    built="$built $n"
+done
+# rounds outermost, so that the card's clock drifts over all variants alike
+for rr in $(seq "${ROUNDS:-2}"); do
+    for n in $built; do
+        "$B/$n/bench" mma 4096 4096 4096 8192 8192 8192 | sed "s/^/$n /"
     done
 done
 ks=${KSWEEP:-0}
