@@ -3308,7 +3308,11 @@ static void build(GL *e)
     if (e->epi_used) {          /* the TMA stores' last groups (frag_store_tma) */
         gpu_push(e, pir_if(F, gpu_cur(e), pir_bin(F, PB_EQ, pir_bin(F, PB_AND, gpu_tid(e), gpu_i(e, 127)),
                                                  gpu_i(e, 0)))->body);
-        pir_asm_stmt(F, gpu_cur(e), PA_BULK_WAIT)->in[0] = gpu_i(e, 0);
+        /* TKC_TMA_STORE=2 (an experiment, unmeasured): only until they have
+         * read shared memory, as CUTLASS's epilogues end (the writes finish
+         * with the grid) */
+        PirAsmOp w = tkc_knob("TKC_TMA_STORE", 1) == 2 ? PA_BULK_WAIT_READ : PA_BULK_WAIT;
+        pir_asm_stmt(F, gpu_cur(e), w)->in[0] = gpu_i(e, 0);
         gpu_pop(e);
     }
     if (e->smem > 0)

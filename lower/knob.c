@@ -36,7 +36,7 @@ static const struct {
     { "TKC_MMA_STAGES", "the K loop pipeline's stages when the kernel sets none" },
     { "TKC_PERSIST", "1/0: overrides the launch option persistent" },
     { "TKC_TMA", "0: no TMA copies (cp.async instead)" },
-    { "TKC_TMA_STORE", "0: wgmma epilogues stored by the threads, not through shared memory by TMA" },
+    { "TKC_TMA_STORE", "0: wgmma epilogues stored by the threads, not through shared memory by TMA; 2: the kernel's end waits only for their reads of shared memory" },
     { "TKC_WARPS", "the warps of a kernel that sets none" },
     { "TKC_WGMMA", "0: K loop dots on mma.sync instead of wgmma" },
     { "TKC_WG_ATTN", "0: single dots (attention) on mma.sync instead of wgmma" },
