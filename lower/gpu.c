@@ -111,6 +111,9 @@ struct GL {
     PirLocal **valb;         /* ... their block-layout copy */
     bool *guard;             /* vector accesses whose test the program's guard holds (versioning) */
     bool fast;               /* building the guarded copy of the body: those tests are true */
+    int64_t epi_need;        /* TMA-stored epilogues: their region's bytes (after the mbarriers) */
+    bool epi_off;            /* ... which did not fit: stored by the threads instead */
+    bool epi_used;           /* this build issued TMA stores (waited for at the end) */
 };
 
 #define F (e->f)
@@ -1908,6 +1911,108 @@ static void frag_store(GL *e, const Instr *st, const TTy *L)
     e->cur_lay = (GpuLay){ .kind = GL_BLOCK };
 }
 
+/* TMA-stored epilogues (sm_90a, issue 4).  A store of a wgmma K loop's
+ * accumulator tile [M, N] (grid g: warpgroup w owns rows 64 (w % gm) and
+ * TN columns from TN (w / gm)) to a 16-bit tensor that TMA can write goes
+ * through shared memory: each warpgroup writes its tile in chunks of cb
+ * boxes of 64 x 64 elements (8 KB, in the 128-byte swizzle, conflict-free
+ * for the fragments' rows) into a buffer of its own, then one thread of it
+ * sends them with cp.async.bulk.tensor (global writes in whole lines, tails
+ * outside the tensor dropped by the unit, no bounds tests) and the
+ * warpgroup goes on; the buffer is waited for (bulk wait_group.read) before
+ * it is written again, and every group at the end of the kernel.  A
+ * persistent kernel's next tile overlaps the stores.  Only when the kernel's
+ * TMA maps were built (the launcher's tk_tma; else frag_store).
+ * TKC_TMA_STORE=0: frag_store always. */
+#define EPI_BOX 8192
+
+static int64_t epi_at(const GL *e)
+{
+    const GpuMma *m = &e->mma;
+    int64_t at = m->off + m->need + m->res_need + m->early_need + m->ws_need + m->bar_need;
+    return (at + 1023) / 1024 * 1024;
+}
+
+static bool tma_store_ok(GL *e, const Instr *st, const TTy *L, GpuTma *t)
+{
+    const GpuGrid *g = &e->run_lay.g;
+    DType tdt = e->ki->params[st->index].dt;
+    if (!e->mma.tma_on || e->epi_off || !tkc_knob("TKC_TMA_STORE", 1) || read_too(e, st->index)
+        || (tdt != DT_BF16 && tdt != DT_F16))
+        return false;
+    if (g->TM != 16 || g->MI != 1 || g->WM % 4 || g->M != 16 * g->WM || g->TN % 64 || g->N != g->TN * g->WN
+        || e->T != 32 * g->WM * g->WN || L->rank != 2 || L->dim[0] != g->M || L->dim[1] != g->N)
+        return false;
+    return gpu_tma_match_store(&e->mma, st->id, t);
+}
+
+static void frag_store_tma(GL *e, const Instr *st, const TTy *L, const GpuTma *t)
+{
+    const GpuGrid *g = &e->run_lay.g;
+    DType tdt = e->ki->params[st->index].dt;
+    int64_t gm = g->WM / 4, G = e->T / 128, cb = g->TN >= 128 ? 2 : 1, nh = g->TN / 64 / cb;
+    if (e->plan && G * cb * EPI_BOX > e->epi_need)
+        e->epi_need = G * cb * EPI_BOX;
+    int map = gpu_tma_param(&e->mma, t, 64, 64);
+    PirExpr *zero = gpu_i(e, 0);
+    PirLocal *r0 = gpu_let(e, "er", pir_conv(F, PT_I32, gpu_at_raw(e, t->row, zero, zero)));
+    PirLocal *c0 = gpu_let(e, "ec", pir_conv(F, PT_I32, gpu_at_raw(e, t->col, zero, zero)));
+    PirLocal *wg = gpu_let(e, "wg", pir_bin(F, PB_SHR, gpu_tid(e), gpu_i(e, 7)));
+    PirLocal *buf = gpu_let(e, "eb", gpu_mul(e, pir_ref(F, wg), gpu_i(e, cb * EPI_BOX)));
+    /* the chunk's first row and column in the tensor */
+    PirLocal *gr = gpu_let(e, "eg", gpu_add(e, pir_ref(F, r0), gpu_mul(e, pir_bin(F, PB_REM, pir_ref(F, wg), gpu_i(e, gm)),
+                                                                      gpu_i(e, 64))));
+    PirLocal *gc = gpu_let(e, "eg", gpu_add(e, pir_ref(F, c0), gpu_mul(e, pir_bin(F, PB_DIV, pir_ref(F, wg), gpu_i(e, gm)),
+                                                                      gpu_i(e, g->TN))));
+    PirExpr *lead = pir_bin(F, PB_EQ, pir_bin(F, PB_AND, gpu_tid(e), gpu_i(e, 127)), zero);
+    int64_t base = epi_at(e);
+    for (int64_t h = 0; h < nh; h++) {
+        gpu_push(e, pir_if(F, gpu_cur(e), lead)->body);
+        pir_asm_stmt(F, gpu_cur(e), PA_BULK_WAIT_READ)->in[0] = gpu_i(e, 0);
+        gpu_pop(e);
+        pir_barrier(F, gpu_cur(e));
+        GpuSlots sl = gpu_mma_open_pairs(&e->mma, g);
+        gpu_push(e, pir_if(F, gpu_cur(e), pir_bin(F, PB_EQ, pir_bin(F, PB_DIV, sl.ni, gpu_i(e, 8 * cb)), gpu_i(e, h)))->body);
+        e->cur_lay = e->run_lay;
+        PirExpr *w[2];
+        for (int j = 0; j < 2; j++) {
+            e->ln.i[0] = sl.i0;
+            e->ln.i[1] = j ? gpu_let(e, "i", gpu_add(e, pir_ref(F, sl.i1), gpu_i(e, 1))) : sl.i1;
+            e->kx = j ? gpu_add(e, pir_ref(F, sl.k), gpu_i(e, 1)) : pir_ref(F, sl.k);
+            Idx ix = lane_idx(e, L);
+            DType vdt = DT_F32;
+            PirExpr *x = store_value(e, st, L, &ix, &vdt);
+            w[j] = bits_of(e, to_storage(e, x, vdt, tdt), 2);
+        }
+        PirExpr *r = pir_bin(F, PB_AND, pir_ref(F, sl.i0), gpu_i(e, 63));
+        PirExpr *cbyte = gpu_mul(e, pir_bin(F, PB_AND, pir_ref(F, sl.i1), gpu_i(e, 63)), gpu_i(e, 2));
+        PirExpr *sw = pir_bin(F, PB_XOR, pir_bin(F, PB_SHR, cbyte, gpu_i(e, 4)), pir_bin(F, PB_AND, r, gpu_i(e, 7)));
+        PirExpr *at = gpu_add(e, pir_ref(F, buf), gpu_mul(e, pir_bin(F, PB_REM, pir_bin(F, PB_DIV, sl.ni, gpu_i(e, 8)),
+                                                                      gpu_i(e, cb)), gpu_i(e, EPI_BOX)));
+        at = gpu_add(e, at, gpu_add(e, gpu_mul(e, r, gpu_i(e, 128)),
+                                    gpu_add(e, pir_bin(F, PB_SHL, sw, gpu_i(e, 4)), pir_bin(F, PB_AND, cbyte, gpu_i(e, 15)))));
+        pir_store(F, gpu_cur(e), pir_smem(PT_U32, base, pir_bin(F, PB_SHR, at, gpu_i(e, 2))),
+                  pir_bin(F, PB_OR, w[0], pir_bin(F, PB_SHL, w[1], pir_int(F, PT_U32, 16))));
+        gpu_pop(e);
+        while (sl.depth-- > 0)
+            gpu_pop(e);
+        e->cur_lay = (GpuLay){ .kind = GL_BLOCK };
+        pir_asm_stmt(F, gpu_cur(e), PA_FENCE_PROXY);
+        pir_barrier(F, gpu_cur(e));
+        gpu_push(e, pir_if(F, gpu_cur(e), lead)->body);
+        for (int64_t b = 0; b < cb; b++) {
+            PirStmt *x = pir_asm_stmt(F, gpu_cur(e), PA_TMA_STORE2);
+            x->in[0] = pir_saddr(F, gpu_add(e, gpu_i(e, base + b * EPI_BOX), pir_ref(F, buf)));
+            x->in[1] = pir_param(F, map);
+            x->in[2] = gpu_add(e, pir_ref(F, gc), gpu_i(e, (h * cb + b) * 64));
+            x->in[3] = pir_ref(F, gr);
+        }
+        pir_asm_stmt(F, gpu_cur(e), PA_BULK_COMMIT);
+        gpu_pop(e);
+    }
+    e->epi_used = true;
+}
+
 /* A run in the fragment or row layout: elementwise only; stores of
  * fragments in pairs (frag_store). */
 static void flush_lay(GL *e)
@@ -1927,9 +2032,24 @@ static void flush_lay(GL *e)
         if (!pairs || I(e, e->run.v[i])->op != OP_STORE)
             emit_lane(e, I(e, e->run.v[i]), L);
     close_lay(e, depth);
-    for (int i = 0; pairs && i < e->run.n; i++)
-        if (I(e, e->run.v[i])->op == OP_STORE)
-            frag_store(e, I(e, e->run.v[i]), L);
+    for (int i = 0; pairs && i < e->run.n; i++) {
+        const Instr *st = I(e, e->run.v[i]);
+        GpuTma t;
+        if (st->op != OP_STORE)
+            continue;
+        if (!tma_store_ok(e, st, L, &t)) {
+            frag_store(e, st, L);
+            continue;
+        }
+        PirStmt *c = pir_if(F, gpu_cur(e), pir_ref(F, e->mma.tma_on));
+        gpu_push(e, c->body);
+        frag_store_tma(e, st, L, &t);
+        gpu_pop(e);
+        c->els = pir_block(F);
+        gpu_push(e, c->els);
+        frag_store(e, st, L);
+        gpu_pop(e);
+    }
     for (int i = 0; i < e->run.n; i++)
         settle(e, e->run.v[i]);
     e->run.n = 0;
@@ -3143,6 +3263,7 @@ static void build(GL *e)
     F->threads = e->T;
     F->persistent = tkc_knob("TKC_PERSIST", e->k->persistent) == 1;
     F->fast_exp2 = e->k->fast_exp2;
+    e->epi_used = false;
     e->stack.n = 0;
     e->val = arena_alloc(e->a, sizeof(PirLocal *) * (size_t)e->n);
     e->valb = arena_alloc(e->a, sizeof(PirLocal *) * (size_t)e->n);
@@ -3184,6 +3305,16 @@ static void build(GL *e)
     }
     if (!emit_versions(e))
         emit_block(e, e->k->body);
+    if (e->epi_used) {          /* the TMA stores' last groups (frag_store_tma) */
+        gpu_push(e, pir_if(F, gpu_cur(e), pir_bin(F, PB_EQ, pir_bin(F, PB_AND, gpu_tid(e), gpu_i(e, 127)),
+                                                 gpu_i(e, 0)))->body);
+        /* TKC_TMA_STORE=2 (an experiment, unmeasured): only until they have
+         * read shared memory, as CUTLASS's epilogues end (the writes finish
+         * with the grid) */
+        PirAsmOp w = tkc_knob("TKC_TMA_STORE", 1) == 2 ? PA_BULK_WAIT_READ : PA_BULK_WAIT;
+        pir_asm_stmt(F, gpu_cur(e), w)->in[0] = gpu_i(e, 0);
+        gpu_pop(e);
+    }
     if (e->smem > 0)
         pir_barrier(F, gpu_cur(e));
     gpu_pop(e);
@@ -3242,6 +3373,13 @@ PirFunc *gpu_lower(TirKernel *k, Diag *d)
     plan_smem(&e);
     e.mma.off = e.smem;       /* the MMA staging region goes last, then the resident and early ones */
     e.smem += e.mma.need + e.mma.res_need + e.mma.early_need + e.mma.ws_need + e.mma.bar_need;
+    if (e.epi_need) {         /* TMA-stored epilogues: a region of their own, if it fits (sm_90: 227 KB) */
+        int64_t at = (e.smem + 1023) / 1024 * 1024;
+        if (at + e.epi_need > 227 * 1024)
+            e.epi_off = true;
+        else
+            e.smem = at + e.epi_need;
+    }
     /* pass 2: build */
     e.plan = false;
     build(&e);

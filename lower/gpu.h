@@ -184,7 +184,7 @@ bool gpu_mma_grid(const GpuMma *m, const Instr *in, GpuGrid *g);
 /* Open the unrolled loops over a thread's slots of grid g: its slot k, row
  * i0 and column i1, and with rk the slot of its row in the GL_ROW layout;
  * close with gpu_pop `depth` times. */
-typedef struct GpuSlots { PirLocal *k, *i0, *i1, *rk; int depth; } GpuSlots;
+typedef struct GpuSlots { PirLocal *k, *i0, *i1, *rk; int depth; PirExpr *ni; } GpuSlots;
 GpuSlots gpu_mma_open_frag(GpuMma *m, const GpuGrid *g, bool rk);
 /* The same over the pairs of a thread's slots (c = 0, 2: k and k + 1 hold
  * columns i1 and i1 + 1 of row i0). */
@@ -225,6 +225,9 @@ void gpu_wg_wait(GpuMma *m, PirLocal *acc, int nacc, int n);
  * rank-1 roots. */
 typedef struct GpuTma { int param, row, col, rk[2]; } GpuTma;
 bool gpu_tma_match(const GpuMma *m, int v, GpuTma *t);
+/* A STORE that TMA can write (the same conditions; its mask, args[2], only
+ * bounds the tile by the tensor). */
+bool gpu_tma_match_store(const GpuMma *m, int v, GpuTma *t);
 /* A PP_TMAP param for boxes of [R, E] of t's tensor; its index. */
 int gpu_tma_param(GpuMma *m, const GpuTma *t, int64_t E, int64_t R);
 /* Copy load v ([R, C]) into the stage at byte `at` (I32) as C / E boxes

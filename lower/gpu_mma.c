@@ -384,7 +384,7 @@ static GpuSlots open_slots(GpuMma *m, const Grid *g, bool rk, int cs)
     PirExpr *mi = loop(m, "mi", g->MI, 1, true);
     PirExpr *ni = loop(m, "ni", g->NI, 1, true);
     PirExpr *c = loop(m, "c", 4, cs, true);
-    GpuSlots s = { .depth = 4 };
+    GpuSlots s = { .depth = 4, .ni = ni };
     s.k = let(m, "k", add(m, mul(m, add(m, mul(m, mi, ci(m, g->NI)), ni), ci(m, 4)), c));
     s.i0 = let(m, "i", add(m, add(m, ref(m, r0), mul(m, mi, ci(m, 16))), mul(m, op(m, PB_SHR, c, ci(m, 1)), ci(m, 8))));
     s.i1 = let(m, "i", add(m, add(m, ref(m, c0), mul(m, ni, ci(m, 8))), op(m, PB_AND, c, ci(m, 1))));
@@ -606,6 +606,7 @@ static PirExpr *el2(GpuMma *m, PirLocal *a, PirExpr *i, int64_t w, int c)
 
 static void pipe_issue(GpuMma *m, struct GpuPipe *p, int part, int parts);
 static void ws_release(GpuMma *m, struct GpuPipe *p, bool next);
+static bool ws_wg_arrive(const GpuMma *m);
 static void pipe_bases(GpuMma *m, struct GpuPipe *p, PirExpr **ea, PirExpr **eb);
 /* The accumulator of a DOT on grid g, set to its acc operand: the var
  * itself when fused, a copy of an operand already in g's fragments, or
@@ -1427,9 +1428,9 @@ void gpu_mma_kernel_head(GpuMma *m)
             x->in[1] = pir_int(F, PT_U32, 1);
             if (!p->ws)
                 continue;
-            x = pir_asm_stmt(F, CUR, PA_MBAR_INIT);     /* every consumer thread releases */
+            x = pir_asm_stmt(F, CUR, PA_MBAR_INIT);     /* the consumers release (ws_release) */
             x->in[0] = bar_addr_of(m, p, ci(m, s), true);
-            x->in[1] = pir_int(F, PT_U32, m->T);
+            x->in[1] = pir_int(F, PT_U32, ws_wg_arrive(m) ? m->T / 128 : m->T);
         }
     }
     pir_asm_stmt(F, CUR, PA_MBAR_FENCE);
@@ -1728,6 +1729,18 @@ static bool ws_plan(const GpuMma *m, const GpuPipe *p, const Instr *loop)
            && gpu_ws_ready(m->e, p->tb.row, loop) && gpu_ws_ready(m->e, p->tb.col, loop);
 }
 
+/* Who releases a stage of the warp-specialized pipeline: one thread per
+ * consumer warpgroup once its wait_group has retired the warpgroup's MMAs
+ * of the stage (a wgmma group is the warpgroup's: its reads of the stage are
+ * all done then), so the empty mbarrier counts T / 128 arrivals a phase,
+ * not T (256 shared-memory arrivals per stage; CUTLASS's TMA pipelines
+ * count consumer warpgroups too).  TKC_WS_ARRIVE=0: every consumer thread
+ * arrives. */
+static bool ws_wg_arrive(const GpuMma *m)
+{
+    return tkc_knob("TKC_WS_ARRIVE", 1) != 0;
+}
+
 const Instr *gpu_mma_ws_loop(const GpuMma *m)
 {
     return m->ws ? I(m, m->ws->lv)->parent->owner : NULL;
@@ -1791,7 +1804,10 @@ void gpu_mma_ws_consumer(GpuMma *m)
 static void ws_release(GpuMma *m, GpuPipe *p, bool next)
 {
     PirStmt *t = pir_if(F, CUR, ref(m, m->tma_on));
-    PirStmt *r = pir_if(F, t->body, op(m, PB_GE, ref(m, p->prev), ci(m, 0)));
+    PirExpr *go = op(m, PB_GE, ref(m, p->prev), ci(m, 0));
+    if (ws_wg_arrive(m))
+        go = op(m, PB_AND, go, op(m, PB_EQ, op(m, PB_AND, gpu_tid(m->e), ci(m, 127)), ci(m, 0)));
+    PirStmt *r = pir_if(F, t->body, go);
     pir_asm_stmt(F, r->body, PA_MBAR_ARRIVE)->in[0] = bar_addr_of(m, p, ref(m, p->prev), true);
     if (next)
         pir_assign(F, t->body, p->prev, NULL, ref(m, p->cur));

@@ -29,6 +29,7 @@
 #define F (gpu_func(m->e))
 
 static const Instr *I(const GpuMma *m, int v) { return m->k->instrs.v[v]; }
+static const TTy *ty(const GpuMma *m, int v) { return &m->k->instrs.v[v]->ty; }
 
 static bool int_dt(DType dt) { return dt == DT_I32 || dt == DT_I64; }
 
@@ -119,17 +120,17 @@ static bool mask_ok(const GpuMma *m, int c, const GpuTma *t)
     return false;
 }
 
-bool gpu_tma_match(const GpuMma *m, int v, GpuTma *t)
+/* A [R, C] tile of tensor param `param` at offsets off (masked by mask, 0:
+ * none) that TMA can move: t's fields. */
+static bool match_tile(const GpuMma *m, int param, const TTy *ty, int off, int mask, GpuTma *t)
 {
-    const Instr *ld = I(m, v);
-    if (!tkc_knob("TKC_TMA", 1) || ld->op != OP_LOAD || ld->ty.rank != 2 || ld->index < 0)
+    if (!tkc_knob("TKC_TMA", 1) || ty->rank != 2 || param < 0)
         return false;
-    const ParamInfo *p = &m->k->info->params[ld->index];
-    if (!p->is_tensor || p->rank != 2 || p->strided || (p->dt != DT_BF16 && p->dt != DT_F16)
-        || ld->ty.dim[0] > 256 || (ld->args[2] && !is_zero(m, ld->args[2])))
+    const ParamInfo *p = &m->k->info->params[param];
+    if (!p->is_tensor || p->rank != 2 || p->strided || (p->dt != DT_BF16 && p->dt != DT_F16) || ty->dim[0] > 256)
         return false;
-    *t = (GpuTma){ .param = ld->index };
-    const Instr *o = I(m, ld->args[0]);
+    *t = (GpuTma){ .param = param };
+    const Instr *o = I(m, off);
     if (o->op != OP_ADD)
         return false;
     for (int i = 0; i < 2; i++) {
@@ -138,7 +139,7 @@ bool gpu_tma_match(const GpuMma *m, int v, GpuTma *t)
         if (mu->op != OP_MUL)
             continue;
         for (int j = 0; j < 2 && !t->row; j++)
-            if (ramp2(m, mu->args[j], 0) && is_size(m, mu->args[1 - j], ld->index, 1))
+            if (ramp2(m, mu->args[j], 0) && is_size(m, mu->args[1 - j], param, 1))
                 t->row = mu->args[j];
         if (t->row && ramp2(m, o->args[1 - i], 1))
             t->col = o->args[1 - i];
@@ -149,7 +150,23 @@ bool gpu_tma_match(const GpuMma *m, int v, GpuTma *t)
         return false;
     t->rk[0] = ramp2(m, t->row, 0);
     t->rk[1] = ramp2(m, t->col, 1);
-    return !ld->args[1] || mask_ok(m, ld->args[1], t);
+    return !mask || mask_ok(m, mask, t);
+}
+
+bool gpu_tma_match(const GpuMma *m, int v, GpuTma *t)
+{
+    const Instr *ld = I(m, v);
+    if (ld->op != OP_LOAD || (ld->args[2] && !is_zero(m, ld->args[2])))
+        return false;
+    return match_tile(m, ld->index, &ld->ty, ld->args[0], ld->args[1], t);
+}
+
+bool gpu_tma_match_store(const GpuMma *m, int v, GpuTma *t)
+{
+    const Instr *st = I(m, v);
+    if (st->op != OP_STORE || !st->args[0])
+        return false;
+    return match_tile(m, st->index, ty(m, st->args[0]), st->args[0], st->args[2], t);
 }
 
 int gpu_tma_param(GpuMma *m, const GpuTma *t, int64_t E, int64_t R)

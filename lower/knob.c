@@ -37,12 +37,14 @@ static const struct {
     { "TKC_PERSIST", "1/0: overrides the launch option persistent" },
     { "TKC_UNALIGNED", "1: unaligned in-bounds operand chunks of a K loop by word loads staged through registers, one operand at a time (gpu_stage.c); 2: both operands' loads at once" },
     { "TKC_TMA", "0: no TMA copies (cp.async instead)" },
+    { "TKC_TMA_STORE", "0: wgmma epilogues stored by the threads, not through shared memory by TMA; 2: the kernel's end waits only for their reads of shared memory" },
     { "TKC_WARPS", "the warps of a kernel that sets none" },
     { "TKC_WGMMA", "0: K loop dots on mma.sync instead of wgmma" },
     { "TKC_WG_ATTN", "0: single dots (attention) on mma.sync instead of wgmma" },
     { "TKC_WG_INFLIGHT", "0: every wgmma group waited for in its own iteration" },
     { "TKC_WG_PROXY", "0: no fence.proxy.async before wgmma reads shared memory" },
     { "TKC_WS", "1/0: overrides the launch option specialize" },
+    { "TKC_WS_ARRIVE", "0: every consumer thread releases a warp-specialized stage (not one per warpgroup)" },
     { "TKC_WS_NREG", "0: no setmaxnreg in warp-specialized kernels" },
 };
 

@@ -347,6 +347,19 @@ typedef struct PirExpr {
      * completes its bytes on the mbarrier at in[4] (U32). */                         \
     X(PA_TMA_LOAD2, "tma_load2", 0, 5, "cp.async.bulk.tensor.2d.shared::cluster.global."   \
       "mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];", "r,l,r,r,r", 1)      \
+    /* TMA store (sm_90): shared memory at in[0] (U32, 1024-aligned for 128-byte       \
+     * swizzles) into the box of tensor map in[1] (U64, a PP_TMAP param) at I32        \
+     * coordinates in[2] (contiguous dim), in[3] (rows), elements outside the tensor   \
+     * not written; asynchronous, in this thread's bulk group until BULK_COMMIT and a  \
+     * BULK_WAIT (the shared memory stays read until then; a fence.proxy.async and a   \
+     * barrier before it order the threads' stores to it) */                           \
+    X(PA_TMA_STORE2, "tma_store2", 0, 4, "cp.async.bulk.tensor.2d.global.shared::cta.bulk_group " \
+      "[%1, {%2, %3}], [%0];", "r,l,r,r", 1)                                           \
+    X(PA_BULK_COMMIT, "bulk_commit", 0, 0, "cp.async.bulk.commit_group;", "", 1)         \
+    /* in: an I32 PE_CONST n: until at most n of this thread's bulk groups still read  \
+     * shared memory (READ) or are pending at all (WAIT) */                             \
+    X(PA_BULK_WAIT_READ, "bulk_wait_read", 0, 1, "cp.async.bulk.wait_group.read %0;", "n", 1) \
+    X(PA_BULK_WAIT, "bulk_wait", 0, 1, "cp.async.bulk.wait_group %0;", "n", 1)           \
     /* one arrival on the mbarrier at in[0] (U32 shared address), releasing this      \
      * thread's earlier accesses to the threads that wait for the phase */             \
     X(PA_MBAR_ARRIVE, "mbar_arrive", 0, 1, "mbarrier.arrive.shared::cta.b64 _, [%0];", "r", 1) \

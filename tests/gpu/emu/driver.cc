@@ -32,7 +32,7 @@ thread_local dim3 threadIdx;
 dim3 blockIdx, gridDim;
 alignas(16) unsigned char tk_smem[256 * 1024];
 uint64_t tk_emu_slots[1024];
-static pthread_barrier_t barrier, warp_barrier[32], named[16];
+static pthread_barrier_t barrier, warp_barrier[32], wg_barrier[8], named[16];
 static int named_n[16];                  /* 0: named[i] not made in this launch */
 static std::mutex named_lock;
 static std::map<std::string, int> max_smem;
@@ -55,6 +55,7 @@ int tk_emu_sync_and(int x)
     return all.load();
 }
 void tk_emu_warp_sync(void) { pthread_barrier_wait(&warp_barrier[threadIdx.x / 32]); }
+void tk_emu_wg_sync(void) { pthread_barrier_wait(&wg_barrier[threadIdx.x / 128]); }
 void tk_emu_bar(int id, int n)
 {
     if (id < 1 || id > 15 || n <= 0 || n % 32) {
@@ -197,6 +198,8 @@ int cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, 
     pthread_barrier_init(&barrier, NULL, bx);
     for (unsigned w = 0; w < bx / 32; w++)
         pthread_barrier_init(&warp_barrier[w], NULL, 32);
+    for (unsigned g = 0; g < (bx + 127) / 128; g++)
+        pthread_barrier_init(&wg_barrier[g], NULL, bx - 128 * g < 128 ? bx - 128 * g : 128);
     for (unsigned b = 0; b < gridDim.x; b++) {
         blockIdx = dim3{b, 0, 0};
         memset(tk_smem, 0xCD, sizeof tk_smem);
@@ -209,6 +212,8 @@ int cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, 
     pthread_barrier_destroy(&barrier);
     for (unsigned w = 0; w < bx / 32; w++)
         pthread_barrier_destroy(&warp_barrier[w]);
+    for (unsigned g = 0; g < (bx + 127) / 128; g++)
+        pthread_barrier_destroy(&wg_barrier[g]);
     for (int i = 0; i < 16; i++)
         if (named_n[i]) {
             pthread_barrier_destroy(&named[i]);

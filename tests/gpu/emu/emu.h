@@ -27,6 +27,7 @@ extern uint64_t tk_emu_slots[1024];
 void tk_emu_sync(void);
 int tk_emu_sync_and(int x);                 /* __syncthreads_and */
 void tk_emu_warp_sync(void);               /* the 32 threads of this thread's warp */
+void tk_emu_wg_sync(void);                 /* the 128 threads of this thread's warpgroup */
 void tk_emu_bar(int id, int n);            /* named barrier id of n threads */
 
 #define __global__

@@ -222,7 +222,11 @@ TK_D void tk_wgmma_ra_f16(float *d, int n, uint32_t a0, uint32_t a1, uint32_t a2
 }
 TK_D void tk_wg_fence(float *, int) {}
 TK_D void tk_wg_commit(void) {}
-TK_D void tk_wg_wait(float *, int, int) {}
+/* wgmma runs at the call above, thread by thread; a group is done on the
+ * GPU only once every warp of the warpgroup issued it, so the wait holds
+ * the warpgroup together (a stage released by one thread of it after its
+ * wait, as warp-specialized kernels do, is then read by none) */
+TK_D void tk_wg_wait(float *, int, int) { tk_emu_wg_sync(); }
 TK_D void tk_fence_proxy(void) {}
 
 /* mbarriers (sm_90): the state of the barrier at shared address a lives in
@@ -310,6 +314,31 @@ TK_D void tk_tma_load2(uint32_t s, uint64_t map, int c0, int c1, uint32_t bar)
     m.tx -= (int64_t)br * bc * 2;
     tk_emu_mbar_done(m);
 }
+/* TMA store: the box goes out at once (elements outside the tensor not
+ * written), read through the map's swizzle; the bulk groups have nothing
+ * left to wait for. */
+TK_D void tk_tma_store2(uint32_t s, uint64_t map, int c0, int c1)
+{
+    const uint64_t *x = ((const tk_tmap *)(uintptr_t)map)->x;
+    unsigned char *base = (unsigned char *)(uintptr_t)x[0];
+    int64_t cols = (int64_t)x[1], rows = (int64_t)x[2], pitch = (int64_t)x[3];
+    unsigned bc = (unsigned)x[4], br = (unsigned)x[5], sw = (unsigned)x[6];
+    if (!base || s % (sw * 8)) {
+        fprintf(stderr, "tk_emu: TMA store with a zero map, or from shared address %u (needs %u-alignment)\n", s, sw * 8);
+        abort();
+    }
+    for (unsigned r = 0; r < br; r++)
+        for (unsigned c = 0; c < bc; c++) {
+            int64_t gr = (int64_t)c1 + r, gc = (int64_t)c0 + c;
+            uint32_t a = s + r * bc * 2 + c * 2;
+            a ^= (a >> 7 & (sw / 16 - 1)) << 4;
+            if (gr >= 0 && gr < rows && gc >= 0 && gc < cols)
+                memcpy(base + gr * pitch + gc * 2, tk_smem + a, 2);
+        }
+}
+TK_D void tk_bulk_commit(void) {}
+#define tk_bulk_wait_read(n) ((void)(n))
+#define tk_bulk_wait(n) ((void)(n))
 /* Warp specialization: an arrival without bytes; the register budget of a
  * warpgroup (nothing to do on a CPU but check the operand); a named
  * barrier of n threads. */
