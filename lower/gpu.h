@@ -74,12 +74,13 @@ void gpu_ahead_done(GL *e, const Instr *loop, PirLocal **old);
 bool gpu_load_chunk(GL *e, int v, PirExpr *i0, PirExpr *i1, PirExpr **ptr, PirExpr **ok);
 /* gpu_stage.c: unaligned 16-byte chunks (of elements of es bytes) staged
  * through registers.  gpu_stage_raw: the U32 words a chunk needs in the
- * register array, 0 when es is not 2 or 4 or TKC_UNALIGNED is unset (off).
+ * register array, 0 when es is not 2 or 4, or outside the kernel for tensors
+ * without tensor maps (TirKernel.tma_version 2; TKC_UNALIGNED overrides).
  * gpu_stage_load: when mask holds, load the chunk at ptr (a gpu_load_chunk
  * address, in the tensor) into raw[at ..] (else zeros); returns what
  * gpu_stage_words needs to know of its address (BOOL).  gpu_stage_words:
  * the chunk's 4 words from raw[at ..] and that flag. */
-int gpu_stage_raw(GL *e, int es);
+int gpu_stage_raw(const TirKernel *k, int es);
 PirExpr *gpu_stage_load(GL *e, PirExpr *ptr, int es, PirExpr *mask, PirLocal *raw, PirExpr *at);
 void gpu_stage_words(GL *e, int es, PirLocal *raw, PirExpr *at, PirExpr *odd, PirExpr *w[4]);
 /* The registers of tile v when it is in grid g's fragment layout (read at

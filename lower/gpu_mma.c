@@ -1225,7 +1225,7 @@ typedef struct Staged { PirLocal *raw, *fl; int nr, es; } Staged;
 static bool staged_issue(GpuMma *m, int v, PirExpr *at, int64_t q0, int64_t q1, int64_t E, int64_t pad, Staged *st)
 {
     st->es = (int)(16 / chunk_elems(m, v));
-    st->nr = gpu_stage_raw(m->e, st->es);
+    st->nr = gpu_stage_raw(m->k, st->es);
     PirExpr *ptr, *ok;
     if (!st->nr || q1 <= q0)
         return false;
@@ -1304,7 +1304,7 @@ static PirExpr *all_aligned(GpuMma *m, int v)
     Staged st;
     st.es = (int)(16 / chunk_elems(m, v));
     PirExpr *p0, *p1, *ok;
-    if (!gpu_stage_raw(m->e, st.es) || !gpu_load_chunk(m->e, v, ci(m, 0), ci(m, 0), &p0, &ok)
+    if (!gpu_stage_raw(m->k, st.es) || !gpu_load_chunk(m->e, v, ci(m, 0), ci(m, 0), &p0, &ok)
         || p0->kind != PE_PTRADD || !gpu_load_chunk(m->e, v, ci(m, 1), ci(m, 0), &p1, &ok))
         return NULL;
     PirExpr *a0 = pir_ptrint(F, p0), *a1 = pir_ptrint(F, p1);
@@ -1418,7 +1418,10 @@ void gpu_mma_kernel_head(GpuMma *m)
     if (!any)
         return;
     m->tma_ok = pir_add_param(F, PP_TMA_OK, PT_I32, 0, "tk_tma", -1, 0);
-    m->tma_on = let(m, "tma", op(m, PB_NE, pir_param(F, m->tma_ok), ci(m, 0)));
+    if (m->k->tma_version)      /* one version of two: the launcher picks (tma_version) */
+        m->tma_on = let(m, "tma", pir_int(F, PT_BOOL, m->k->tma_version == 1));
+    else
+        m->tma_on = let(m, "tma", op(m, PB_NE, pir_param(F, m->tma_ok), ci(m, 0)));
     gpu_push(m->e, pir_if(F, CUR, op(m, PB_AND, ref(m, m->tma_on), op(m, PB_EQ, gpu_tid(m->e), ci(m, 0))))->body);
     for (int v = 1; v < m->k->instrs.n; v++) {
         GpuPipe *p = m->pipe[v];

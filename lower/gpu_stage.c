@@ -66,9 +66,10 @@ static PirExpr *half_at(GL *e, PirExpr *base, PirLocal *o, PirExpr *at)
 /* Element at + i of a register array (I32). */
 static PirExpr *ix(GL *e, PirExpr *at, int i) { return pir_nsw(F, PB_ADD, at, pir_int(F, PT_I32, i)); }
 
-int gpu_stage_raw(GL *e, int es)
+int gpu_stage_raw(const TirKernel *k, int es)
 {
-    return tkc_knob("TKC_UNALIGNED", 0) && (es == 2 || es == 4) ? 5 : 0;
+    /* on in the kernel for tensors without tensor maps (tma_version 2) */
+    return tkc_knob("TKC_UNALIGNED", k->tma_version == 2) && (es == 2 || es == 4) ? 5 : 0;
 }
 
 PirExpr *gpu_stage_load(GL *e, PirExpr *ptr, int es, PirExpr *mask, PirLocal *raw, PirExpr *at)
@@ -123,4 +124,31 @@ void gpu_stage_words(GL *e, int es, PirLocal *raw, PirExpr *at, PirExpr *odd, Pi
         PirExpr *b = pir_bin(F, PB_SHL, r[i == 3 ? 4 : i], p16);
         w[i] = pir_select(F, odd, pir_bin(F, PB_OR, a, b), i == 3 ? top : r[i]);
     }
+}
+
+static bool has_tma_ok(const PirFunc *f)
+{
+    for (int i = 0; i < f->params.n; i++)
+        if (f->params.v[i].kind == PP_TMA_OK)
+            return true;
+    return false;
+}
+
+int gpu_lower_versions(TirKernel *k, PirFunc *out[2], Diag *d)
+{
+    bool split = tkc_knob("TKC_SPLIT", 1) != 0;
+    k->tma_version = split ? 1 : 0;
+    int n = (out[0] = gpu_lower(k, d)) != NULL;
+    if (n && split && has_tma_ok(out[0])) {
+        k->tma_version = 2;
+        out[1] = gpu_lower(k, d);
+        if (out[1]) {
+            out[1]->name = arena_printf(k->arena, "%s__nomap", out[0]->name);
+            n = 2;
+        } else {
+            n = 0;
+        }
+    }
+    k->tma_version = 0;
+    return n;
 }

@@ -517,5 +517,12 @@ void pir_print(FILE *out, const PirFunc *f);
 /* lower/gpu.c: the optimized TirKernel -> PirFunc; NULL after reporting to d. */
 struct TirKernel;
 PirFunc *gpu_lower(struct TirKernel *k, Diag *d);
+/* lower/gpu_stage.c: the kernel's device functions, 1 or 2 (0 after
+ * reporting to d).  A kernel whose K loops copy by TMA (a PP_TMA_OK
+ * parameter) gets two with the same parameters: out[0] (NAME) for tensors
+ * with tensor maps, out[1] (NAME__nomap) for the rest, which the launcher
+ * runs when it cannot build the maps (TirKernel.tma_version; TKC_SPLIT=0:
+ * one function that tests tk_tma). */
+int gpu_lower_versions(struct TirKernel *k, PirFunc *out[2], Diag *d);
 
 #endif

@@ -90,6 +90,13 @@ typedef struct TirKernel {
     /* GPU targets: dots may run on sm_90a's warpgroup MMA (lower/gpu_wgmma.c);
      * the target sets it from its --arch before lowering. */
     bool wgmma;
+    /* GPU targets, kernels whose K loops copy by TMA: which version the
+     * lowering builds (the target sets it; gpu_mma_kernel_head).  0: one
+     * kernel that tests its tk_tma parameter; 1: the kernel for tensors with
+     * tensor maps (tk_tma taken as 1, no cp.async copies); 2: the one for
+     * tensors without (tk_tma taken as 0: no TMA, and unaligned operand
+     * chunks staged through registers, lower/gpu_stage.c). */
+    int tma_version;
     /* dims/tensors specialized by -D are constants: see info */
 } TirKernel;
 

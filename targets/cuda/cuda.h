@@ -27,14 +27,20 @@ typedef struct CudaKernel {
     int threads;           /* block size */
     int64_t smem;          /* dynamic shared memory bytes */
     const PirFunc *f;      /* its parameters (the launcher builds PP_TMAP ones) */
+    int alt;               /* the module index of its NAME__nomap version, or -1 */
 } CudaKernel;
 
 /* The device prelude every module starts with; the tensor-core helpers. */
 extern const char cuda_device_prelude[];
 extern const char cuda_mma_prelude[];
-/* Lower one kernel to the per-thread IR (lower/gpu.c) and append it as
- * CUDA C to out; false after reporting to d. */
-bool cuda_emit_device(Buf *out, TirKernel *k, CudaKernel *ck, Diag *d);
+/* Every kernel lowered to the per-thread IR (gpu_lower_versions): *fs
+ * holds the n kernels' functions in order, then the NAME__nomap versions;
+ * ck (room for 2n) gets each function, ck[i].alt the index of kernel i's
+ * second version; own[j] the kernel of function j.  Returns the number of
+ * functions, -1 after reporting to d. */
+int cuda_lower_all(Arena *a, TirKernel **ks, int n, PirFunc ***fs, CudaKernel *ck, int **own, Diag *d);
+/* The function as CUDA C, appended to out. */
+void cuda_print_func(Buf *out, const PirFunc *f);
 
 /* ---------------------------------------------------------------- check.c */
 

@@ -388,7 +388,7 @@ static void string_lit(Buf *o, const char *s)
     buf_puts(o, "\"");
 }
 
-static void emit_module(HE *h, TirKernel **ks, int n, const CudaKernel *ck, const CudaBinary *bin)
+static void emit_module(HE *h, int n, const CudaKernel *ck, const CudaBinary *bin)
 {
     Buf *o = h->o;
     buf_printf(o, "static const char %s_ptx[] =\n", h->mod);
@@ -402,7 +402,7 @@ static void emit_module(HE *h, TirKernel **ks, int n, const CudaKernel *ck, cons
     }
     buf_printf(o, "static const char *const %s_names[%d] = {", h->mod, n);
     for (int i = 0; i < n; i++)
-        buf_printf(o, " \"%s\",", ks[i]->name);
+        buf_printf(o, " \"%s\",", ck[i].name);
     buf_printf(o, " };\nstatic const int64_t %s_smem[%d] = {", h->mod, n);
     for (int i = 0; i < n; i++)
         buf_printf(o, " %lld,", (long long)ck[i].smem);
@@ -451,8 +451,11 @@ static void emit_tmap_build(HE *h, TirKernel *k, const CudaKernel *ck, const Hos
     }
 }
 
-static void emit_launcher(HE *h, TirKernel *k, int index, const CudaKernel *ck, const HostNames *hn)
+/* NAME_cuda: kernel `index` of the module, or its NAME__nomap version
+ * (all[ck->alt]) when the tensors got no tensor maps. */
+static void emit_launcher(HE *h, TirKernel *k, int index, const CudaKernel *all, const HostNames *hn)
 {
+    const CudaKernel *ck = &all[index], *alt = ck->alt >= 0 ? &all[ck->alt] : NULL;
     Arena *a = h->a;
     Buf *o = h->o;
     const KernelInfo *ki = k->info;
@@ -470,6 +473,9 @@ static void emit_launcher(HE *h, TirKernel *k, int index, const CudaKernel *ck, 
                   "        || (tk_st = tk_cuda_stream(\"%s\", tk_stream)) != TK_OK)\n        return tk_st;\n",
                h->mod, index, k->name);
     emit_tmap_build(h, k, ck, hn);
+    if (alt)
+        buf_printf(o, "    if (!tk_tma && (tk_st = tk_cuda_function(&%s, %d, &tk_fn)) != TK_OK)\n        return tk_st;\n",
+                   h->mod, ck->alt);
     buf_puts(o, "    void *tk_args[] = { ");
     for (const char *p = args; *p;) {
         size_t n = strcspn(p, ",");
@@ -484,8 +490,13 @@ static void emit_launcher(HE *h, TirKernel *k, int index, const CudaKernel *ck, 
     buf_puts(o, "    unsigned tk_nb = (unsigned)(tk_np < 2147483647 ? tk_np : 2147483647);\n");
     if (ck->f && ck->f->persistent)     /* the kernel's loop over programs takes the rest */
         buf_puts(o, "    tk_nb = tk_cuda_persist(tk_nb);\n");
-    buf_printf(o, "    tk_CUresult tk_r = tk_cu.LaunchKernel(tk_fn, tk_nb, 1, 1, %d, 1, 1, %lld, tk_stream, tk_args, NULL);\n",
-               ck->threads, (long long)ck->smem);
+    if (alt)
+        buf_printf(o, "    tk_CUresult tk_r = tk_cu.LaunchKernel(tk_fn, tk_nb, 1, 1, tk_tma ? %d : %d, 1, 1, "
+                      "tk_tma ? %lld : %lld, tk_stream, tk_args, NULL);\n",
+                   ck->threads, alt->threads, (long long)ck->smem, (long long)alt->smem);
+    else
+        buf_printf(o, "    tk_CUresult tk_r = tk_cu.LaunchKernel(tk_fn, tk_nb, 1, 1, %d, 1, 1, %lld, tk_stream, tk_args, NULL);\n",
+                   ck->threads, (long long)ck->smem);
     buf_printf(o, "    if (tk_r != 0)\n        return tk_cuda_error(\"%s\", \"cuLaunchKernel\", tk_r);\n", k->name);
     buf_printf(o, "    return TK_OK;\n}\n\n");
 }
@@ -578,38 +589,50 @@ static bool smem_fits(TirKernel *k, const CudaKernel *ck, const TargetOptions *o
     return false;
 }
 
-/* Device code of every kernel: the module's CUDA C. */
-static bool device_source(Buf *src, TirKernel **ks, int n, CudaKernel *ck, const TargetOptions *o, Diag *d)
+/* Device code of every kernel: the module's CUDA C; *total: its functions. */
+static bool device_source(Arena *a, Buf *src, TirKernel **ks, int n, CudaKernel *ck, int *total,
+                          const TargetOptions *o, Diag *d)
 {
-    bool ok = true;
     set_arch(ks, n, o);
+    PirFunc **fs;
+    int *own;
+    if ((*total = cuda_lower_all(a, ks, n, &fs, ck, &own, d)) < 0)
+        return false;
+    bool ok = true;
     buf_puts(src, cuda_device_prelude);
     buf_puts(src, cuda_mma_prelude);
-    for (int i = 0; i < n; i++) {
+    for (int j = 0; j < *total; j++) {
         buf_putc(src, '\n');
-        if (!cuda_emit_device(src, ks[i], &ck[i], d))
-            ok = false;
-        else
-            ok &= smem_fits(ks[i], &ck[i], o, d);
+        cuda_print_func(src, fs[j]);
+        ok &= smem_fits(ks[own[j]], &ck[j], o, d);
     }
     return ok;
 }
 
 /* The module's PTX (and cubin) from LLVM; ir: its LLVM IR instead. */
-static bool compile_llvm(Arena *a, TirKernel **ks, int n, CudaKernel *ck, const TargetOptions *o,
+static bool compile_llvm(Arena *a, TirKernel **ks, int n, CudaKernel *ck, int *total, const TargetOptions *o,
                          bool cubin, char **ir, CudaBinary *bin, Diag *d)
 {
     memset(bin, 0, sizeof *bin);
     set_arch(ks, n, o);
-    if (!nvptx_compile(a, ks, n, ck, arch_of(o), ir, bin, d))
+    PirFunc **fs;
+    int *own;
+    if ((*total = cuda_lower_all(a, ks, n, &fs, ck, &own, d)) < 0)
+        return false;
+    int *alt = arena_alloc(a, sizeof *alt * (size_t)(n + 1));
+    for (int i = 0; i < n; i++)
+        alt[i] = ck[i].alt;
+    if (!nvptx_compile_pir(a, fs, *total, ck, arch_of(o), ir, bin, d))
         return false;
     bool ok = true;
-    for (int i = 0; i < n; i++)
-        ok &= smem_fits(ks[i], &ck[i], o, d);
+    for (int j = 0; j < *total; j++) {
+        ck[j].alt = j < n ? alt[j] : -1;
+        ok &= smem_fits(ks[own[j]], &ck[j], o, d);
+    }
     return ok && (ir || !cubin || cuda_assemble(a, bin->ptx, arch_of(o), bin, d));
 }
 
-static bool compile_all(Arena *a, TirKernel **ks, int n, CudaKernel *ck, const TargetOptions *o,
+static bool compile_all(Arena *a, TirKernel **ks, int n, CudaKernel *ck, int *total, const TargetOptions *o,
                         bool cubin, CudaBinary *bin, Diag *d)
 {
     Buf src = { .a = a };
@@ -618,16 +641,16 @@ static bool compile_all(Arena *a, TirKernel **ks, int n, CudaKernel *ck, const T
         return false;
     }
     if (o->llvm)
-        return compile_llvm(a, ks, n, ck, o, cubin, NULL, bin, d);
-    if (!device_source(&src, ks, n, ck, o, d))
+        return compile_llvm(a, ks, n, ck, total, o, cubin, NULL, bin, d);
+    if (!device_source(a, &src, ks, n, ck, total, o, d))
         return false;
     if (!cuda_compile(a, src.s, arch_of(o), cubin, o ? o->cache : NULL, bin, d))
         return false;
     if (bin->cached)
-        tir_log("nvrtc", "%d kernel(s) from the cache (%s, %zu bytes of PTX%s)", n, arch_of(o),
+        tir_log("nvrtc", "%d kernel(s) from the cache (%s, %zu bytes of PTX%s)", *total, arch_of(o),
                 strlen(bin->ptx), bin->cubin ? ", cubin" : "");
     else
-        tir_log("nvrtc", "%d kernel(s) in %.1f ms (%s, %zu bytes of PTX%s)", n, bin->ms, arch_of(o),
+        tir_log("nvrtc", "%d kernel(s) in %.1f ms (%s, %zu bytes of PTX%s)", *total, bin->ms, arch_of(o),
                 strlen(bin->ptx), bin->cubin ? ", cubin" : "");
     return true;
 }
@@ -642,9 +665,10 @@ static bool emit_dlpack(Buf *out, TirKernel *k, const char *name, const HostName
 static bool cuda_emit(Buf *out, TirKernel **ks, int n, const TargetOptions *o, Diag *d)
 {
     Arena *a = arena_new();
-    CudaKernel *ck = arena_alloc(a, sizeof *ck * (size_t)(n + 1));
+    CudaKernel *ck = arena_alloc(a, sizeof *ck * (size_t)(2 * n + 1));
     CudaBinary bin;
-    bool ok = compile_all(a, ks, n, ck, o, true, &bin, d);
+    int total = 0;
+    bool ok = compile_all(a, ks, n, ck, &total, o, true, &bin, d);
     if (ok) {
         HE h = { .a = a, .o = out, .mod = module_name(a, o) };
         buf_printf(out, "/* ---- CUDA target (%s; PTX%s%s) ---- */\n", arch_of(o), o->llvm ? " from LLVM" : "",
@@ -652,13 +676,13 @@ static bool cuda_emit(Buf *out, TirKernel **ks, int n, const TargetOptions *o, D
         buf_puts(out, host_helpers);
         buf_puts(out, runtime);
         buf_putc(out, '\n');
-        emit_module(&h, ks, n, ck, &bin);
+        emit_module(&h, total, ck, &bin);
         for (int i = 0; i < n && ok; i++) {
             HostNames hn = cuda_host_names(a, ks[i]->info);
             ok = cuda_emit_check(out, ks[i], &hn, d);
             if (!ok)
                 break;
-            emit_launcher(&h, ks[i], i, &ck[i], &hn);
+            emit_launcher(&h, ks[i], i, ck, &hn);
             if (!args_dispatched(ks[i], o))
                 ok = emit_dlpack(out, ks[i], ks[i]->name, &hn, d);
             buf_puts(out, "#ifdef TKC_CUDA_HOST_COPY\n");
@@ -684,22 +708,23 @@ static bool cuda_emit(Buf *out, TirKernel **ks, int n, const TargetOptions *o, D
 bool cuda_emit_text(FILE *f, const char *kind, TirKernel **ks, int n, const TargetOptions *o, Diag *d)
 {
     Arena *a = arena_new();
-    CudaKernel *ck = arena_alloc(a, sizeof *ck * (size_t)(n + 1));
+    CudaKernel *ck = arena_alloc(a, sizeof *ck * (size_t)(2 * n + 1));
+    int total = 0;
     bool ok;
     if (!strcmp(kind, "ptx")) {
         CudaBinary bin;
-        ok = compile_all(a, ks, n, ck, o, false, &bin, d);
+        ok = compile_all(a, ks, n, ck, &total, o, false, &bin, d);
         if (ok)
             fputs(bin.ptx, f);
     } else if (!strcmp(kind, "llvm")) {
         CudaBinary bin;
         char *ir = NULL;
-        ok = cuda_arch_ok(arch_of(o)) && compile_llvm(a, ks, n, ck, o, false, &ir, &bin, d);
+        ok = cuda_arch_ok(arch_of(o)) && compile_llvm(a, ks, n, ck, &total, o, false, &ir, &bin, d);
         if (ok)
             fputs(ir, f);
     } else {
         Buf src = { .a = a };
-        ok = device_source(&src, ks, n, ck, o, d);
+        ok = device_source(a, &src, ks, n, ck, &total, o, d);
         if (ok)
             fputs(src.s, f);
     }

@@ -523,7 +523,7 @@ static void block(PE *p, const PirBlock *b)
         stmt(p, b->s.v[i]);
 }
 
-static void print_func(Buf *out, const PirFunc *f)
+void cuda_print_func(Buf *out, const PirFunc *f)
 {
     PE pe = { .f = f, .a = f->a, .o = out }, *p = &pe;
     Buf b = { .a = p->a };
@@ -559,29 +559,46 @@ static void print_func(Buf *out, const PirFunc *f)
     line(p, "%s", "");
 }
 
-bool cuda_emit_device(Buf *out, TirKernel *k, CudaKernel *ck, Diag *d)
+int cuda_lower_all(Arena *a, TirKernel **ks, int n, PirFunc ***fsp, CudaKernel *ck, int **ownp, Diag *d)
 {
-    PirFunc *f = gpu_lower(k, d);
-    if (!f)
-        return false;
-    print_func(out, f);
-    *ck = (CudaKernel){ f->name, f->threads, f->smem, f };
-    return true;
+    /* every kernel lowered before anything is printed: no partial output on errors */
+    PirFunc **fs = arena_alloc(a, sizeof *fs * (size_t)(2 * n + 1));
+    int *own = arena_alloc(a, sizeof *own * (size_t)(2 * n + 1));
+    int total = n;
+    bool ok = true;
+    for (int i = 0; i < n; i++) {
+        PirFunc *v[2];
+        int m = gpu_lower_versions(ks[i], v, d);
+        ok &= m > 0;
+        fs[i] = m > 0 ? v[0] : NULL;
+        own[i] = i;
+        ck[i].alt = -1;
+        if (m == 2) {
+            ck[i].alt = total;
+            own[total] = i;
+            fs[total++] = v[1];
+        }
+    }
+    for (int j = 0; ok && j < total; j++) {
+        int alt = j < n ? ck[j].alt : -1;
+        ck[j] = (CudaKernel){ fs[j]->name, fs[j]->threads, fs[j]->smem, fs[j], alt };
+    }
+    *fsp = fs;
+    if (ownp)
+        *ownp = own;
+    return ok ? total : -1;
 }
 
 bool cuda_emit_pir(FILE *out, TirKernel **ks, int n, const char *arch, Diag *d)
 {
-    /* every kernel lowered before anything is printed: no partial output on errors */
-    PirFunc **fs = calloc(n > 0 ? (size_t)n : 1, sizeof *fs);
-    bool ok = fs != NULL;
-    for (int i = 0; ok && i < n; i++) {
+    Arena *a = arena_new();
+    CudaKernel *ck = arena_alloc(a, sizeof *ck * (size_t)(2 * n + 1));
+    PirFunc **fs;
+    for (int i = 0; i < n; i++)
         ks[i]->wgmma = !arch || !strcmp(arch, "sm_90a");
-        fs[i] = gpu_lower(ks[i], d);
-    }
-    for (int i = 0; ok && i < n; i++)
-        ok = fs[i] != NULL;
-    for (int i = 0; ok && i < n; i++)
-        pir_print(out, fs[i]);
-    free(fs);
-    return ok;
+    int total = cuda_lower_all(a, ks, n, &fs, ck, NULL, d);
+    for (int j = 0; j < total; j++)
+        pir_print(out, fs[j]);
+    arena_free(a);
+    return total >= 0;
 }

@@ -337,7 +337,7 @@ bool nvptx_compile_pir(Arena *a, PirFunc **fs, int n, CudaKernel *ck, const char
     bool ok = true;
     for (int i = 0; i < n && ok; i++) {
         ok = nvptx_gen(&l, fs[i], d) != NULL;
-        ck[i] = (CudaKernel){ fs[i]->name, fs[i]->threads, fs[i]->smem, fs[i] };
+        ck[i] = (CudaKernel){ fs[i]->name, fs[i]->threads, fs[i]->smem, fs[i], -1 };
     }
     const char *verify = getenv("TKC_NVPTX_VERIFY");
     char *msg = NULL;
