@@ -39,6 +39,7 @@ static const struct {
     { "TKC_SPLIT", "0: one kernel testing tk_tma instead of a TMA kernel and a NAME__nomap one" },
     { "TKC_TMA", "0: no TMA copies (cp.async instead)" },
     { "TKC_TMA_STORE", "0: wgmma epilogues stored by the threads, not through shared memory by TMA; 2: the kernel's end waits only for their reads of shared memory" },
+    { "TKC_WAIT_RAN", "0: the K loop's last wgmma wait also where the loop did not run" },
     { "TKC_WARPS", "the warps of a kernel that sets none" },
     { "TKC_WGMMA", "0: K loop dots on mma.sync instead of wgmma" },
     { "TKC_WG_ATTN", "0: single dots (attention) on mma.sync instead of wgmma" },
