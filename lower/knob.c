@@ -39,6 +39,7 @@ static const struct {
     { "TKC_WARPS", "the warps of a kernel that sets none" },
     { "TKC_WGMMA", "0: K loop dots on mma.sync instead of wgmma" },
     { "TKC_WG_ATTN", "0: single dots (attention) on mma.sync instead of wgmma" },
+    { "TKC_WG_DTYPE", "0: tf32 and i8 K loop dots on mma.sync instead of wgmma (gpu_wgdt.c)" },
     { "TKC_WG_INFLIGHT", "0: every wgmma group waited for in its own iteration" },
     { "TKC_WG_PROXY", "0: no fence.proxy.async before wgmma reads shared memory" },
     { "TKC_WS", "1/0: overrides the launch option specialize" },

@@ -220,9 +220,51 @@ TK_D void tk_wgmma_ra_f16(float *d, int n, uint32_t a0, uint32_t a1, uint32_t a2
     const uint32_t a[4] = { a0, a1, a2, a3 };
     tk_emu_wgmma_ra(d, n, a, db, tb, sd, false);
 }
+/* wgmma on tf32 (k8, the f32 bits must come rounded: tk_emu_tf32) and s8
+ * (k32, I32 accumulators, wrapping): K-major operands only, as in PTX. */
+TK_D void tk_emu_wgmma_k(void *acc, int n, uint64_t da, uint64_t db, int ta, int tb, int sd, bool s8)
+{
+    float *d = (float *)acc;
+    int *di = (int *)acc;
+    unsigned t = threadIdx.x, w = (t >> 5) & 3, l = t & 31, es = s8 ? 1 : 4, K = s8 ? 32 : 8;
+    if (ta || tb) {
+        fprintf(stderr, "tk_emu: wgmma %s with a transposed operand\n", s8 ? "s8" : "tf32");
+        abort();
+    }
+    for (int i = 0; i < n; i++) {
+        unsigned r = w * 16 + (l >> 2) + 8 * ((i >> 1) & 1), c = (i >> 2) * 8 + 2 * (l & 3) + (i & 1);
+        float s = sd ? d[i] : 0.0f;
+        uint32_t si = sd ? (uint32_t)di[i] : 0;
+        for (unsigned k = 0; k < K; k++) {
+            /* the byte of element k: tk_emu_wg_at's of 16-bit k / (2 / es), then its byte */
+            uint32_t xa = 0, xb = 0;
+            unsigned kh = k * es / 2, kb = k * es % 2;
+            memcpy(&xa, tk_smem + tk_emu_wg_at(da, false, r, kh) + kb, es);
+            memcpy(&xb, tk_smem + tk_emu_wg_at(db, false, c, kh) + kb, es);
+            if (s8)
+                si += (uint32_t)((int32_t)(int8_t)xa * (int8_t)xb);
+            else
+                s += tk_emu_tf32(xa) * tk_emu_tf32(xb);
+        }
+        if (s8)
+            di[i] = (int)si;
+        else
+            d[i] = s;
+    }
+}
+TK_D void tk_wgmma_tf32(float *d, int n, uint64_t da, uint64_t db, int ta, int tb, int sd)
+{
+    tk_emu_wgmma_k(d, n, da, db, ta, tb, sd, false);
+}
+TK_D void tk_wgmma_s8(int *d, int n, uint64_t da, uint64_t db, int ta, int tb, int sd)
+{
+    tk_emu_wgmma_k(d, n, da, db, ta, tb, sd, true);
+}
 TK_D void tk_wg_fence(float *, int) {}
+TK_D void tk_wg_fence(int *, int) {}
 TK_D void tk_wg_commit(void) {}
 TK_D void tk_wg_wait(float *, int, int) {}
+TK_D void tk_wg_wait(int *, int, int) {}
 TK_D void tk_fence_proxy(void) {}
 
 /* mbarriers (sm_90): the state of the barrier at shared address a lives in
