@@ -1233,9 +1233,10 @@ static void tma_copies(GpuMma *m, GpuPipe *p, PirLocal *at, PirExpr *slot)
     PirLocal *bar = let(m, "bar", bar_addr(m, p, slot));
     PirStmt *x = pir_asm_stmt(F, CUR, PA_MBAR_EXPECT);
     x->in[0] = ref(m, bar);
-    x->in[1] = pir_int(F, PT_U32, (tty_numel(ta) + tty_numel(tb)) * 2);
-    gpu_tma_copy(m, &p->ta, p->map[0], dot->args[0], p->ea, ref(m, at), ref(m, bar));
-    gpu_tma_copy(m, &p->tb, p->map[1], dot->args[1], p->eb, add(m, ref(m, at), ci(m, p->offb)), ref(m, bar));
+    x->in[1] = pir_int(F, PT_U32, (tty_numel(ta) + tty_numel(tb)) * kind_of(ta->dt).es);
+    int64_t es = kind_of(ta->dt).es;          /* the widths in elements */
+    gpu_tma_copy(m, &p->ta, p->map[0], dot->args[0], p->ea * 2 / es, ref(m, at), ref(m, bar));
+    gpu_tma_copy(m, &p->tb, p->map[1], dot->args[1], p->eb * 2 / es, add(m, ref(m, at), ci(m, p->offb)), ref(m, bar));
 }
 
 /* tma_copies by one thread (0), into block b. */
@@ -1286,8 +1287,9 @@ void gpu_mma_kernel_head(GpuMma *m)
         if (!p || !p->tma)
             continue;
         const Instr *dot = I(m, p->dot);
-        p->map[0] = gpu_tma_param(m, &p->ta, p->ea, ty(m, dot->args[0])->dim[0]);
-        p->map[1] = gpu_tma_param(m, &p->tb, p->eb, ty(m, dot->args[1])->dim[0]);
+        int64_t es = kind_of(ty(m, dot->args[0])->dt).es;   /* the widths in elements */
+        p->map[0] = gpu_tma_param(m, &p->ta, p->ea * 2 / es, ty(m, dot->args[0])->dim[0]);
+        p->map[1] = gpu_tma_param(m, &p->tb, p->eb * 2 / es, ty(m, dot->args[1])->dim[0]);
         p->ph = let(m, "ph", pir_int(F, PT_U32, 0));
         any = true;
     }
@@ -1559,7 +1561,7 @@ void gpu_mma_loop_post(GpuMma *m, const Instr *loop)
 static bool ws_plan(const GpuMma *m, const GpuPipe *p, const Instr *loop)
 {
     bool on = tkc_knob("TKC_WS", m->k->specialize) == 1;
-    if (!on || m->ws || loop->parent != m->k->body || m->T % 128 || m->T + 128 > 1024)
+    if (!on || m->ws || p->bt /* gpu_wgdt.c's rewrite of B syncs every thread */ || loop->parent != m->k->body || m->T % 128 || m->T + 128 > 1024)
         return false;
     for (int j = 0; j < 3; j++)
         if (!gpu_ws_ready(m->e, loop->args[j], loop))

@@ -125,7 +125,9 @@ bool gpu_tma_match(const GpuMma *m, int v, GpuTma *t)
     if (!tkc_knob("TKC_TMA", 1) || ld->op != OP_LOAD || ld->ty.rank != 2 || ld->index < 0)
         return false;
     const ParamInfo *p = &m->k->info->params[ld->index];
-    if (!p->is_tensor || p->rank != 2 || p->strided || (p->dt != DT_BF16 && p->dt != DT_F16)
+    bool dt_ok = p->dt == DT_BF16 || p->dt == DT_F16
+                 || ((p->dt == DT_F32 || p->dt == DT_I8) && tkc_knob("TKC_WG_DTYPE", 1));   /* gpu_wgdt.c */
+    if (!p->is_tensor || p->rank != 2 || p->strided || !dt_ok
         || ld->ty.dim[0] > 256 || (ld->args[2] && !is_zero(m, ld->args[2])))
         return false;
     *t = (GpuTma){ .param = ld->index };
@@ -166,12 +168,13 @@ void gpu_tma_copy(GpuMma *m, const GpuTma *t, int map, int v, int64_t E, PirExpr
 {
     const TTy *ty = &I(m, v)->ty;
     GL *e = m->e;
+    int64_t es = dtype_info[m->k->info->params[t->param].dt].bits / 8;   /* E: elements of es bytes */
     PirExpr *zero = gpu_i(e, 0);
     PirLocal *r = gpu_let(e, "tr", pir_conv(F, PT_I32, gpu_at_raw(e, t->row, zero, zero)));
     PirLocal *c = gpu_let(e, "tc", pir_conv(F, PT_I32, gpu_at_raw(e, t->col, zero, zero)));
     for (int64_t j = 0; j < ty->dim[1] / E; j++) {
         PirStmt *s = pir_asm_stmt(F, gpu_cur(e), PA_TMA_LOAD2);
-        s->in[0] = pir_saddr(F, gpu_add(e, at, gpu_i(e, j * ty->dim[0] * 2 * E)));
+        s->in[0] = pir_saddr(F, gpu_add(e, at, gpu_i(e, j * ty->dim[0] * es * E)));
         s->in[1] = pir_param(F, map);
         s->in[2] = gpu_add(e, pir_ref(F, c), gpu_i(e, j * E));
         s->in[3] = pir_ref(F, r);

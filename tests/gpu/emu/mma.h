@@ -332,7 +332,7 @@ TK_D void tk_tma_load2(uint32_t s, uint64_t map, int c0, int c1, uint32_t bar)
     const uint64_t *x = ((const tk_tmap *)(uintptr_t)map)->x;
     const unsigned char *base = (const unsigned char *)(uintptr_t)x[0];
     int64_t cols = (int64_t)x[1], rows = (int64_t)x[2], pitch = (int64_t)x[3];
-    unsigned bc = (unsigned)x[4], br = (unsigned)x[5], sw = (unsigned)x[6];
+    unsigned bc = (unsigned)x[4], br = (unsigned)x[5], sw = (unsigned)x[6], es = (unsigned)x[7];
     if (!base || s % (sw * 8)) {
         fprintf(stderr, "tk_emu: TMA with a zero map, or into shared address %u (needs %u-alignment)\n", s, sw * 8);
         abort();
@@ -340,16 +340,16 @@ TK_D void tk_tma_load2(uint32_t s, uint64_t map, int c0, int c1, uint32_t bar)
     for (unsigned r = 0; r < br; r++)
         for (unsigned c = 0; c < bc; c++) {
             int64_t gr = (int64_t)c1 + r, gc = (int64_t)c0 + c;
-            uint16_t v = 0;
+            uint32_t v = 0;
             if (gr >= 0 && gr < rows && gc >= 0 && gc < cols)
-                memcpy(&v, base + gr * pitch + gc * 2, 2);
-            uint32_t a = s + r * bc * 2 + c * 2;
+                memcpy(&v, base + gr * pitch + gc * es, es);
+            uint32_t a = s + r * bc * es + c * es;
             a ^= (a >> 7 & (sw / 16 - 1)) << 4;
-            memcpy(tk_smem + a, &v, 2);
+            memcpy(tk_smem + a, &v, es);
         }
     std::lock_guard<std::mutex> g(tk_emu_mbar_lock);
     tk_emu_mbar &m = tk_emu_mbar_at(bar);
-    m.tx -= (int64_t)br * bc * 2;
+    m.tx -= (int64_t)br * bc * es;
     tk_emu_mbar_done(m);
 }
 /* Warp specialization: an arrival without bytes; the register budget of a
