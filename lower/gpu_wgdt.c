@@ -63,9 +63,18 @@ static PirExpr *loop(GpuMma *m, const char *hint, int64_t n)
     return ref(m, c);
 }
 
-/* Word j of array u rounded to tf32 (its f32 bits in, U32 out). */
+/* Word j of array u rounded to tf32 (its f32 bits in, U32 out).  wgmma
+ * ignores the low 13 bits, so adding half a tf32 ulp (0x1000) rounds to
+ * nearest, ties away, as cvt.rna does, in integer ops (cvt runs at a
+ * quarter of their rate); inf and NaN stay as they are.  TKC_WGDT_CVT=1:
+ * cvt.rna.tf32.f32 instead. */
 static PirExpr *tf32(GpuMma *m, PirLocal *u, PirExpr *j)
 {
+    if (!tkc_knob("TKC_WGDT_CVT", 0)) {
+        PirExpr *x = pir_elem(F, u, j);
+        PirExpr *fin = op(m, PB_NE, op(m, PB_AND, x, pir_int(F, PT_U32, 0x7f800000)), pir_int(F, PT_U32, 0x7f800000));
+        return op(m, PB_ADD, pir_elem(F, u, j), pir_select(F, fin, pir_int(F, PT_U32, 0x1000), pir_int(F, PT_U32, 0)));
+    }
     PirLocal *r = pir_local(F, "r", PT_U32, 0);
     pir_decl(F, CUR, r, NULL);
     PirStmt *s = pir_asm_stmt(F, CUR, PA_CVT_TF32);

@@ -40,6 +40,7 @@ static const struct {
     { "TKC_WGMMA", "0: K loop dots on mma.sync instead of wgmma" },
     { "TKC_WG_ATTN", "0: single dots (attention) on mma.sync instead of wgmma" },
     { "TKC_WG_DTYPE", "0: tf32 and i8 K loop dots on mma.sync instead of wgmma (gpu_wgdt.c)" },
+    { "TKC_WGDT_CVT", "1: wgmma tf32 operands rounded by cvt.rna.tf32.f32 (else integer adds)" },
     { "TKC_WG_INFLIGHT", "0: every wgmma group waited for in its own iteration" },
     { "TKC_WG_PROXY", "0: no fence.proxy.async before wgmma reads shared memory" },
     { "TKC_WS", "1/0: overrides the launch option specialize" },

@@ -220,8 +220,10 @@ TK_D void tk_wgmma_ra_f16(float *d, int n, uint32_t a0, uint32_t a1, uint32_t a2
     const uint32_t a[4] = { a0, a1, a2, a3 };
     tk_emu_wgmma_ra(d, n, a, db, tb, sd, false);
 }
-/* wgmma on tf32 (k8, the f32 bits must come rounded: tk_emu_tf32) and s8
- * (k32, I32 accumulators, wrapping): K-major operands only, as in PTX. */
+/* wgmma on tf32 (k8; like the GPU it ignores the low 13 bits of the f32
+ * words, so tkc must round them first: a missing rounding shows as
+ * truncation errors) and s8 (k32, I32 accumulators, wrapping): K-major
+ * operands only, as in PTX. */
 TK_D void tk_emu_wgmma_k(void *acc, int n, uint64_t da, uint64_t db, int ta, int tb, int sd, bool s8)
 {
     float *d = (float *)acc;
@@ -244,7 +246,7 @@ TK_D void tk_emu_wgmma_k(void *acc, int n, uint64_t da, uint64_t db, int ta, int
             if (s8)
                 si += (uint32_t)((int32_t)(int8_t)xa * (int8_t)xb);
             else
-                s += tk_emu_tf32(xa) * tk_emu_tf32(xb);
+                s += tk_emu_tf32(xa & 0xffffe000u) * tk_emu_tf32(xb & 0xffffe000u);
         }
         if (s8)
             di[i] = (int)si;
