@@ -103,12 +103,15 @@ static void st16(GpuMma *m, PirExpr *at, PirExpr **w)
     st->val = w[0];
 }
 
-/* Open the loop over this thread's units (n of them, T a round); *u: the unit. */
-static int units(GpuMma *m, int64_t n, PirLocal **u)
+/* Open the loop over this thread's units (n of them, T - t0 a round, over
+ * threads t0..); *u: the unit. */
+static int units(GpuMma *m, int64_t n, int t0, PirLocal **u)
 {
-    PirExpr *q = loop(m, "q", (n + m->T - 1) / m->T);
-    *u = let(m, "u", add(m, mul(m, q, ci(m, m->T)), gpu_tid(m->e)));
-    if (n % m->T == 0)
+    int64_t T = m->T - t0;
+    PirExpr *q = loop(m, "q", (n + T - 1) / T);
+    PirExpr *t = t0 ? op(m, PB_SUB, gpu_tid(m->e), ci(m, t0)) : gpu_tid(m->e);
+    *u = let(m, "u", add(m, mul(m, q, ci(m, T)), t));
+    if (n % T == 0)
         return 1;
     gpu_push(m->e, pir_if(F, CUR, op(m, PB_LT, ref(m, *u), ci(m, n)))->body);
     return 2;
@@ -119,11 +122,22 @@ void gpu_wgdt_prep(GpuMma *m, DType dt, PirExpr *ea, int64_t M, int64_t K, PirEx
 {
     int es = gpu_wgdt_es(dt), ce = 16 / es;
     int64_t Et = gpu_wg_width(K * es / 2);
+    /* warp 0 (whose thread 0 issues the TMA copies) takes no
+     * part, so that its proxy fence does not wait for copies in flight (TKC_WGDT_W0=0: it does) */
+    int t0 = tkc_knob("TKC_WGDT_W0", 1) == 1 && m->T > 32 ? 32 : 0, open = 0;
+    if (t0) {
+        gpu_push(m->e, pir_if(F, CUR, op(m, PB_GE, gpu_tid(m->e), ci(m, t0)))->body);
+        open = 1;
+    }
+    if (!tkc_knob("TKC_WGDT_PREP", 1)) {     /* timing only: wrong results */
+        ea = eb = et = NULL;
+        goto fence;
+    }
     PirLocal *u, *x = pir_local(F, "x", PT_U32, 16);
     pir_decl(F, CUR, x, NULL);
     if (dt == DT_F32) {                        /* A rounded in place, a chunk at a time */
         PirLocal *a = let(m, "ra", ea);
-        int d = units(m, M * K / ce, &u);
+        int d = units(m, M * K / ce, t0, &u);
         PirLocal *at = let(m, "at", add(m, ref(m, a), mul(m, ref(m, u), ci(m, 16))));
         ld16(m, x, 0, ref(m, at));
         PirExpr *w[4];
@@ -135,7 +149,7 @@ void gpu_wgdt_prep(GpuMma *m, DType dt, PirExpr *ea, int64_t M, int64_t K, PirEx
     }
     PirLocal *b = let(m, "rb", eb), *t = let(m, "rt", et);
     int64_t nnc = N / ce, nkc = K / 4;
-    int d = units(m, nnc * nkc, &u);
+    int d = units(m, nnc * nkc, t0, &u);
     PirExpr *nc, *kc;
     if (dt == DT_F32 && nnc % 8 == 0 && nkc % 4 == 0) {
         /* lane L of a phase of 8: chunk 8 (p % (nnc / 8)) + L of n, and k chunk
@@ -179,6 +193,10 @@ void gpu_wgdt_prep(GpuMma *m, DType dt, PirExpr *ea, int64_t M, int64_t K, PirEx
     }
     while (d--)
         gpu_pop(m->e);
-    pir_asm_stmt(F, CUR, PA_FENCE_PROXY);      /* generic writes, read by wgmma */
+fence:
+    if (tkc_knob("TKC_WGDT_FENCE", 1))       /* 0: timing only (unordered) */
+        pir_asm_stmt(F, CUR, PA_FENCE_PROXY);  /* generic writes, read by wgmma */
+    while (open--)
+        gpu_pop(m->e);
     pir_barrier(F, CUR);
 }
