@@ -64,6 +64,10 @@
  *
  * A B operand trans(x) of either kind is staged as x's rows of K and
  * loaded with ldmatrix (ldsm_bt), which gives B's layout directly.
+ *
+ * On sm_90a a pipelined K loop of s8 (and with TKC_WG_DTYPE=3 of tf32)
+ * runs on wgmma too: the same stages, B rewritten K-major before the MMAs
+ * (gpu_wgdt.c; GpuPipe.bt).
  */
 #include <stdlib.h>
 #include <string.h>

@@ -4,7 +4,7 @@
  * cp.async.
  *
  * A load qualifies when it is a plain 2-D tile of a contiguous rank-2 f16/bf16
- * tensor parameter t[R0, C0]: its offsets are (r + i0) * C0 + (c + i1) for
+ * (or, for gpu_wgdt.c's dots, f32/i8) tensor parameter t[R0, C0]: its offsets are (r + i0) * C0 + (c + i1) for
  * scalars r, c (the tile's first row and column, e.g. pm * BM and k) and its
  * mask only checks those indices against 0 and the tensor's own dims, with
  * other = 0.  The TMA unit zero-fills the elements of a box that lie outside
@@ -125,8 +125,8 @@ bool gpu_tma_match(const GpuMma *m, int v, GpuTma *t)
     if (!tkc_knob("TKC_TMA", 1) || ld->op != OP_LOAD || ld->ty.rank != 2 || ld->index < 0)
         return false;
     const ParamInfo *p = &m->k->info->params[ld->index];
-    bool dt_ok = p->dt == DT_BF16 || p->dt == DT_F16
-                 || ((p->dt == DT_F32 || p->dt == DT_I8) && tkc_knob("TKC_WG_DTYPE", 1));   /* gpu_wgdt.c */
+    /* f32 and i8: the operands of gpu_wgdt.c's wgmma dots */
+    bool dt_ok = p->dt == DT_BF16 || p->dt == DT_F16 || p->dt == DT_F32 || p->dt == DT_I8;
     if (!p->is_tensor || p->rank != 2 || p->strided || !dt_ok
         || ld->ty.dim[0] > 256 || (ld->args[2] && !is_zero(m, ld->args[2])))
         return false;

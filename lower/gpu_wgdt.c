@@ -28,7 +28,17 @@
  * f32 or 16 i8): four 16-byte loads, then per n one 4-element run of k (a
  * 16-byte store for f32, a word for i8).  For f32 the units are ordered so
  * that the 8 lanes of a 16-byte phase hit 8 different chunks both when
- * loading (rows of 128-byte swizzled B) and storing (rows of K-major Bt).
+ * loading (rows of 128-byte swizzled B) and storing (rows of K-major Bt);
+ * for i8 a warp's lanes run along k, so that its word stores hit 32 banks.
+ *
+ * On an H100 (doc/bench/h100-s5-dtype-*.log) matmul_i8 at 128 x 256 x 64
+ * runs at 542 / 593 TOP/s at 4096^3 / 8192^3 (mma.sync 250 / 261), while
+ * matmul_tf32 reaches 141 TFLOP/s (mma.sync 110): the rewrite is what
+ * costs (without it, wrong but timed, 244), and where TMA cannot take the
+ * operands (rows not 16-byte aligned) tf32 falls to 0.58x mma.sync.  So
+ * TKC_WG_DTYPE defaults to s8 only.  What would help tf32: A from
+ * registers (ldmatrix and rounding there, wgmma's register A), which
+ * leaves only B's rewrite.
  */
 #include "gpu.h"
 
@@ -42,13 +52,16 @@ static PirExpr *op(GpuMma *m, PirBinOp o, PirExpr *a, PirExpr *b) { return gpu_o
 static PirExpr *ref(GpuMma *m, PirLocal *l) { return pir_ref(F, l); }
 static PirLocal *let(GpuMma *m, const char *hint, PirExpr *x) { return gpu_let(m->e, hint, x); }
 
+/* TKC_WG_DTYPE: bit 0 tf32, bit 1 s8.  s8 only by default: on an H100 tf32
+ * on wgmma is 1.28x mma.sync at 4096^3 but 0.58x at 4095^3, where TMA is
+ * off (rows not 16-byte aligned) and the cp.async stages plus the rewrite
+ * cost more than mma.sync's loop (doc/bench/h100-s5-dtype-*.log). */
 bool gpu_wgdt_on(const GpuMma *m, const Instr *dot, DType a)
 {
-    if (!tkc_knob("TKC_WG_DTYPE", 1))
-        return false;
+    int on = tkc_knob("TKC_WG_DTYPE", 2);
     if (a == DT_F32)
-        return dot->ival && dot->ty.dt == DT_F32;
-    return a == DT_I8 && dot->ty.dt == DT_I32;
+        return (on & 1) && dot->ival && dot->ty.dt == DT_F32;
+    return (on & 2) && a == DT_I8 && dot->ty.dt == DT_I32;
 }
 
 int gpu_wgdt_es(DType dt) { return dt == DT_F32 ? 4 : dt == DT_I8 ? 1 : 2; }
@@ -122,9 +135,10 @@ void gpu_wgdt_prep(GpuMma *m, DType dt, PirExpr *ea, int64_t M, int64_t K, PirEx
 {
     int es = gpu_wgdt_es(dt), ce = 16 / es;
     int64_t Et = gpu_wg_width(K * es / 2);
-    /* warp 0 (whose thread 0 issues the TMA copies) takes no
-     * part, so that its proxy fence does not wait for copies in flight (TKC_WGDT_W0=0: it does) */
-    int t0 = tkc_knob("TKC_WGDT_W0", 1) == 1 && m->T > 32 ? 32 : 0, open = 0;
+    /* TKC_WGDT_W0=1: warp 0 (whose thread 0 issues the TMA copies) takes no
+     * part, so that its proxy fence does not wait for copies in flight:
+     * slower on an H100 (tf32 117 vs 141 TFLOP/s, i8 458 vs 542 TOP/s) */
+    int t0 = tkc_knob("TKC_WGDT_W0", 0) == 1 && m->T > 32 ? 32 : 0, open = 0;
     if (t0) {
         gpu_push(m->e, pir_if(F, CUR, op(m, PB_GE, gpu_tid(m->e), ci(m, t0)))->body);
         open = 1;
