@@ -1,7 +1,7 @@
 #!/bin/sh
 # tests/gpu/bench_dtype.sh — the tf32 and i8 matmuls on tensor cores: tkc
-# (stdlib matmul_tf32: wgmma .tf32 on sm_90a, else mma.sync m16n8k8;
-# matmul_i8: wgmma .s8, else mma.sync m16n8k32) next
+# (stdlib matmul_tf32: mma.sync m16n8k8, wgmma .tf32 with TKC_WG_DTYPE=3;
+# matmul_i8: wgmma .s8 on sm_90a, else mma.sync m16n8k32) next
 # to torch.matmul with allow_tf32 and torch._int_mm, same run, at 4096^3,
 # 8192^3 and 4095^3.  Each tkc result is checked at sampled elements
 # (tests/gpu/bench_dtype.c).  Uses build/tkc as it is; FLAGS adds tkc flags.

@@ -14,17 +14,14 @@ TKC=${TKC:-build/tkc}
 case $TKC in /*) ;; *) TKC=$PWD/$TKC ;; esac
 B=$(dirname "$TKC")/gpu-dtype-sweep
 CC=${CC:-gcc}
-CONFIGS=${CONFIGS:-"mmasync:tf32:TKC_WG_DTYPE=0:-
-wg128x128x32:tf32:-:-
-noW0:tf32:TKC_WGDT_W0=0:-
-noW0fence0:tf32:TKC_WGDT_W0=0,TKC_WGDT_FENCE=0:-
-noW0prep0:tf32:TKC_WGDT_W0=0,TKC_WGDT_PREP=0:-
-wg128x128x32s5:tf32:TKC_MMA_STAGES=5:-
-wg128x256x16s6:tf32:TKC_MMA_STAGES=6:-D BN=256 -D BK=16
+CONFIGS=${CONFIGS:-"mmasync:tf32:-:-
+wg128x128x32:tf32:TKC_WG_DTYPE=3:-
+wg128x256x16s6:tf32:TKC_WG_DTYPE=3,TKC_MMA_STAGES=6:-D BN=256 -D BK=16
+wgprep0:tf32:TKC_WG_DTYPE=3,TKC_WGDT_PREP=0:-
 mmasync:i8:TKC_WG_DTYPE=0:-
+mmasync128:i8:TKC_WG_DTYPE=0:-D BN=128
 wg128x256x64:i8:-:-
-noW0:i8:TKC_WGDT_W0=0:-
-noW0fence0:i8:TKC_WGDT_W0=0,TKC_WGDT_FENCE=0:-
+wg128x128x64:i8:-:-D BN=128
 wg128x128x128s5:i8:TKC_MMA_STAGES=5:-D BN=128 -D BK=128"}
 [ $# -gt 0 ] || set -- 4096 4096 4096 8192 8192 8192
 echo "$CONFIGS" | while IFS=: read -r label kern envs flags; do
