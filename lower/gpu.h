@@ -216,6 +216,11 @@ void gpu_wg_wait(GpuMma *m, PirLocal *acc, int nacc, int n);
  * then a proxy fence and a barrier. */
 bool gpu_wgdt_on(const GpuMma *m, const Instr *dot, DType a);
 int gpu_wgdt_es(DType dt);
+/* TKC_WGDT_RA=1: a tf32 dot's A from registers (not rounded in place):
+ * gpu_wgdt_fa loads them (ldmatrix from the swizzled [M, K] stage at ea,
+ * rounded), GpuWgDot.fa; the caller waits for the MMAs reading them first. */
+bool gpu_wgdt_ra(DType dt);
+PirLocal *gpu_wgdt_fa(GpuMma *m, const GpuGrid *g, PirExpr *ea, int64_t M, int64_t K);
 void gpu_wgdt_prep(GpuMma *m, DType dt, PirExpr *ea, int64_t M, int64_t K, PirExpr *eb, int64_t N, int64_t Eb,
                    PirExpr *et);
 

@@ -831,6 +831,10 @@ bool gpu_mma_dot(GpuMma *m, const Instr *in)
             PirLocal *btl = let(m, "bt", bt), *eal = let(m, "ea", ea);
             gpu_wgdt_prep(m, d.dt, ref(m, eal), g.M, d.K, eb, g.N, pp->eb, ref(m, btl));
             d.at_a = ref(m, eal);
+            if (gpu_wgdt_ra(d.dt)) {           /* A from registers: the MMAs reading them done */
+                gpu_wg_wait(m, pp->acc, pp->nacc, 0);
+                d.fa = gpu_wgdt_fa(m, &g, ref(m, eal), g.M, d.K);
+            }
             d.at_b = ref(m, btl);
             d.bt = true;
             d.K = d.K * kind_of(d.dt).es / 2;  /* 16-bit units */

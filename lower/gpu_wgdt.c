@@ -36,9 +36,11 @@
  * matmul_tf32 reaches 141 TFLOP/s (mma.sync 110): the rewrite is what
  * costs (without it, wrong but timed, 244), and where TMA cannot take the
  * operands (rows not 16-byte aligned) tf32 falls to 0.58x mma.sync.  So
- * TKC_WG_DTYPE defaults to s8 only.  What would help tf32: A from
- * registers (ldmatrix and rounding there, wgmma's register A), which
- * leaves only B's rewrite.
+ * TKC_WG_DTYPE defaults to s8 only.  What should help tf32: A from
+ * registers (ldmatrix from the swizzled stage, rounded there, wgmma's
+ * register A), which leaves only B's rewrite: TKC_WGDT_RA=1 (the MMAs of
+ * the iteration before are waited for before the registers are reloaded;
+ * checked on the emulator, not yet run on a GPU).
  */
 #include "gpu.h"
 
@@ -130,6 +132,33 @@ static int units(GpuMma *m, int64_t n, int t0, PirLocal **u)
     return 2;
 }
 
+bool gpu_wgdt_ra(DType dt) { return dt == DT_F32 && tkc_knob("TKC_WGDT_RA", 0) == 1; }
+
+PirLocal *gpu_wgdt_fa(GpuMma *m, const GpuGrid *g, PirExpr *ea, int64_t M, int64_t K)
+{
+    int64_t Ea = gpu_wg_width(K * 2), gm = g->WM / 4;
+    PirExpr *tid = gpu_tid(m->e), *l = op(m, PB_AND, tid, ci(m, 31));
+    /* this lane's row of ldmatrix: matrices 0-3 are rows 0-7, 8-15 at k 0-3, then at k 4-7 */
+    PirExpr *row = add(m, add(m, mul(m, op(m, PB_REM, op(m, PB_SHR, tid, ci(m, 7)), ci(m, gm)), ci(m, 64)),
+                              mul(m, op(m, PB_AND, op(m, PB_SHR, tid, ci(m, 5)), ci(m, 3)), ci(m, 16))),
+                       add(m, op(m, PB_AND, l, ci(m, 7)), mul(m, op(m, PB_AND, op(m, PB_SHR, l, ci(m, 3)), ci(m, 1)), ci(m, 8))));
+    PirLocal *r = let(m, "ar", row), *h = let(m, "ah", mul(m, op(m, PB_SHR, l, ci(m, 4)), ci(m, 8)));
+    PirLocal *a = let(m, "ea", ea);
+    PirLocal *fa = pir_local(F, "fa", PT_U32, K / 2), *u = pir_local(F, "u", PT_U32, 4);
+    pir_decl(F, CUR, fa, NULL);
+    pir_decl(F, CUR, u, NULL);
+    for (int64_t j = 0; j < K / 8; j++) {
+        PirStmt *s = pir_asm_stmt(F, CUR, PA_LDSM4);
+        for (int i = 0; i < 4; i++)
+            s->out[i] = pir_elem(F, u, ci(m, i));
+        PirExpr *kh = add(m, ref(m, h), ci(m, 16 * j));
+        s->in[0] = pir_saddr(F, add(m, ref(m, a), gpu_wg_at(m, M, Ea, ref(m, r), kh)));
+        for (int i = 0; i < 4; i++)
+            pir_assign(F, CUR, fa, ci(m, 4 * j + i), tf32(m, u, ci(m, i)));
+    }
+    return fa;
+}
+
 void gpu_wgdt_prep(GpuMma *m, DType dt, PirExpr *ea, int64_t M, int64_t K, PirExpr *eb, int64_t N, int64_t Eb,
                    PirExpr *et)
 {
@@ -149,7 +178,7 @@ void gpu_wgdt_prep(GpuMma *m, DType dt, PirExpr *ea, int64_t M, int64_t K, PirEx
     }
     PirLocal *u, *x = pir_local(F, "x", PT_U32, 16);
     pir_decl(F, CUR, x, NULL);
-    if (dt == DT_F32) {                        /* A rounded in place, a chunk at a time */
+    if (dt == DT_F32 && !gpu_wgdt_ra(dt)) {    /* A rounded in place, a chunk at a time */
         PirLocal *a = let(m, "ra", ea);
         int d = units(m, M * K / ce, t0, &u);
         PirLocal *at = let(m, "at", add(m, ref(m, a), mul(m, ref(m, u), ci(m, 16))));

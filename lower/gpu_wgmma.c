@@ -138,7 +138,8 @@ void gpu_wg_dot(GpuMma *m, const GpuWgDot *d)
         PirExpr *db = desc(m, gpu_op(e, PB_ADD, pir_ref(F, sb), u32(m, ob)), d->bt ? 16 : K * wb, 8 * wb, wb);
         PirStmt *s;
         if (d->fa) {
-            s = bound(m, d->dt == DT_BF16 ? PA_WGMMA_RA_BF16 : PA_WGMMA_RA_F16, d->acc, nacc);
+            s = bound(m, d->dt == DT_BF16 ? PA_WGMMA_RA_BF16 : d->dt == DT_F32 ? PA_WGMMA_RA_TF32 : PA_WGMMA_RA_F16,
+                      d->acc, nacc);
             for (int i = 0; i < 4; i++)
                 s->in[i] = pir_elem(F, d->fa, ci(m, kk / 4 + i));
             s->in[4] = db;

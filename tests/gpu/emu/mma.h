@@ -262,6 +262,32 @@ TK_D void tk_wgmma_s8(int *d, int n, uint64_t da, uint64_t db, int ta, int tb, i
 {
     tk_emu_wgmma_k(d, n, da, db, ta, tb, sd, true);
 }
+/* tf32 with A from registers: warp i of the warpgroup gives rows 16i.. in
+ * mma.sync's m16n8k8 tf32 A layout (A(r, k) in lane (r%8)*4 + k%4, register
+ * r/8 + 2(k/4)); B K-major from shared memory; the GPU ignores the low 13
+ * bits of both. */
+TK_D void tk_wgmma_ra_tf32(float *d, int n, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint64_t db,
+                           int tb, int sd)
+{
+    unsigned t = threadIdx.x, w = t & ~31u, l = t & 31;
+    if (tb) {
+        fprintf(stderr, "tk_emu: wgmma tf32 with a transposed operand\n");
+        abort();
+    }
+    tk_emu_mma_x[t][0] = a0, tk_emu_mma_x[t][1] = a1, tk_emu_mma_x[t][2] = a2, tk_emu_mma_x[t][3] = a3;
+    tk_emu_warp_sync();
+    for (int i = 0; i < n; i++) {
+        unsigned r = (l >> 2) + 8 * ((i >> 1) & 1), c = (i >> 2) * 8 + 2 * (l & 3) + (i & 1);
+        float s = sd ? d[i] : 0.0f;
+        for (unsigned k = 0; k < 8; k++) {
+            uint32_t xa = tk_emu_mma_x[w + (r & 7) * 4 + (k & 3)][(r >> 3) + 2 * (k >> 2)], xb;
+            memcpy(&xb, tk_smem + tk_emu_wg_at(db, false, c, 2 * k), 4);
+            s += tk_emu_tf32(xa & 0xffffe000u) * tk_emu_tf32(xb & 0xffffe000u);
+        }
+        d[i] = s;
+    }
+    tk_emu_warp_sync();
+}
 TK_D void tk_wg_fence(float *, int) {}
 TK_D void tk_wg_fence(int *, int) {}
 TK_D void tk_wg_commit(void) {}
