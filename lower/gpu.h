@@ -220,6 +220,21 @@ typedef struct GpuWgDot {
 void gpu_wg_dot(GpuMma *m, const GpuWgDot *d);
 void gpu_wg_wait(GpuMma *m, PirLocal *acc, int nacc, int n);
 
+/* gpu_wgdt.c: wgmma on tf32 and s8.  May dot (operands of dtype a) take
+ * it; the element bytes of an operand dtype; before the MMAs of an
+ * iteration: A ([M, K] at byte ea) rounded to tf32 in place, B ([K, N]
+ * N-major of width Eb at eb) rewritten K-major ([N, K] at et, rounded),
+ * then a proxy fence and a barrier. */
+bool gpu_wgdt_on(const GpuMma *m, const Instr *dot, DType a);
+int gpu_wgdt_es(DType dt);
+/* TKC_WGDT_RA=1: a tf32 dot's A from registers (not rounded in place):
+ * gpu_wgdt_fa loads them (ldmatrix from the swizzled [M, K] stage at ea,
+ * rounded), GpuWgDot.fa; the caller waits for the MMAs reading them first. */
+bool gpu_wgdt_ra(DType dt);
+PirLocal *gpu_wgdt_fa(GpuMma *m, const GpuGrid *g, PirExpr *ea, int64_t M, int64_t K);
+void gpu_wgdt_prep(GpuMma *m, DType dt, PirExpr *ea, int64_t M, int64_t K, PirExpr *eb, int64_t N, int64_t Eb,
+                   PirExpr *et);
+
 /* gpu_tma.c: TMA copies of a pipelined wgmma dot's operands.  A load that
  * TMA can fetch: tensor param, the [R, C] offset's row and column ramps
  * (values whose element (0, 0) is the box's first row and column) and their

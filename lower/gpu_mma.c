@@ -64,6 +64,10 @@
  *
  * A B operand trans(x) of either kind is staged as x's rows of K and
  * loaded with ldmatrix (ldsm_bt), which gives B's layout directly.
+ *
+ * On sm_90a a pipelined K loop of s8 (and with TKC_WG_DTYPE=3 of tf32)
+ * runs on wgmma too: the same stages, B rewritten K-major before the MMAs
+ * (gpu_wgdt.c; GpuPipe.bt).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -103,6 +107,8 @@ typedef struct GpuPipe {
     int ahead;                 /* iterations copied ahead: S - 1, or S - 2 with wgmma in flight */
     int inflight;              /* wgmma: groups left in flight after the dot (0, 1) */
     int64_t ea, eb;            /* wgmma: the operands' swizzle widths (gpu_wgmma.c); 0: mma.sync */
+    int64_t bt;                /* wgmma on tf32, s8 (gpu_wgdt.c): bytes of one of the two
+                                * K-major B buffers after the stages; else 0 */
     PirLocal *acc;             /* wgmma: the accumulators, for the wait after the loop */
     int nacc;
     /* wgmma with TMA (gpu_tma.c): the operands' loads, their PP_TMAP params,
@@ -608,6 +614,7 @@ static void pipe_issue(GpuMma *m, struct GpuPipe *p, int part, int parts);
 static void ws_release(GpuMma *m, struct GpuPipe *p, bool next);
 static bool ws_wg_arrive(const GpuMma *m);
 static void pipe_bases(GpuMma *m, struct GpuPipe *p, PirExpr **ea, PirExpr **eb);
+static int64_t pipe_base(const GpuMma *m, const struct GpuPipe *p);
 /* The accumulator of a DOT on grid g, set to its acc operand: the var
  * itself when fused, a copy of an operand already in g's fragments, or
  * the operand read at each slot. */
@@ -818,6 +825,22 @@ bool gpu_mma_dot(GpuMma *m, const Instr *in)
         scope(m);
         GpuWgDot d = { .acc = pp->acc, .g = &g, .at_a = ea, .at_b = eb, .K = ty(m, a)->dim[1], .ea = pp->ea,
                        .eb = pp->eb, .dt = ty(m, a)->dt };
+        if (pp->bt) {                          /* tf32, s8: B rewritten K-major (gpu_wgdt.c) */
+            PirExpr *bt = add(m, ci(m, pipe_base(m, pp) + pp->S * pp->stage),
+                              mul(m, pir_conv(F, PT_I32, op(m, PB_AND, ref(m, pp->it), pir_int(F, PT_I64, 1))),
+                                  ci(m, pp->bt)));
+            PirLocal *btl = let(m, "bt", bt), *eal = let(m, "ea", ea);
+            gpu_wgdt_prep(m, d.dt, ref(m, eal), g.M, d.K, eb, g.N, pp->eb, ref(m, btl));
+            d.at_a = ref(m, eal);
+            if (gpu_wgdt_ra(d.dt)) {           /* A from registers: the MMAs reading them done */
+                gpu_wg_wait(m, pp->acc, pp->nacc, 0);
+                d.fa = gpu_wgdt_fa(m, &g, ref(m, eal), g.M, d.K);
+            }
+            d.at_b = ref(m, btl);
+            d.bt = true;
+            d.K = d.K * kind_of(d.dt).es / 2;  /* 16-bit units */
+            d.eb = pp->ea;
+        }
         gpu_wg_dot(m, &d);
         if (pp->late)
             pipe_issue(m, pp, 0, 1);
@@ -987,8 +1010,9 @@ static bool wg_plan(const GpuMma *m, const Instr *in, const Instr *loop, Grid *g
 {
     const TTy *t = &in->ty;
     int x = I(m, in->args[2])->index;
-    if (!m->k->wgmma || !tkc_knob("TKC_WGMMA", 1) || !half_dt(ty(m, in->args[0])->dt)
-        || !gpu_wg_grid(m, t->dim[0], t->dim[1], g))
+    DType dt = ty(m, in->args[0])->dt;
+    if (!m->k->wgmma || !tkc_knob("TKC_WGMMA", 1) || !(half_dt(dt) || gpu_wgdt_on(m, in, dt))
+        || !gpu_wg_grid(m, t->dim[0], t->dim[1], g) || t->dim[1] * gpu_wgdt_es(dt) % 32)
         return false;
     for (int v = 1; v < m->k->instrs.n; v++) {
         const Instr *c = I(m, v);
@@ -1033,10 +1057,12 @@ static void plan_pipe(GpuMma *m, const Instr *in, const int *uses)
     int64_t K = ty(m, a)->dim[1], bytes_a = g.M * (K + kd.pa) * kd.es;
     int64_t stage = (bytes_a + K * (g.N + kd.pb) * kd.es + 127) / 128 * 128, max = PIPE_MAX;
     bool wg = wg_plan(m, in, loop, &g);
+    int64_t bt = 0;                            /* tf32, s8: the K-major B buffers */
     if (wg) {                                  /* unpadded, 1024-aligned (gpu_wgmma.c) */
-        bytes_a = (g.M * K * 2 + 1023) / 1024 * 1024;
-        stage = (bytes_a + K * g.N * 2 + 1023) / 1024 * 1024;
-        max = WG_PIPE_MAX;
+        bytes_a = al1k(g.M * K * kd.es);
+        stage = al1k(bytes_a + K * g.N * kd.es);
+        bt = half_dt(kd.dt) ? 0 : al1k(g.N * K * kd.es);
+        max = WG_PIPE_MAX - 2 * bt;
     }
     int S = m->k->stages > 0 ? m->k->stages : tkc_knob("TKC_MMA_STAGES", wg ? WG_STAGES : PIPE_STAGES);
     if (S < 2)
@@ -1047,7 +1073,7 @@ static void plan_pipe(GpuMma *m, const Instr *in, const int *uses)
         return;
     GpuPipe *p = arena_alloc(m->a, sizeof *p);
     *p = (GpuPipe){ .dot = in->id, .lv = lv->id, .S = S, .stage = stage, .offb = bytes_a,
-                    .t = pir_ty_compute(lv->ty.dt), .ahead = S - 1 };
+                    .t = pir_ty_compute(lv->ty.dt), .ahead = S - 1, .bt = bt };
     /* Interleaving pays when a k step has many MMAs per warp (H200: 128x256
      * tiles of 64x64 per warp +9% at 8192^3; 128x128 of 64x32 -6%). */
     p->late = tkc_knob("TKC_MMA_LATE", g.MI * g.NI >= 32) == 1;
@@ -1065,8 +1091,8 @@ static void plan_pipe(GpuMma *m, const Instr *in, const int *uses)
         p->late = every && tkc_knob("TKC_MMA_LATE", 1);
         p->inflight = every && S >= 3 && tkc_knob("TKC_WG_INFLIGHT", 1);
         p->ahead = S - 1 - p->inflight;
-        p->ea = gpu_wg_width(K);
-        p->eb = gpu_wg_width(g.TN);
+        p->ea = gpu_wg_width(K * kd.es / 2);  /* in 16-bit units (gpu_wgdt.c) */
+        p->eb = gpu_wg_width(bt ? g.N * kd.es / 2 : g.TN);
         /* TMA: every copy issued is waited for (no exits), so the
          * mbarriers' phases stay in step across loops and programs */
         if (every && p->inflight && !exits(m, loop->blocks[0]) && gpu_tma_match(m, a, &p->ta)
@@ -1119,7 +1145,7 @@ static int64_t key_at(const GpuMma *m, const GpuPipe *p)
 static void pipe_bases(GpuMma *m, GpuPipe *p, PirExpr **ea, PirExpr **eb)
 {
     if (!p->ws)
-        need(m, p->S * p->stage + (p->ea ? 1024 : 0));
+        need(m, p->S * p->stage + 2 * p->bt + (p->ea ? 1024 : 0));
     PirExpr *base = add(m, ci(m, pipe_base(m, p)), mul(m, ref(m, p->cur), ci(m, p->stage)));
     *ea = base;
     *eb = add(m, base, ci(m, p->offb));
@@ -1176,7 +1202,8 @@ static PirExpr *chunk_loop(GpuMma *m, int v, PirExpr *at, int64_t q0, int64_t q1
     }
     *i0 = let(m, "i", op(m, PB_DIV, ref(m, ch), ci(m, C / ce)));
     *i1 = let(m, "i", mul(m, op(m, PB_REM, ref(m, ch), ci(m, C / ce)), ci(m, ce)));
-    PirExpr *o = E ? gpu_wg_at(m, R, E, ref(m, *i0), ref(m, *i1))
+    PirExpr *o = E ? gpu_wg_at(m, R, E, ref(m, *i0), es == 2 ? ref(m, *i1)   /* 16-bit units */
+                                                   : es == 4 ? mul(m, ref(m, *i1), ci(m, 2)) : op(m, PB_SHR, ref(m, *i1), ci(m, 1)))
                    : mul(m, add(m, mul(m, ref(m, *i0), ci(m, SR)), ref(m, *i1)), ci(m, es));
     *dst = let(m, "dst", add(m, at, o));
     return qq;
@@ -1357,9 +1384,10 @@ static void tma_copies(GpuMma *m, GpuPipe *p, PirLocal *at, PirExpr *slot)
     PirLocal *bar = let(m, "bar", bar_addr(m, p, slot));
     PirStmt *x = pir_asm_stmt(F, CUR, PA_MBAR_EXPECT);
     x->in[0] = ref(m, bar);
-    x->in[1] = pir_int(F, PT_U32, (tty_numel(ta) + tty_numel(tb)) * 2);
-    gpu_tma_copy(m, &p->ta, p->map[0], dot->args[0], p->ea, ref(m, at), ref(m, bar));
-    gpu_tma_copy(m, &p->tb, p->map[1], dot->args[1], p->eb, add(m, ref(m, at), ci(m, p->offb)), ref(m, bar));
+    x->in[1] = pir_int(F, PT_U32, (tty_numel(ta) + tty_numel(tb)) * kind_of(ta->dt).es);
+    int64_t es = kind_of(ta->dt).es;          /* the widths in elements */
+    gpu_tma_copy(m, &p->ta, p->map[0], dot->args[0], p->ea * 2 / es, ref(m, at), ref(m, bar));
+    gpu_tma_copy(m, &p->tb, p->map[1], dot->args[1], p->eb * 2 / es, add(m, ref(m, at), ci(m, p->offb)), ref(m, bar));
 }
 
 /* tma_copies by one thread (0), into block b. */
@@ -1410,8 +1438,9 @@ void gpu_mma_kernel_head(GpuMma *m)
         if (!p || !p->tma)
             continue;
         const Instr *dot = I(m, p->dot);
-        p->map[0] = gpu_tma_param(m, &p->ta, p->ea, ty(m, dot->args[0])->dim[0]);
-        p->map[1] = gpu_tma_param(m, &p->tb, p->eb, ty(m, dot->args[1])->dim[0]);
+        int64_t es = kind_of(ty(m, dot->args[0])->dt).es;   /* the widths in elements */
+        p->map[0] = gpu_tma_param(m, &p->ta, p->ea * 2 / es, ty(m, dot->args[0])->dim[0]);
+        p->map[1] = gpu_tma_param(m, &p->tb, p->eb * 2 / es, ty(m, dot->args[1])->dim[0]);
         p->ph = let(m, "ph", pir_int(F, PT_U32, 0));
         any = true;
     }
@@ -1733,7 +1762,7 @@ void gpu_mma_loop_post(GpuMma *m, const Instr *loop)
 static bool ws_plan(const GpuMma *m, const GpuPipe *p, const Instr *loop)
 {
     bool on = tkc_knob("TKC_WS", m->k->specialize) == 1;
-    if (!on || m->ws || loop->parent != m->k->body || m->T % 128 || m->T + 128 > 1024)
+    if (!on || m->ws || p->bt /* gpu_wgdt.c's rewrite of B syncs every thread */ || loop->parent != m->k->body || m->T % 128 || m->T + 128 > 1024)
         return false;
     for (int j = 0; j < 3; j++)
         if (!gpu_ws_ready(m->e, loop->args[j], loop))

@@ -4,7 +4,7 @@
  * cp.async.
  *
  * A load qualifies when it is a plain 2-D tile of a contiguous rank-2 f16/bf16
- * tensor parameter t[R0, C0]: its offsets are (r + i0) * C0 + (c + i1) for
+ * (or, for gpu_wgdt.c's dots, f32/i8) tensor parameter t[R0, C0]: its offsets are (r + i0) * C0 + (c + i1) for
  * scalars r, c (the tile's first row and column, e.g. pm * BM and k) and its
  * mask only checks those indices against 0 and the tensor's own dims, with
  * other = 0.  The TMA unit zero-fills the elements of a box that lie outside
@@ -127,7 +127,10 @@ static bool match_tile(const GpuMma *m, int param, const TTy *ty, int off, int m
     if (!tkc_knob("TKC_TMA", 1) || ty->rank != 2 || param < 0)
         return false;
     const ParamInfo *p = &m->k->info->params[param];
-    if (!p->is_tensor || p->rank != 2 || p->strided || (p->dt != DT_BF16 && p->dt != DT_F16) || ty->dim[0] > 256)
+    /* f32 and i8: the operands of gpu_wgdt.c's wgmma dots (loads only:
+     * gpu_tma_match_store takes 16-bit elements) */
+    bool dt_ok = p->dt == DT_BF16 || p->dt == DT_F16 || p->dt == DT_F32 || p->dt == DT_I8;
+    if (!p->is_tensor || p->rank != 2 || p->strided || !dt_ok || ty->dim[0] > 256)
         return false;
     *t = (GpuTma){ .param = param };
     const Instr *o = I(m, off);
@@ -164,7 +167,10 @@ bool gpu_tma_match(const GpuMma *m, int v, GpuTma *t)
 bool gpu_tma_match_store(const GpuMma *m, int v, GpuTma *t)
 {
     const Instr *st = I(m, v);
-    if (st->op != OP_STORE || !st->args[0])
+    if (st->op != OP_STORE || !st->args[0] || st->index < 0)
+        return false;
+    int dt = m->k->info->params[st->index].dt;
+    if (dt != DT_BF16 && dt != DT_F16)
         return false;
     return match_tile(m, st->index, ty(m, st->args[0]), st->args[0], st->args[2], t);
 }
@@ -183,12 +189,13 @@ void gpu_tma_copy(GpuMma *m, const GpuTma *t, int map, int v, int64_t E, PirExpr
 {
     const TTy *ty = &I(m, v)->ty;
     GL *e = m->e;
+    int64_t es = dtype_info[m->k->info->params[t->param].dt].bits / 8;   /* E: elements of es bytes */
     PirExpr *zero = gpu_i(e, 0);
     PirLocal *r = gpu_let(e, "tr", pir_conv(F, PT_I32, gpu_at_raw(e, t->row, zero, zero)));
     PirLocal *c = gpu_let(e, "tc", pir_conv(F, PT_I32, gpu_at_raw(e, t->col, zero, zero)));
     for (int64_t j = 0; j < ty->dim[1] / E; j++) {
         PirStmt *s = pir_asm_stmt(F, gpu_cur(e), PA_TMA_LOAD2);
-        s->in[0] = pir_saddr(F, gpu_add(e, at, gpu_i(e, j * ty->dim[0] * 2 * E)));
+        s->in[0] = pir_saddr(F, gpu_add(e, at, gpu_i(e, j * ty->dim[0] * es * E)));
         s->in[1] = pir_param(F, map);
         s->in[2] = gpu_add(e, pir_ref(F, c), gpu_i(e, j * E));
         s->in[3] = pir_ref(F, r);

@@ -102,6 +102,17 @@ static PirStmt *bound(GpuMma *m, PirAsmOp op, PirLocal *acc, int nacc)
     return s;
 }
 
+/* The wgmma of operand dtype dt (f32: tf32, i8: s8; gpu_wgdt.c). */
+static PirAsmOp wg_op(DType dt)
+{
+    switch (dt) {
+    case DT_BF16: return PA_WGMMA_BF16;
+    case DT_F32:  return PA_WGMMA_TF32;
+    case DT_I8:   return PA_WGMMA_S8;
+    default:      return PA_WGMMA_F16;
+    }
+}
+
 void gpu_wg_wait(GpuMma *m, PirLocal *acc, int nacc, int n)
 {
     bound(m, PA_WG_WAIT, acc, nacc)->in[0] = ci(m, n);
@@ -127,7 +138,8 @@ void gpu_wg_dot(GpuMma *m, const GpuWgDot *d)
         PirExpr *db = desc(m, gpu_op(e, PB_ADD, pir_ref(F, sb), u32(m, ob)), d->bt ? 16 : K * wb, 8 * wb, wb);
         PirStmt *s;
         if (d->fa) {
-            s = bound(m, d->dt == DT_BF16 ? PA_WGMMA_RA_BF16 : PA_WGMMA_RA_F16, d->acc, nacc);
+            s = bound(m, d->dt == DT_BF16 ? PA_WGMMA_RA_BF16 : d->dt == DT_F32 ? PA_WGMMA_RA_TF32 : PA_WGMMA_RA_F16,
+                      d->acc, nacc);
             for (int i = 0; i < 4; i++)
                 s->in[i] = pir_elem(F, d->fa, ci(m, kk / 4 + i));
             s->in[4] = db;
@@ -136,7 +148,7 @@ void gpu_wg_dot(GpuMma *m, const GpuWgDot *d)
             continue;
         }
         int64_t oa = kk / d->ea * M * wa + kk % d->ea * 2;
-        s = bound(m, d->dt == DT_BF16 ? PA_WGMMA_BF16 : PA_WGMMA_F16, d->acc, nacc);
+        s = bound(m, wg_op(d->dt), d->acc, nacc);
         s->in[0] = desc(m, gpu_op(e, PB_ADD, pir_ref(F, sa), u32(m, oa)), 16, 8 * wa, wa);
         s->in[1] = db;
         s->in[2] = ci(m, 0);

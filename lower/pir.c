@@ -399,8 +399,8 @@ char *pir_asm_cons(Arena *a, const PirStmt *s)
         buf_printf(&b, "%s%.*s", b.n ? "," : "", (int)n, c);
         c += n + (c[n] == ',');
     }
-    for (int i = 0; i < s->nacc; i++)
-        buf_printf(&b, "%s=f", b.n ? "," : "");
+    for (int i = 0; i < s->nacc; i++)     /* F32 accumulators, or I32 (wgmma s8) */
+        buf_printf(&b, "%s=%c", b.n ? "," : "", s->acc && s->acc->ty == PT_I32 ? 'r' : 'f');
     if (*c)
         buf_printf(&b, "%s%s", b.n ? "," : "", c);
     for (int i = 0; i < s->nacc; i++)

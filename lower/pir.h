@@ -36,6 +36,8 @@
  * PA_CVT_TF32, PA_MMA_TF32, PA_MMA_S8 (mma.sync on tf32 and s8, sm_80).
  * PA_CP_MBAR_ARRIVE (cp.async completion on an mbarrier, sm_80).
  * PirFunc.fast_exp2.
+ * PA_WGMMA_TF32, PA_WGMMA_S8 (warpgroup MMA on tf32 and s8; a bound register
+ * array of I32 takes "r" constraints), PA_WGMMA_RA_TF32.
  */
 #ifndef TKC_PIR_H
 #define TKC_PIR_H
@@ -387,7 +389,21 @@ typedef struct PirExpr {
     /* an arrival on the mbarrier at in[0] (U32 shared address) once every earlier     \
      * PA_CP_ASYNC of this thread has landed; not counted, so a PA_MBAR_ARRIVE of the  \
      * same thread (which also releases its plain stores) goes with it */             \
-    X(PA_CP_MBAR_ARRIVE, "cp_mbar_arrive", 0, 1, "cp.async.mbarrier.arrive.shared::cta.b64 [%0];", "r", 1)
+    X(PA_CP_MBAR_ARRIVE, "cp_mbar_arrive", 0, 1, "cp.async.mbarrier.arrive.shared::cta.b64 [%0];", "r", 1) \
+    /* WGMMA_BF16's inputs, on tf32 (k8: f32 bits already rounded to tf32, F32        \
+     * accumulators) and s8 (k32, I32 accumulators, wrapping); both operands K-major  \
+     * (PTX has no transpose for them: in[2], in[3] must be 0 and are not printed) */  \
+    X(PA_WGMMA_TF32, "wgmma_tf32", 0, 5, "{ .reg .pred p; setp.ne.b32 p, %{4}, 0; "      \
+      "wgmma.mma_async.sync.aligned.m64n%{N}k8.f32.tf32.tf32 %{A}, %{0}, %{1}, p, 1, 1; }", \
+      "l,l,n,n,r", 1)                                                                    \
+    X(PA_WGMMA_S8, "wgmma_s8", 0, 5, "{ .reg .pred p; setp.ne.b32 p, %{4}, 0; "          \
+      "wgmma.mma_async.sync.aligned.m64n%{N}k32.s32.s8.s8 %{A}, %{0}, %{1}, p; }",       \
+      "l,l,n,n,r", 1)                                                                    \
+    /* WGMMA_RA_BF16's inputs on tf32 (A's words: mma.sync's m16n8k8 tf32 A fragment  \
+     * of the warp's 16 rows, rounded; B K-major: in[5] must be 0, not printed) */    \
+    X(PA_WGMMA_RA_TF32, "wgmma_ra_tf32", 0, 7, "{ .reg .pred p; setp.ne.b32 p, %{6}, 0; " \
+      "wgmma.mma_async.sync.aligned.m64n%{N}k8.f32.tf32.tf32 %{A}, {%{0}, %{1}, %{2}, %{3}}, %{4}, p, 1, 1; }", \
+      "r,r,r,r,l,n,r", 1)
 
 typedef enum {
 #define X(n, s, no, ni, t, c, v) n,

@@ -184,22 +184,24 @@ static const char runtime[] =
     "#endif\n"
     "    return 1;\n"
     "}\n"
-    "/* A CUtensorMap (TMA) of a rows x cols 16-bit tensor at base, boxes of\n"
-    " * box1 rows of box0 elements swizzled in rows of 2 box0 bytes; 1 when\n"
-    " * built, 0 (a zeroed map) when TMA cannot take the tensor. */\n"
+    "/* A CUtensorMap (TMA) of a rows x cols tensor of es-byte elements (2: 16-bit,\n"
+    " * 4: f32, 1: i8) at base, boxes of box1 rows of box0 elements swizzled in rows\n"
+    " * of es box0 bytes; 1 when built, 0 (a zeroed map) when TMA cannot take the\n"
+    " * tensor. */\n"
     "typedef struct tk_cutmap { _Alignas(64) uint64_t x[16]; } tk_cutmap;\n"
     "static TK_UNUSED int tk_cuda_tmap(tk_cutmap *m, const void *base, int64_t rows, int64_t cols,\n"
-    "                                  unsigned box0, unsigned box1)\n"
+    "                                  unsigned box0, unsigned box1, unsigned es)\n"
     "{\n"
     "    memset(m, 0, sizeof *m);\n"
     "    if (!tk_cu.TensorMapEncodeTiled || ((uintptr_t)base & 15) || rows <= 0 || cols <= 0\n"
-    "        || cols % 8 || rows > INT64_C(4294967295) || cols > INT64_C(4294967295))\n"
+    "        || cols * es % 16 || rows > INT64_C(4294967295) || cols > INT64_C(4294967295))\n"
     "        return 0;\n"
-    "    uint64_t dim[2] = { (uint64_t)cols, (uint64_t)rows }, pitch[1] = { (uint64_t)cols * 2 };\n"
+    "    uint64_t dim[2] = { (uint64_t)cols, (uint64_t)rows }, pitch[1] = { (uint64_t)cols * es };\n"
     "    unsigned box[2] = { box0, box1 }, step[2] = { 1, 1 };\n"
-    "    int swz = box0 == 64 ? 3 : box0 == 32 ? 2 : 1;   /* CU_TENSOR_MAP_SWIZZLE_128B, _64B, _32B */\n"
-    "    /* CU_TENSOR_MAP_DATA_TYPE_UINT16, no interleave, L2 promotion 128B, zeros outside */\n"
-    "    return tk_cu.TensorMapEncodeTiled(m, 1, 2, (void *)base, dim, pitch, box, step, 0, swz, 2, 0) == 0;\n"
+    "    int swz = box0 * es == 128 ? 3 : box0 * es == 64 ? 2 : 1;   /* CU_TENSOR_MAP_SWIZZLE_128B, _64B, _32B */\n"
+    "    /* CU_TENSOR_MAP_DATA_TYPE_UINT16 (FLOAT32, UINT8), no interleave, L2 promotion 128B, zeros outside */\n"
+    "    int dt = es == 4 ? 7 : es == 1 ? 0 : 1;\n"
+    "    return tk_cu.TensorMapEncodeTiled(m, dt, 2, (void *)base, dim, pitch, box, step, 0, swz, 2, 0) == 0;\n"
     "}\n"
     "/* The blocks of a persistent kernel's grid: one per multiprocessor of\n"
     " * device 0 (the launcher's), at most n; n when unknown. */\n"
@@ -442,8 +444,8 @@ static void emit_tmap_build(HE *h, TirKernel *k, const CudaKernel *ck, const Hos
             buf_puts(o, "    int32_t tk_tma = 1;\n");
         any = true;
         buf_printf(o, "    tk_cutmap tk_tm%d;\n", i);
-        buf_printf(o, "    tk_tma &= tk_cuda_tmap(&tk_tm%d, (const void *)(uintptr_t)%s, %s, %s, %d, %d);\n", i, hn->pname[q->index],
-                   r ? r : "0", c ? c : "0", q->box[0], q->box[1]);
+        buf_printf(o, "    tk_tma &= tk_cuda_tmap(&tk_tm%d, (const void *)(uintptr_t)%s, %s, %s, %d, %d, %d);\n", i,
+                   hn->pname[q->index], r ? r : "0", c ? c : "0", q->box[0], q->box[1], pir_ty_bits[q->ty] / 8);
     }
     if (any) {
         buf_puts(o, "    if (getenv(\"TKC_TMA\") && !strcmp(getenv(\"TKC_TMA\"), \"0\"))   /* comparisons */\n");

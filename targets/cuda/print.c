@@ -424,7 +424,8 @@ static void asm_inline(PE *p, const PirStmt *s)
         c += n + (c[n] == ',');
     }
     for (int i = 0; i < s->nacc; i++)
-        buf_printf(&o, "%s\"+f\"(%s[%lld])", i ? ", " : "", arr, (long long)(s->acc0 + i));
+        buf_printf(&o, "%s\"+%c\"(%s[%lld])", i ? ", " : "", s->acc->ty == PT_I32 ? 'r' : 'f', arr,
+                   (long long)(s->acc0 + i));
     line(p, "#ifdef TK_EMU_MMA");
     line(p, "%s);", e.s);
     line(p, "#else");

@@ -674,12 +674,14 @@ static void asm_bound(Gen *g, const PirStmt *s)
     LLVMTypeRef *argt = arena_alloc(a, sizeof *argt * (size_t)(n + info->nin + 2));
     LLVMValueRef *args = arena_alloc(a, sizeof *args * (size_t)(n + info->nin + 2));
     PirExpr *el = arena_alloc(a, sizeof *el * (size_t)n), *ix = arena_alloc(a, sizeof *ix * (size_t)n);
+    bool ia = s->acc->ty == PT_I32;       /* wgmma s8's accumulators */
+    LLVMTypeRef et = ia ? l->t_i32 : l->t_f32;
     for (int i = 0; i < n; i++) {
-        outt[i] = l->t_f32;
+        outt[i] = et;
         ix[i] = (PirExpr){ .kind = PE_CONST, .ty = PT_I32, .ival = s->acc0 + i };
-        el[i] = (PirExpr){ .kind = PE_ELEM, .ty = PT_F32, .local = s->acc, .a = &ix[i] };
+        el[i] = (PirExpr){ .kind = PE_ELEM, .ty = ia ? PT_I32 : PT_F32, .local = s->acc, .a = &ix[i] };
     }
-    LLVMTypeRef bt = LLVMArrayType2(l->t_f32, (uint64_t)n);
+    LLVMTypeRef bt = LLVMArrayType2(et, (uint64_t)n);
     LLVMValueRef buf = NULL;
     if (l->host) {
         buf = LLVMBuildAlloca(g->b, bt, "");
@@ -699,12 +701,12 @@ static void asm_bound(Gen *g, const PirStmt *s)
         ll_call(l, arena_printf(a, "tk_nvx_%s", info->name), l->t_void, argt, args, nargs);
         for (int i = 0; i < n; i++) {
             LLVMValueRef at[2] = { ll_i32(l, 0), ll_i32(l, i) };
-            write_lvalue(g, &el[i], LLVMBuildLoad2(g->b, l->t_f32, LLVMBuildInBoundsGEP2(g->b, bt, buf, at, 2, ""), ""));
+            write_lvalue(g, &el[i], LLVMBuildLoad2(g->b, et, LLVMBuildInBoundsGEP2(g->b, bt, buf, at, 2, ""), ""));
         }
         return;
     }
     for (int i = 0; i < n; i++)
-        args[nargs] = ex(g, &el[i]), argt[nargs++] = l->t_f32;
+        args[nargs] = ex(g, &el[i]), argt[nargs++] = et;
     const char *cons = pir_asm_cons(a, s);
     if (info->memory)
         cons = arena_printf(a, "%s,~{memory}", cons);

@@ -1,6 +1,7 @@
 #!/bin/sh
 # tests/gpu/bench_dtype.sh — the tf32 and i8 matmuls on tensor cores: tkc
-# (stdlib matmul_tf32: mma.sync m16n8k8 tf32; matmul_i8: m16n8k32 s8) next
+# (stdlib matmul_tf32: mma.sync m16n8k8, wgmma .tf32 with TKC_WG_DTYPE=3;
+# matmul_i8: wgmma .s8 on sm_90a, else mma.sync m16n8k32) next
 # to torch.matmul with allow_tf32 and torch._int_mm, same run, at 4096^3,
 # 8192^3 and 4095^3.  Each tkc result is checked at sampled elements
 # (tests/gpu/bench_dtype.c).  Uses build/tkc as it is; FLAGS adds tkc flags.
@@ -25,7 +26,7 @@ rc=0
 for dt in tf32 i8; do
     "$B/bench" $dt 4096 4096 4096 8192 8192 8192 4095 4095 4095 | tee -a "$B/tkc.txt" || rc=1
 done
-# SASS of both kernels: HMMA (tf32) and IMMA (s8) instructions
+# SASS of both kernels: HGMMA / HMMA (tf32) and IGMMA / IMMA (s8) instructions
 PTXAS=${CUDA_HOME:-/usr/local/cuda}/bin/ptxas
 DIS=${CUDA_HOME:-/usr/local/cuda}/bin/cuobjdump
 # shellcheck disable=SC2086
@@ -33,7 +34,7 @@ if [ -x "$PTXAS" ] && [ -x "$DIS" ] && "$TKC" stdlib/matmul.tk --target=cuda --k
         --emit=ptx -o "$B/k.ptx" 2>/dev/null; then
     "$PTXAS" -arch=sm_90a -v -o "$B/k.cubin" "$B/k.ptx" 2>&1 | grep -i "registers\|spill" | sed 's/^/ptxas: /'
     "$DIS" -sass "$B/k.cubin" >"$B/k.sass"
-    echo "sass: $(grep -c 'HMMA.*TF32' "$B/k.sass") HMMA tf32, $(grep -c 'IMMA' "$B/k.sass") IMMA; e.g. $(grep -m1 -o 'HMMA[^;]*TF32[^;]*' "$B/k.sass"), $(grep -m1 -o 'IMMA[^;]*' "$B/k.sass")"
+    echo "sass: $(grep -c 'HMMA.*TF32' "$B/k.sass") HMMA tf32, $(grep -c 'IMMA' "$B/k.sass") IMMA, $(grep -c 'HGMMA.*TF32' "$B/k.sass") HGMMA tf32, $(grep -c 'IGMMA' "$B/k.sass") IGMMA; e.g. $(grep -m1 -o 'H*G*MMA[^;]*TF32[^;]*' "$B/k.sass"), $(grep -m1 -o 'IG*MMA[^;]*' "$B/k.sass")"
 fi
 if python3 -c "import torch; assert torch.cuda.is_available()" 2>/dev/null; then
     python3 tests/gpu/bench_dtype.py | tee "$B/ref.txt"

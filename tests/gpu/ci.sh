@@ -191,6 +191,11 @@ rm -f "$D/nvptx-times"
     else
         TKC_GPU_EMU=1 TKC=$TKC sh tests/gpu/run.sh | sed -n 's/^\(PASS\|FAIL\) gpu\//\1 cuda-emu\//p; s/^\(PASS\|FAIL\) gpu-nvptx\//\1 nvptx-emu\//p;
             s/^SKIP gpu-nvptx/SKIP nvptx-emu/p; s/^SKIP gpu/SKIP cuda-emu/p; /^    /p'
+        # tf32 dots on wgmma (lower/gpu_wgdt.c), off by default
+        TKC_WG_DTYPE=3 TKC_GPU_NVPTX=0 TKC_GPU_EMU=1 TKC=$TKC sh tests/gpu/run.sh dot_tf32 matmul_dtypes |
+            sed -n 's/^\(PASS\|FAIL\) gpu\//\1 cuda-emu-wgtf32\//p; /^    /p'
+        TKC_WG_DTYPE=3 TKC_WGDT_RA=1 TKC_GPU_NVPTX=0 TKC_GPU_EMU=1 TKC=$TKC sh tests/gpu/run.sh matmul_dtypes |
+            sed -n 's/^\(PASS\|FAIL\) gpu\//\1 cuda-emu-wgtf32ra\//p; /^    /p'
     fi
 } >"$D/results" 2>&1
 cat "$D/results"

@@ -103,7 +103,7 @@ int main(void)
 {
     static const int64_t shapes[][3] = {
         {1, 1, 1}, {5, 7, 3}, {17, 33, 19}, {64, 64, 64}, {67, 131, 97}, {129, 257, 200},
-        {200, 130, 8}, {5, 67, 4093}, {33, 17, 1021},
+        {200, 130, 8}, {5, 67, 4093}, {33, 17, 1021}, {131, 96, 480},  /* the last: TMA on sm_90a */
     };
     for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
         tkt_casef("M=%lld N=%lld K=%lld", (long long)shapes[s][0], (long long)shapes[s][1], (long long)shapes[s][2]);

@@ -289,7 +289,8 @@ int cuStreamDestroy_v2(void *s)
     return 0;
 }
 int cuStreamSynchronize(void *) { return 0; }
-/* tkc's maps: rank 2, 16-bit elements (CU_TENSOR_MAP_DATA_TYPE_UINT16),
+/* tkc's maps: rank 2, 16-bit elements (CU_TENSOR_MAP_DATA_TYPE_UINT16; FLOAT32
+ * and UINT8 for tf32 and s8: x[7] holds the element bytes),
  * 16-byte aligned base and pitch, a box row of at most the swizzle width
  * (CU_TENSOR_MAP_SWIZZLE_32B/64B/128B), at most 256 box rows; the fields as
  * emu.h's tk_tmap lists them. */
@@ -298,8 +299,9 @@ int cuTensorMapEncodeTiled(void *map, int dt, unsigned rank, void *base, const u
                            int, int oob)
 {
     unsigned sw = swz == 1 ? 32 : swz == 2 ? 64 : swz == 3 ? 128 : 0;
-    if (dt != 1 || rank != 2 || (uintptr_t)base % 16 || stride[0] % 16 || stride[0] < dim[0] * 2 || !sw
-        || box[0] * 2 > sw || box[1] > 256 || es[0] != 1 || es[1] != 1 || il != 0 || oob != 0
+    unsigned eb = dt == 1 ? 2 : dt == 7 ? 4 : dt == 0 ? 1 : 0;
+    if (!eb || rank != 2 || (uintptr_t)base % 16 || stride[0] % 16 || stride[0] < dim[0] * eb || !sw
+        || box[0] * eb > sw || box[1] > 256 || es[0] != 1 || es[1] != 1 || il != 0 || oob != 0
         || !owned((uintptr_t)base, 1))
         return 1;   /* CUDA_ERROR_INVALID_VALUE */
     uint64_t *x = ((tk_tmap *)map)->x;
@@ -311,6 +313,7 @@ int cuTensorMapEncodeTiled(void *map, int dt, unsigned rank, void *base, const u
     x[4] = box[0];
     x[5] = box[1];
     x[6] = sw;
+    x[7] = eb;
     return 0;
 }
 int cuStreamGetCtx(void *s, void **c)

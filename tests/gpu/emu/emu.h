@@ -39,7 +39,8 @@ void tk_emu_bar(int id, int n);            /* named barrier id of n threads */
 #define __align__(n) __attribute__((aligned(n)))
 #define __grid_constant__
 /* a CUtensorMap as the stand-in's cuTensorMapEncodeTiled fills it (driver.cc):
- * base, cols, rows, row pitch in bytes, box cols, box rows, swizzle bytes */
+ * base, cols, rows, row pitch in bytes, box cols, box rows, swizzle bytes,
+ * element bytes */
 struct alignas(64) tk_tmap { uint64_t x[16]; };
 #define __syncthreads() tk_emu_sync()
 #define __syncthreads_and(x) tk_emu_sync_and(x)

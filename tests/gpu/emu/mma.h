@@ -220,13 +220,83 @@ TK_D void tk_wgmma_ra_f16(float *d, int n, uint32_t a0, uint32_t a1, uint32_t a2
     const uint32_t a[4] = { a0, a1, a2, a3 };
     tk_emu_wgmma_ra(d, n, a, db, tb, sd, false);
 }
+/* wgmma on tf32 (k8; like the GPU it ignores the low 13 bits of the f32
+ * words, so tkc must round them first: a missing rounding shows as
+ * truncation errors) and s8 (k32, I32 accumulators, wrapping): K-major
+ * operands only, as in PTX. */
+TK_D void tk_emu_wgmma_k(void *acc, int n, uint64_t da, uint64_t db, int ta, int tb, int sd, bool s8)
+{
+    float *d = (float *)acc;
+    int *di = (int *)acc;
+    unsigned t = threadIdx.x, w = (t >> 5) & 3, l = t & 31, es = s8 ? 1 : 4, K = s8 ? 32 : 8;
+    if (ta || tb) {
+        fprintf(stderr, "tk_emu: wgmma %s with a transposed operand\n", s8 ? "s8" : "tf32");
+        abort();
+    }
+    for (int i = 0; i < n; i++) {
+        unsigned r = w * 16 + (l >> 2) + 8 * ((i >> 1) & 1), c = (i >> 2) * 8 + 2 * (l & 3) + (i & 1);
+        float s = sd ? d[i] : 0.0f;
+        uint32_t si = sd ? (uint32_t)di[i] : 0;
+        for (unsigned k = 0; k < K; k++) {
+            /* the byte of element k: tk_emu_wg_at's of 16-bit k / (2 / es), then its byte */
+            uint32_t xa = 0, xb = 0;
+            unsigned kh = k * es / 2, kb = k * es % 2;
+            memcpy(&xa, tk_smem + tk_emu_wg_at(da, false, r, kh) + kb, es);
+            memcpy(&xb, tk_smem + tk_emu_wg_at(db, false, c, kh) + kb, es);
+            if (s8)
+                si += (uint32_t)((int32_t)(int8_t)xa * (int8_t)xb);
+            else
+                s += tk_emu_tf32(xa & 0xffffe000u) * tk_emu_tf32(xb & 0xffffe000u);
+        }
+        if (s8)
+            di[i] = (int)si;
+        else
+            d[i] = s;
+    }
+}
+TK_D void tk_wgmma_tf32(float *d, int n, uint64_t da, uint64_t db, int ta, int tb, int sd)
+{
+    tk_emu_wgmma_k(d, n, da, db, ta, tb, sd, false);
+}
+TK_D void tk_wgmma_s8(int *d, int n, uint64_t da, uint64_t db, int ta, int tb, int sd)
+{
+    tk_emu_wgmma_k(d, n, da, db, ta, tb, sd, true);
+}
+/* tf32 with A from registers: warp i of the warpgroup gives rows 16i.. in
+ * mma.sync's m16n8k8 tf32 A layout (A(r, k) in lane (r%8)*4 + k%4, register
+ * r/8 + 2(k/4)); B K-major from shared memory; the GPU ignores the low 13
+ * bits of both. */
+TK_D void tk_wgmma_ra_tf32(float *d, int n, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint64_t db,
+                           int tb, int sd)
+{
+    unsigned t = threadIdx.x, w = t & ~31u, l = t & 31;
+    if (tb) {
+        fprintf(stderr, "tk_emu: wgmma tf32 with a transposed operand\n");
+        abort();
+    }
+    tk_emu_mma_x[t][0] = a0, tk_emu_mma_x[t][1] = a1, tk_emu_mma_x[t][2] = a2, tk_emu_mma_x[t][3] = a3;
+    tk_emu_warp_sync();
+    for (int i = 0; i < n; i++) {
+        unsigned r = (l >> 2) + 8 * ((i >> 1) & 1), c = (i >> 2) * 8 + 2 * (l & 3) + (i & 1);
+        float s = sd ? d[i] : 0.0f;
+        for (unsigned k = 0; k < 8; k++) {
+            uint32_t xa = tk_emu_mma_x[w + (r & 7) * 4 + (k & 3)][(r >> 3) + 2 * (k >> 2)], xb;
+            memcpy(&xb, tk_smem + tk_emu_wg_at(db, false, c, 2 * k), 4);
+            s += tk_emu_tf32(xa & 0xffffe000u) * tk_emu_tf32(xb & 0xffffe000u);
+        }
+        d[i] = s;
+    }
+    tk_emu_warp_sync();
+}
 TK_D void tk_wg_fence(float *, int) {}
+TK_D void tk_wg_fence(int *, int) {}
 TK_D void tk_wg_commit(void) {}
 /* wgmma runs at the call above, thread by thread; a group is done on the
  * GPU only once every warp of the warpgroup issued it, so the wait holds
  * the warpgroup together (a stage released by one thread of it after its
  * wait, as warp-specialized kernels do, is then read by none) */
 TK_D void tk_wg_wait(float *, int, int) { tk_emu_wg_sync(); }
+TK_D void tk_wg_wait(int *, int, int) { tk_emu_wg_sync(); }
 TK_D void tk_fence_proxy(void) {}
 
 /* mbarriers (sm_90): the state of the barrier at shared address a lives in
@@ -294,7 +364,7 @@ TK_D void tk_tma_load2(uint32_t s, uint64_t map, int c0, int c1, uint32_t bar)
     const uint64_t *x = ((const tk_tmap *)(uintptr_t)map)->x;
     const unsigned char *base = (const unsigned char *)(uintptr_t)x[0];
     int64_t cols = (int64_t)x[1], rows = (int64_t)x[2], pitch = (int64_t)x[3];
-    unsigned bc = (unsigned)x[4], br = (unsigned)x[5], sw = (unsigned)x[6];
+    unsigned bc = (unsigned)x[4], br = (unsigned)x[5], sw = (unsigned)x[6], es = (unsigned)x[7];
     if (!base || s % (sw * 8)) {
         fprintf(stderr, "tk_emu: TMA with a zero map, or into shared address %u (needs %u-alignment)\n", s, sw * 8);
         abort();
@@ -302,16 +372,16 @@ TK_D void tk_tma_load2(uint32_t s, uint64_t map, int c0, int c1, uint32_t bar)
     for (unsigned r = 0; r < br; r++)
         for (unsigned c = 0; c < bc; c++) {
             int64_t gr = (int64_t)c1 + r, gc = (int64_t)c0 + c;
-            uint16_t v = 0;
+            uint32_t v = 0;
             if (gr >= 0 && gr < rows && gc >= 0 && gc < cols)
-                memcpy(&v, base + gr * pitch + gc * 2, 2);
-            uint32_t a = s + r * bc * 2 + c * 2;
+                memcpy(&v, base + gr * pitch + gc * es, es);
+            uint32_t a = s + r * bc * es + c * es;
             a ^= (a >> 7 & (sw / 16 - 1)) << 4;
-            memcpy(tk_smem + a, &v, 2);
+            memcpy(tk_smem + a, &v, es);
         }
     std::lock_guard<std::mutex> g(tk_emu_mbar_lock);
     tk_emu_mbar &m = tk_emu_mbar_at(bar);
-    m.tx -= (int64_t)br * bc * 2;
+    m.tx -= (int64_t)br * bc * es;
     tk_emu_mbar_done(m);
 }
 /* TMA store: the box goes out at once (elements outside the tensor not

@@ -50,6 +50,13 @@ void tk_nvx_wgmma_ra_f16(float *d, int n, uint32_t a0, uint32_t a1, uint32_t a2,
 {
     tk_wgmma_ra_f16(d, n, a0, a1, a2, a3, b, tb, sd);
 }
+void tk_nvx_wgmma_tf32(float *d, int n, uint64_t a, uint64_t b, int ta, int tb, int sd) { tk_wgmma_tf32(d, n, a, b, ta, tb, sd); }
+void tk_nvx_wgmma_s8(int *d, int n, uint64_t a, uint64_t b, int ta, int tb, int sd) { tk_wgmma_s8(d, n, a, b, ta, tb, sd); }
+void tk_nvx_wgmma_ra_tf32(float *d, int n, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint64_t b, int tb,
+                          int sd)
+{
+    tk_wgmma_ra_tf32(d, n, a0, a1, a2, a3, b, tb, sd);
+}
 void tk_nvx_wg_commit(void) { tk_wg_commit(); }
 void tk_nvx_wg_wait(float *d, int n, int k) { tk_wg_wait(d, n, k); }
 void tk_nvx_fence_proxy(void) { tk_fence_proxy(); }

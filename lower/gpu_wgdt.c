@@ -1,0 +1,245 @@
+/*
+ * lower/gpu_wgdt.c — wgmma on tf32 and s8 operands (sm_90a).
+ *
+ * A pipelined K loop whose dot is on f32 operands with allow_tf32 (f32
+ * result) or on i8 operands (i32 result) runs on wgmma m64nNk8 .tf32 or
+ * m64nNk32 .s8 like the 16-bit dots (gpu_wgmma.c, gpu_mma.c "pipelined K
+ * loops"), with two differences PTX imposes:
+ *
+ *   - Both operands must be K-major: wgmma has no transpose for 4-byte and
+ *     1-byte types.  A [M, K] is (rows of K); B [K, N] as loaded is not.
+ *     Its stage stays N-major (swizzled like a 16-bit B, so the pipeline's
+ *     copies and TMA are unchanged), and before the MMAs the block rewrites
+ *     it K-major, [N, K] in the A layout, into one of two transposed
+ *     buffers after the stages (alternating per iteration: the MMAs of the
+ *     iteration before may still read the other one).
+ *   - tkc's tf32 is f32 rounded to nearest, ties away (cvt.rna.tf32.f32),
+ *     but wgmma reads the raw bits from shared memory (and drops the low
+ *     ones): A is rounded in place and B while it is transposed.
+ *
+ * Then a proxy fence (generic writes, async-proxy reads) and a barrier,
+ * and the MMAs as for 16-bit types.  Byte for byte the swizzled layouts
+ * are the 16-bit ones: a [R, C] tile of es-byte elements is laid out as a
+ * [R, C es / 2] tile of 16-bit ones, and a k step of 8 tf32 or 32 s8 is
+ * the 32 bytes of 16 bf16; so widths (gpu_wg_width) and the descriptors
+ * are computed in 16-bit units.
+ *
+ * The transpose works in units of 4 rows of k by one 16-byte chunk of n (4
+ * f32 or 16 i8): four 16-byte loads, then per n one 4-element run of k (a
+ * 16-byte store for f32, a word for i8).  For f32 the units are ordered so
+ * that the 8 lanes of a 16-byte phase hit 8 different chunks both when
+ * loading (rows of 128-byte swizzled B) and storing (rows of K-major Bt);
+ * for i8 a warp's lanes run along k, so that its word stores hit 32 banks.
+ *
+ * On an H100 (doc/bench/h100-s5-dtype-*.log) matmul_i8 at 128 x 256 x 64
+ * runs at 542 / 593 TOP/s at 4096^3 / 8192^3 (mma.sync 250 / 261), while
+ * matmul_tf32 reaches 141 TFLOP/s (mma.sync 110): the rewrite is what
+ * costs (without it, wrong but timed, 244), and where TMA cannot take the
+ * operands (rows not 16-byte aligned) tf32 falls to 0.58x mma.sync.  So
+ * TKC_WG_DTYPE defaults to s8 only.  What should help tf32: A from
+ * registers (ldmatrix from the swizzled stage, rounded there, wgmma's
+ * register A), which leaves only B's rewrite: TKC_WGDT_RA=1 (the MMAs of
+ * the iteration before are waited for before the registers are reloaded;
+ * checked on the emulator, not yet run on a GPU).
+ */
+#include "gpu.h"
+
+#define F (gpu_func(m->e))
+#define CUR (gpu_cur(m->e))
+
+static PirExpr *ci(GpuMma *m, int64_t v) { return gpu_i(m->e, v); }
+static PirExpr *add(GpuMma *m, PirExpr *a, PirExpr *b) { return gpu_add(m->e, a, b); }
+static PirExpr *mul(GpuMma *m, PirExpr *a, PirExpr *b) { return gpu_mul(m->e, a, b); }
+static PirExpr *op(GpuMma *m, PirBinOp o, PirExpr *a, PirExpr *b) { return gpu_op(m->e, o, a, b); }
+static PirExpr *ref(GpuMma *m, PirLocal *l) { return pir_ref(F, l); }
+static PirLocal *let(GpuMma *m, const char *hint, PirExpr *x) { return gpu_let(m->e, hint, x); }
+
+/* TKC_WG_DTYPE: bit 0 tf32, bit 1 s8.  s8 only by default: on an H100 tf32
+ * on wgmma is 1.28x mma.sync at 4096^3 but 0.58x at 4095^3, where TMA is
+ * off (rows not 16-byte aligned) and the cp.async stages plus the rewrite
+ * cost more than mma.sync's loop (doc/bench/h100-s5-dtype-*.log). */
+bool gpu_wgdt_on(const GpuMma *m, const Instr *dot, DType a)
+{
+    int on = tkc_knob("TKC_WG_DTYPE", 2);
+    if (a == DT_F32)
+        return (on & 1) && dot->ival && dot->ty.dt == DT_F32;
+    return (on & 2) && a == DT_I8 && dot->ty.dt == DT_I32;
+}
+
+int gpu_wgdt_es(DType dt) { return dt == DT_F32 ? 4 : dt == DT_I8 ? 1 : 2; }
+
+/* for (c = 0; c < n; c++), unrolled; the body is current. */
+static PirExpr *loop(GpuMma *m, const char *hint, int64_t n)
+{
+    PirLocal *c = pir_local(F, hint, PT_I32, 0);
+    PirStmt *s = pir_for(F, CUR, c, ci(m, 0), ci(m, n), ci(m, 1), true);
+    s->next = add(m, ref(m, c), ci(m, 1));
+    gpu_push(m->e, s->body);
+    return ref(m, c);
+}
+
+/* Word j of array u rounded to tf32 (its f32 bits in, U32 out).  wgmma
+ * ignores the low 13 bits, so adding half a tf32 ulp (0x1000) rounds to
+ * nearest, ties away, as cvt.rna does, in integer ops (cvt runs at a
+ * quarter of their rate); inf and NaN stay as they are.  TKC_WGDT_CVT=1:
+ * cvt.rna.tf32.f32 instead. */
+static PirExpr *tf32(GpuMma *m, PirLocal *u, PirExpr *j)
+{
+    if (!tkc_knob("TKC_WGDT_CVT", 0)) {
+        PirExpr *x = pir_elem(F, u, j);
+        PirExpr *fin = op(m, PB_NE, op(m, PB_AND, x, pir_int(F, PT_U32, 0x7f800000)), pir_int(F, PT_U32, 0x7f800000));
+        return op(m, PB_ADD, pir_elem(F, u, j), pir_select(F, fin, pir_int(F, PT_U32, 0x1000), pir_int(F, PT_U32, 0)));
+    }
+    PirLocal *r = pir_local(F, "r", PT_U32, 0);
+    pir_decl(F, CUR, r, NULL);
+    PirStmt *s = pir_asm_stmt(F, CUR, PA_CVT_TF32);
+    s->out[0] = ref(m, r);
+    s->in[0] = pir_bitcast(F, PT_F32, pir_elem(F, u, j));
+    return ref(m, r);
+}
+
+/* 4 words from byte offset at (16-aligned) into u[4 i ..]. */
+static void ld16(GpuMma *m, PirLocal *u, int i, PirExpr *at)
+{
+    PirStmt *s = pir_stmt(F, CUR, PS_LOADV);
+    s->mem = pir_smem(PT_U32, 0, op(m, PB_SHR, at, ci(m, 2)));
+    s->nw = 4;
+    s->local = u;
+    s->dst0 = 4 * i;
+}
+
+static void st16(GpuMma *m, PirExpr *at, PirExpr **w)
+{
+    PirStmt *st = pir_stmt(F, CUR, PS_STORE);
+    st->mem = pir_smem(PT_U32, 0, op(m, PB_SHR, at, ci(m, 2)));
+    st->nw = 4;
+    for (int i = 0; i < 4; i++)
+        st->w[i] = w[i];
+    st->val = w[0];
+}
+
+/* Open the loop over this thread's units (n of them, T - t0 a round, over
+ * threads t0..); *u: the unit. */
+static int units(GpuMma *m, int64_t n, int t0, PirLocal **u)
+{
+    int64_t T = m->T - t0;
+    PirExpr *q = loop(m, "q", (n + T - 1) / T);
+    PirExpr *t = t0 ? op(m, PB_SUB, gpu_tid(m->e), ci(m, t0)) : gpu_tid(m->e);
+    *u = let(m, "u", add(m, mul(m, q, ci(m, T)), t));
+    if (n % T == 0)
+        return 1;
+    gpu_push(m->e, pir_if(F, CUR, op(m, PB_LT, ref(m, *u), ci(m, n)))->body);
+    return 2;
+}
+
+bool gpu_wgdt_ra(DType dt) { return dt == DT_F32 && tkc_knob("TKC_WGDT_RA", 0) == 1; }
+
+PirLocal *gpu_wgdt_fa(GpuMma *m, const GpuGrid *g, PirExpr *ea, int64_t M, int64_t K)
+{
+    int64_t Ea = gpu_wg_width(K * 2), gm = g->WM / 4;
+    PirExpr *tid = gpu_tid(m->e), *l = op(m, PB_AND, tid, ci(m, 31));
+    /* this lane's row of ldmatrix: matrices 0-3 are rows 0-7, 8-15 at k 0-3, then at k 4-7 */
+    PirExpr *row = add(m, add(m, mul(m, op(m, PB_REM, op(m, PB_SHR, tid, ci(m, 7)), ci(m, gm)), ci(m, 64)),
+                              mul(m, op(m, PB_AND, op(m, PB_SHR, tid, ci(m, 5)), ci(m, 3)), ci(m, 16))),
+                       add(m, op(m, PB_AND, l, ci(m, 7)), mul(m, op(m, PB_AND, op(m, PB_SHR, l, ci(m, 3)), ci(m, 1)), ci(m, 8))));
+    PirLocal *r = let(m, "ar", row), *h = let(m, "ah", mul(m, op(m, PB_SHR, l, ci(m, 4)), ci(m, 8)));
+    PirLocal *a = let(m, "ea", ea);
+    PirLocal *fa = pir_local(F, "fa", PT_U32, K / 2), *u = pir_local(F, "u", PT_U32, 4);
+    pir_decl(F, CUR, fa, NULL);
+    pir_decl(F, CUR, u, NULL);
+    for (int64_t j = 0; j < K / 8; j++) {
+        PirStmt *s = pir_asm_stmt(F, CUR, PA_LDSM4);
+        for (int i = 0; i < 4; i++)
+            s->out[i] = pir_elem(F, u, ci(m, i));
+        PirExpr *kh = add(m, ref(m, h), ci(m, 16 * j));
+        s->in[0] = pir_saddr(F, add(m, ref(m, a), gpu_wg_at(m, M, Ea, ref(m, r), kh)));
+        for (int i = 0; i < 4; i++)
+            pir_assign(F, CUR, fa, ci(m, 4 * j + i), tf32(m, u, ci(m, i)));
+    }
+    return fa;
+}
+
+void gpu_wgdt_prep(GpuMma *m, DType dt, PirExpr *ea, int64_t M, int64_t K, PirExpr *eb, int64_t N, int64_t Eb,
+                   PirExpr *et)
+{
+    int es = gpu_wgdt_es(dt), ce = 16 / es;
+    int64_t Et = gpu_wg_width(K * es / 2);
+    /* TKC_WGDT_W0=1: warp 0 (whose thread 0 issues the TMA copies) takes no
+     * part, so that its proxy fence does not wait for copies in flight:
+     * slower on an H100 (tf32 117 vs 141 TFLOP/s, i8 458 vs 542 TOP/s) */
+    int t0 = tkc_knob("TKC_WGDT_W0", 0) == 1 && m->T > 32 ? 32 : 0, open = 0;
+    if (t0) {
+        gpu_push(m->e, pir_if(F, CUR, op(m, PB_GE, gpu_tid(m->e), ci(m, t0)))->body);
+        open = 1;
+    }
+    if (!tkc_knob("TKC_WGDT_PREP", 1)) {     /* timing only: wrong results */
+        ea = eb = et = NULL;
+        goto fence;
+    }
+    PirLocal *u, *x = pir_local(F, "x", PT_U32, 16);
+    pir_decl(F, CUR, x, NULL);
+    if (dt == DT_F32 && !gpu_wgdt_ra(dt)) {    /* A rounded in place, a chunk at a time */
+        PirLocal *a = let(m, "ra", ea);
+        int d = units(m, M * K / ce, t0, &u);
+        PirLocal *at = let(m, "at", add(m, ref(m, a), mul(m, ref(m, u), ci(m, 16))));
+        ld16(m, x, 0, ref(m, at));
+        PirExpr *w[4];
+        for (int j = 0; j < 4; j++)
+            w[j] = tf32(m, x, ci(m, j));
+        st16(m, ref(m, at), w);
+        while (d--)
+            gpu_pop(m->e);
+    }
+    PirLocal *b = let(m, "rb", eb), *t = let(m, "rt", et);
+    int64_t nnc = N / ce, nkc = K / 4;
+    int d = units(m, nnc * nkc, t0, &u);
+    PirExpr *nc, *kc;
+    if (dt == DT_F32 && nnc % 8 == 0 && nkc % 4 == 0) {
+        /* lane L of a phase of 8: chunk 8 (p % (nnc / 8)) + L of n, and k chunk
+         * h with its low two bits XORed with L / 2, h = p / (nnc / 8) */
+        PirLocal *L = let(m, "L", op(m, PB_AND, ref(m, u), ci(m, 7)));
+        PirLocal *p = let(m, "p", op(m, PB_SHR, ref(m, u), ci(m, 3)));
+        PirLocal *h = let(m, "h", op(m, PB_DIV, ref(m, p), ci(m, nnc / 8)));
+        nc = add(m, mul(m, op(m, PB_REM, ref(m, p), ci(m, nnc / 8)), ci(m, 8)), ref(m, L));
+        kc = op(m, PB_XOR, ref(m, h), op(m, PB_SHR, ref(m, L), ci(m, 1)));
+    } else if (dt == DT_F32) {
+        nc = op(m, PB_REM, ref(m, u), ci(m, nnc));
+        kc = op(m, PB_DIV, ref(m, u), ci(m, nnc));
+    } else {                                   /* lanes along k: the word stores hit 32 banks */
+        kc = op(m, PB_REM, ref(m, u), ci(m, nkc));
+        nc = op(m, PB_DIV, ref(m, u), ci(m, nkc));
+    }
+    /* n0, k0: the unit's first n and k; in 16-bit units n0 es / 2 = 8 nc, k0 es / 2 = 2 es kc */
+    PirLocal *kc4 = let(m, "kc", kc), *ncl = let(m, "nc", nc), *n0 = let(m, "n0", mul(m, ref(m, ncl), ci(m, ce)));
+    PirLocal *k0 = let(m, "k0", mul(m, ref(m, kc4), ci(m, 4)));
+    for (int r = 0; r < 4; r++)                /* x[4 r + j]: word j of row k0 + r */
+        ld16(m, x, r, add(m, ref(m, b), gpu_wg_at(m, K, Eb, add(m, ref(m, k0), ci(m, r)), mul(m, ref(m, ncl), ci(m, 8)))));
+    for (int j = 0; j < ce; j++) {
+        PirExpr *n = add(m, ref(m, n0), ci(m, j));
+        PirExpr *at = add(m, ref(m, t), gpu_wg_at(m, N, Et, n, mul(m, ref(m, kc4), ci(m, 2 * es))));
+        if (dt == DT_F32) {
+            PirExpr *w[4];
+            for (int r = 0; r < 4; r++)
+                w[r] = tf32(m, x, ci(m, 4 * r + j));
+            st16(m, at, w);
+            continue;
+        }
+        /* byte j % 4 of word j / 4 of each row: the word of n's 4 k */
+        PirExpr *w = NULL;
+        for (int r = 0; r < 4; r++) {
+            PirExpr *v = op(m, PB_AND, op(m, PB_SHR, pir_elem(F, x, ci(m, 4 * r + j / 4)), pir_int(F, PT_U32, 8 * (j % 4))),
+                            pir_int(F, PT_U32, 0xff));
+            v = r ? op(m, PB_SHL, v, pir_int(F, PT_U32, 8 * r)) : v;
+            w = w ? op(m, PB_OR, w, v) : v;
+        }
+        pir_store(F, CUR, pir_smem(PT_U32, 0, op(m, PB_SHR, at, ci(m, 2))), w);
+    }
+    while (d--)
+        gpu_pop(m->e);
+fence:
+    if (tkc_knob("TKC_WGDT_FENCE", 1))       /* 0: timing only (unordered) */
+        pir_asm_stmt(F, CUR, PA_FENCE_PROXY);  /* generic writes, read by wgmma */
+    while (open--)
+        gpu_pop(m->e);
+    pir_barrier(F, CUR);
+}
