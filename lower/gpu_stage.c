@@ -27,18 +27,18 @@
  * in the second pass.  A tile whose chunks are all aligned (checked at run
  * time, uniformly over the block) keeps the plain cp.async copy.
  *
- * Off by default (TKC_UNALIGNED=1 turns it on, one operand at a time; =2
- * issues both operands' loads before the first store, which spills).  On an
- * H100 (doc/bench/h100-s5-s5-odd-3.log, one run, tests/gpu/bench_odd.sh) it
- * takes 4095^3 from 55 to 109 TFLOP/s (cuBLAS 152, Triton 156), but the
- * aligned shapes run the TMA path of the same kernel, and with this code in
- * its other branch they were 2-10% slower (8192^3: 653-660 against 720-738
- * TFLOP/s; the kernel's registers 188 -> 255).  What is missing is a kernel
- * of its own for the tensors that get no tensor maps, which the launcher
- * would pick when it finds them unaligned (it knows: PP_TMA_OK), so that
- * the TMA kernel stays as it is; and then loads issued an iteration ahead of
- * their stores (a register stage), as the remaining gap to cuBLAS is the
- * loads' latency inside each iteration.
+ * It runs in the kernel for tensors without tensor maps (NAME__nomap,
+ * gpu_lower_versions below; TKC_UNALIGNED=0 turns it off, =1 on everywhere,
+ * =2 issues both operands' loads before the first store, which spills).  On
+ * an H100 (doc/bench/h100-s5-s5-odd-3.log, one run, tests/gpu/bench_odd.sh)
+ * it took 4095^3 from 55 to 109 TFLOP/s (cuBLAS 152, Triton 156) while it
+ * shared one kernel with the TMA path, which made the aligned shapes 2-10%
+ * slower (8192^3: 653-660 against 720-738 TFLOP/s; registers 188 -> 255):
+ * hence the two kernels, NAME (TMA, no cp.async code: matmul_bf16 154
+ * registers) and NAME__nomap (this, 255), the launcher picking per call.
+ * Next: loads issued an iteration ahead of their stores (a register stage),
+ * as the remaining gap to cuBLAS is the loads' latency inside each
+ * iteration.
  */
 #include "gpu.h"
 

@@ -2,8 +2,7 @@
 # Install (as root, with apt-get) or demand what tkc needs to build and test.
 #   sh tests/deps.sh         what building and testing need (make deps)
 #   sh tests/deps.sh extra   what widens tests and reports (make deps-extra): cmake and
-#                            pkg-config (eco tests SKIP without them), dlpack.h (the DLPack
-#                            test runs on its own declarations without it), gnuplot (the plot
+#                            pkg-config (eco tests SKIP without them), gnuplot (the plot
 #                            in make bench's report)
 # Optional for make deps: llvm-19-dev (--target=nvptx; tkc builds without it) is installed
 # when this runs as root with apt-get, and otherwise only named.
@@ -12,7 +11,6 @@ if [ "${1:-}" = extra ]; then
   command -v cmake      >/dev/null 2>&1 || need="$need cmake"
   command -v pkg-config >/dev/null 2>&1 || need="$need pkg-config"
   command -v gnuplot    >/dev/null 2>&1 || need="$need gnuplot-nox"
-  [ -e /usr/include/dlpack/dlpack.h ] || need="$need libdlpack-dev"
 else
   command -v re2c  >/dev/null 2>&1 || need="$need re2c"
   command -v bison >/dev/null 2>&1 || need="$need bison"
@@ -20,6 +18,8 @@ else
   command -v make  >/dev/null 2>&1 || need="$need make"
   [ -e /usr/include/cblas.h ] || [ -e /usr/include/x86_64-linux-gnu/cblas.h ] || \
     [ -e /usr/include/openblas/cblas.h ] || need="$need libopenblas-dev"
+  # the launch tests (tests/robust) call every kernel through its DLPack entry
+  [ -e /usr/include/dlpack/dlpack.h ] || need="$need libdlpack-dev"
 fi
 optional() {
   [ "${1:-}" = extra ] && return 0
