@@ -72,7 +72,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpu.h"
+#include "gpu_mm.h"
 
 #define PAD 8          /* elements of padding per staged 16-bit row: 16 bytes */
 #define PIPE_MAX (160 * 1024)  /* bytes: a pipeline's stages at most (sm_80 has 163 KB) */
@@ -154,17 +154,7 @@ static Kind kind_of(DType dt)
 /* The loops over a thread's slots (open_frag, open_block). */
 typedef struct Slots { PirExpr *k, *i0, *i1; int depth; } Slots;
 
-#define F (gpu_func(m->e))
-#define CUR (gpu_cur(m->e))
 
-static Instr *I(const GpuMma *m, int v) { return m->k->instrs.v[v]; }
-static const TTy *ty(const GpuMma *m, int v) { return &m->k->instrs.v[v]->ty; }
-static PirExpr *ci(GpuMma *m, int64_t v) { return gpu_i(m->e, v); }
-static PirExpr *add(GpuMma *m, PirExpr *a, PirExpr *b) { return gpu_add(m->e, a, b); }
-static PirExpr *mul(GpuMma *m, PirExpr *a, PirExpr *b) { return gpu_mul(m->e, a, b); }
-static PirExpr *op(GpuMma *m, PirBinOp o, PirExpr *a, PirExpr *b) { return gpu_op(m->e, o, a, b); }
-static PirExpr *ref(GpuMma *m, PirLocal *l) { return pir_ref(F, l); }
-static PirLocal *let(GpuMma *m, const char *hint, PirExpr *x) { return gpu_let(m->e, hint, x); }
 
 /* for (c = 0; c < n; c++), unrolled; the body is current. */
 static PirExpr *loop(GpuMma *m, const char *hint, int64_t n, int64_t step, bool unroll)

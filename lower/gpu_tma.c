@@ -24,12 +24,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpu.h"
+#include "gpu_mm.h"
 
-#define F (gpu_func(m->e))
 
-static const Instr *I(const GpuMma *m, int v) { return m->k->instrs.v[v]; }
-static const TTy *ty(const GpuMma *m, int v) { return &m->k->instrs.v[v]->ty; }
 
 static bool int_dt(DType dt) { return dt == DT_I32 || dt == DT_I64; }
 

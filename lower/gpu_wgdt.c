@@ -42,17 +42,9 @@
  * the iteration before are waited for before the registers are reloaded;
  * checked on the emulator, not yet run on a GPU).
  */
-#include "gpu.h"
+#include "gpu_mm.h"
 
-#define F (gpu_func(m->e))
-#define CUR (gpu_cur(m->e))
 
-static PirExpr *ci(GpuMma *m, int64_t v) { return gpu_i(m->e, v); }
-static PirExpr *add(GpuMma *m, PirExpr *a, PirExpr *b) { return gpu_add(m->e, a, b); }
-static PirExpr *mul(GpuMma *m, PirExpr *a, PirExpr *b) { return gpu_mul(m->e, a, b); }
-static PirExpr *op(GpuMma *m, PirBinOp o, PirExpr *a, PirExpr *b) { return gpu_op(m->e, o, a, b); }
-static PirExpr *ref(GpuMma *m, PirLocal *l) { return pir_ref(F, l); }
-static PirLocal *let(GpuMma *m, const char *hint, PirExpr *x) { return gpu_let(m->e, hint, x); }
 
 /* TKC_WG_DTYPE: bit 0 tf32, bit 1 s8.  s8 only by default: on an H100 tf32
  * on wgmma is 1.28x mma.sync at 4096^3 but 0.58x at 4095^3, where TMA is

@@ -38,11 +38,9 @@
  * which is what wgmma's register A layout is), and B may be K-major (bt:
  * trans(k) staged as k's rows, transpose bit clear).
  */
-#include "gpu.h"
+#include "gpu_mm.h"
 
-#define F (gpu_func(m->e))
 
-static PirExpr *ci(GpuMma *m, int64_t v) { return gpu_i(m->e, v); }
 static PirExpr *u32(GpuMma *m, int64_t v) { return pir_int(F, PT_U32, v); }
 
 static int log2i(int64_t v)
