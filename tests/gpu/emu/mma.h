@@ -356,55 +356,54 @@ TK_D void tk_mbar_wait(uint32_t a, uint32_t parity)
         std::this_thread::yield();
     }
 }
-/* TMA: the box lands at once (elements outside the tensor zero), with the
- * swizzle of the map on the shared address (as wgmma's reads above), and
- * its bytes complete on the mbarrier. */
-TK_D void tk_tma_load2(uint32_t s, uint64_t map, int c0, int c1, uint32_t bar)
-{
-    const uint64_t *x = ((const tk_tmap *)(uintptr_t)map)->x;
-    const unsigned char *base = (const unsigned char *)(uintptr_t)x[0];
-    int64_t cols = (int64_t)x[1], rows = (int64_t)x[2], pitch = (int64_t)x[3];
-    unsigned bc = (unsigned)x[4], br = (unsigned)x[5], sw = (unsigned)x[6], es = (unsigned)x[7];
-    if (!base || s % (sw * 8)) {
-        fprintf(stderr, "tk_emu: TMA with a zero map, or into shared address %u (needs %u-alignment)\n", s, sw * 8);
-        abort();
-    }
-    for (unsigned r = 0; r < br; r++)
-        for (unsigned c = 0; c < bc; c++) {
-            int64_t gr = (int64_t)c1 + r, gc = (int64_t)c0 + c;
-            uint32_t v = 0;
-            if (gr >= 0 && gr < rows && gc >= 0 && gc < cols)
-                memcpy(&v, base + gr * pitch + gc * es, es);
-            uint32_t a = s + r * bc * es + c * es;
-            a ^= (a >> 7 & (sw / 16 - 1)) << 4;
-            memcpy(tk_smem + a, &v, es);
-        }
-    std::lock_guard<std::mutex> g(tk_emu_mbar_lock);
-    tk_emu_mbar &m = tk_emu_mbar_at(bar);
-    m.tx -= (int64_t)br * bc * es;
-    tk_emu_mbar_done(m);
-}
-/* TMA store: the box goes out at once (elements outside the tensor not
- * written), read through the map's swizzle; the bulk groups have nothing
- * left to wait for. */
-TK_D void tk_tma_store2(uint32_t s, uint64_t map, int c0, int c1)
+/* TMA, both ways: every element (r, c) of the box at tensor coordinates
+ * (c1, c0) of the map, its shared address with the map's swizzle (as
+ * wgmma's reads above), and whether it lies in the tensor. */
+template <typename Fn>
+static void tk_emu_tma_box(uint32_t s, uint64_t map, int c0, int c1, const char *what, Fn each)
 {
     const uint64_t *x = ((const tk_tmap *)(uintptr_t)map)->x;
     unsigned char *base = (unsigned char *)(uintptr_t)x[0];
     int64_t cols = (int64_t)x[1], rows = (int64_t)x[2], pitch = (int64_t)x[3];
-    unsigned bc = (unsigned)x[4], br = (unsigned)x[5], sw = (unsigned)x[6];
+    unsigned bc = (unsigned)x[4], br = (unsigned)x[5], sw = (unsigned)x[6], es = (unsigned)x[7];
     if (!base || s % (sw * 8)) {
-        fprintf(stderr, "tk_emu: TMA store with a zero map, or from shared address %u (needs %u-alignment)\n", s, sw * 8);
+        fprintf(stderr, "tk_emu: %s with a zero map, or at shared address %u (needs %u-alignment)\n", what, s, sw * 8);
         abort();
     }
     for (unsigned r = 0; r < br; r++)
         for (unsigned c = 0; c < bc; c++) {
             int64_t gr = (int64_t)c1 + r, gc = (int64_t)c0 + c;
-            uint32_t a = s + r * bc * 2 + c * 2;
+            uint32_t a = s + r * bc * es + c * es;
             a ^= (a >> 7 & (sw / 16 - 1)) << 4;
-            if (gr >= 0 && gr < rows && gc >= 0 && gc < cols)
-                memcpy(base + gr * pitch + gc * 2, tk_smem + a, 2);
+            bool in = gr >= 0 && gr < rows && gc >= 0 && gc < cols;
+            each(base + (in ? gr * pitch + gc * es : 0), tk_smem + a, es, in);
         }
+}
+/* TMA load: the box lands at once (elements outside the tensor zero) and
+ * its bytes complete on the mbarrier. */
+TK_D void tk_tma_load2(uint32_t s, uint64_t map, int c0, int c1, uint32_t bar)
+{
+    int64_t bytes = 0;
+    tk_emu_tma_box(s, map, c0, c1, "TMA", [&](unsigned char *g, unsigned char *sh, unsigned es, bool in) {
+        uint32_t v = 0;
+        if (in)
+            memcpy(&v, g, es);
+        memcpy(sh, &v, es);
+        bytes += es;
+    });
+    std::lock_guard<std::mutex> g(tk_emu_mbar_lock);
+    tk_emu_mbar &m = tk_emu_mbar_at(bar);
+    m.tx -= bytes;
+    tk_emu_mbar_done(m);
+}
+/* TMA store: the box goes out at once (elements outside the tensor not
+ * written); the bulk groups have nothing left to wait for. */
+TK_D void tk_tma_store2(uint32_t s, uint64_t map, int c0, int c1)
+{
+    tk_emu_tma_box(s, map, c0, c1, "TMA store", [](unsigned char *g, unsigned char *sh, unsigned es, bool in) {
+        if (in)
+            memcpy(g, sh, es);
+    });
 }
 TK_D void tk_bulk_commit(void) {}
 #define tk_bulk_wait_read(n) ((void)(n))
