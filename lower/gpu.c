@@ -1937,7 +1937,7 @@ static bool tma_store_ok(GL *e, const Instr *st, const TTy *L, GpuTma *t)
 {
     const GpuGrid *g = &e->run_lay.g;
     DType tdt = e->ki->params[st->index].dt;
-    if (!e->mma.tma_on || e->epi_off || !tkc_knob("TKC_TMA_STORE", 1) || read_too(e, st->index)
+    if (!e->mma.tma_on || e->k->tma_version == 2 || e->epi_off || !tkc_knob("TKC_TMA_STORE", 1) || read_too(e, st->index)
         || (tdt != DT_BF16 && tdt != DT_F16))
         return false;
     if (g->TM != 16 || g->MI != 1 || g->WM % 4 || g->M != 16 * g->WM || g->TN % 64 || g->N != g->TN * g->WN

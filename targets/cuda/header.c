@@ -492,13 +492,13 @@ static void emit_launcher(HE *h, TirKernel *k, int index, const CudaKernel *all,
     buf_puts(o, "    unsigned tk_nb = (unsigned)(tk_np < 2147483647 ? tk_np : 2147483647);\n");
     if (ck->f && ck->f->persistent)     /* the kernel's loop over programs takes the rest */
         buf_puts(o, "    tk_nb = tk_cuda_persist(tk_nb);\n");
-    if (alt)
-        buf_printf(o, "    tk_CUresult tk_r = tk_cu.LaunchKernel(tk_fn, tk_nb, 1, 1, tk_tma ? %d : %d, 1, 1, "
-                      "tk_tma ? %lld : %lld, tk_stream, tk_args, NULL);\n",
-                   ck->threads, alt->threads, (long long)ck->smem, (long long)alt->smem);
-    else
-        buf_printf(o, "    tk_CUresult tk_r = tk_cu.LaunchKernel(tk_fn, tk_nb, 1, 1, %d, 1, 1, %lld, tk_stream, tk_args, NULL);\n",
-                   ck->threads, (long long)ck->smem);
+    const char *threads = arena_printf(h->a, "%d", ck->threads), *smem = arena_printf(h->a, "%lld", (long long)ck->smem);
+    if (alt && alt->threads != ck->threads)
+        threads = arena_printf(h->a, "tk_tma ? %d : %d", ck->threads, alt->threads);
+    if (alt && alt->smem != ck->smem)
+        smem = arena_printf(h->a, "tk_tma ? %lld : %lld", (long long)ck->smem, (long long)alt->smem);
+    buf_printf(o, "    tk_CUresult tk_r = tk_cu.LaunchKernel(tk_fn, tk_nb, 1, 1, %s, 1, 1, %s, tk_stream, tk_args, NULL);\n",
+               threads, smem);
     buf_printf(o, "    if (tk_r != 0)\n        return tk_cuda_error(\"%s\", \"cuLaunchKernel\", tk_r);\n", k->name);
     buf_printf(o, "    return TK_OK;\n}\n\n");
 }
