@@ -299,6 +299,27 @@ static int64_t res_at(const GpuMma *m, int v)
 
 static bool wgd_plan(const GpuMma *m, const Instr *in);
 
+/* TKC_LOGS=perf_hints: a dot left to FMA only because its tile gives each
+ * of the block's warps less than 16 x 16 (e.g. [16, 64] on 8 warps: 30-100x
+ * slower on an H100) says how many warps keep it on tensor cores. */
+static void fewer_warps_hint(const GpuMma *m, const Instr *in)
+{
+    GpuMma fewer = *m;
+    fewer.wg = NULL;
+    for (fewer.T = m->T / 2; fewer.T >= 32; fewer.T /= 2) {
+        Grid g;
+        if (!dot_fits(&fewer, in, &g))
+            continue;
+        int line = 0, col = 0;
+        span_linecol(in->span, &line, &col);
+        tir_log("perf_hints", "%s:%d:%d: %s: this dot [%lld, %lld] runs on FMA: %d warps get under 16 x 16 "
+                "of it each; warps = %d (@launch or -D) puts it on tensor cores",
+                in->span.src ? in->span.src->path : "?", line, col, m->k->name, (long long)in->ty.dim[0],
+                (long long)in->ty.dim[1], m->T / 32, fewer.T / 32);
+        return;
+    }
+}
+
 void gpu_mma_plan(GpuMma *m)
 {
     TirKernel *k = m->k;
@@ -323,6 +344,8 @@ void gpu_mma_plan(GpuMma *m)
     for (int v = 1; v < n; v++) {
         const Instr *in = I(m, v);
         Grid g;
+        if (in->op == OP_DOT && m->live[v] && !dot_fits(m, in, &g))
+            fewer_warps_hint(m, in);
         if (in->op != OP_DOT || !m->live[v] || !dot_fits(m, in, &g))
             continue;
         m->on[v] = true;
