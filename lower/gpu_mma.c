@@ -344,10 +344,12 @@ void gpu_mma_plan(GpuMma *m)
     for (int v = 1; v < n; v++) {
         const Instr *in = I(m, v);
         Grid g;
-        if (in->op == OP_DOT && m->live[v] && !dot_fits(m, in, &g))
-            fewer_warps_hint(m, in);
-        if (in->op != OP_DOT || !m->live[v] || !dot_fits(m, in, &g))
+        if (in->op != OP_DOT || !m->live[v])
             continue;
+        if (!dot_fits(m, in, &g)) {
+            fewer_warps_hint(m, in);
+            continue;
+        }
         m->on[v] = true;
         m->wgd[v] = wgd_plan(m, in);   /* unless its K loop is pipelined: below */
         if (tkc_knob("TKC_MMA_RES", 1))
@@ -1710,18 +1712,18 @@ void gpu_mma_loop_post(GpuMma *m, const Instr *loop)
     GpuPipe *p = m->pipe ? m->pipe[loop->id] : NULL;
     if (!p)
         return;
-    if (p->acc && tkc_knob("TKC_WAIT_RAN", 1)) {
-        /* only after a loop that ran: where the loop and its skipping meet,
-         * NVVM puts the accumulators' zeros on the skipping path, and a
-         * wait after that join let ptxas see them inside the wgmma
-         * pipeline (C7515: every wgmma serialized; matmul_bf16 without
-         * cp.async copies, TirKernel.tma_version 1) */
+    /* the wait only after a loop that ran: where the loop and its skipping
+     * meet, NVVM puts the accumulators' zeros on the skipping path, and a
+     * wait after that join let ptxas see them inside the wgmma pipeline
+     * (C7515: every wgmma serialized; matmul_bf16 without cp.async copies,
+     * TirKernel.tma_version 1) */
+    bool ran = p->acc && tkc_knob("TKC_WAIT_RAN", 1);
+    if (ran)
         gpu_push(m->e, pir_if(F, CUR, op(m, PB_LT, pir_int(F, PT_I64, 0), ref(m, p->n)))->body);
+    if (p->acc)
         gpu_wg_wait(m, p->acc, p->nacc, 0);
+    if (ran)
         gpu_pop(m->e);
-    } else if (p->acc) {
-        gpu_wg_wait(m, p->acc, p->nacc, 0);
-    }
     if (p->ws)
         ws_release(m, p, false);
     PirStmt *w = pir_asm_stmt(F, CUR, PA_CP_WAIT);

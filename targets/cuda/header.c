@@ -621,14 +621,12 @@ static bool compile_llvm(Arena *a, TirKernel **ks, int n, CudaKernel *ck, int *t
     int *own;
     if ((*total = cuda_lower_all(a, ks, n, &fs, ck, &own, d)) < 0)
         return false;
-    int *alt = arena_alloc(a, sizeof *alt * (size_t)(n + 1));
-    for (int i = 0; i < n; i++)
-        alt[i] = ck[i].alt;
     if (!nvptx_compile_pir(a, fs, *total, ck, arch_of(o), ir, bin, d))
         return false;
     bool ok = true;
     for (int j = 0; j < *total; j++) {
-        ck[j].alt = j < n ? alt[j] : -1;
+        if (j >= n)            /* nvptx_compile_pir left every alt -1 */
+            ck[own[j]].alt = j;
         ok &= smem_fits(ks[own[j]], &ck[j], o, d);
     }
     return ok && (ir || !cubin || cuda_assemble(a, bin->ptx, arch_of(o), bin, d));
