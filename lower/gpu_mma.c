@@ -1255,28 +1255,20 @@ static void copy_plain(GpuMma *m, int v, PirExpr *at, int64_t q0, int64_t q1, in
     close_n(m, depth + 1);
 }
 
-/* copy_tile in two passes when unaligned chunks can be staged through
- * registers (gpu_stage.c): staged_issue issues every cp.async of an aligned
- * chunk and every word load of an unaligned one in bounds, staged_finish
- * stores the shifted words and copies the chunks at the edges element by
- * element.  Between the two, other copies may issue theirs (pipe_copy: both
- * operands' loads in flight at once).  staged_issue is false (nothing
- * emitted) when load v has no 16-byte chunks or its dtype no staged form. */
+/* The staged copy of load v's rounds [q0, q1) in two passes, for a load
+ * that all_aligned accepts (its tests are staged_issue's preconditions:
+ * 16-byte chunks at pointer offsets, a dtype with a staged form, q1 > q0):
+ * staged_issue issues every cp.async of an aligned chunk and every word
+ * load (gpu_stage.c) of an unaligned one in bounds, staged_finish stores the
+ * shifted words and copies the chunks at the edges element by element.
+ * Between the two, other copies may issue theirs (copy_loads). */
 typedef struct Staged { PirLocal *raw, *fl; int nr, es; } Staged;
 
-static bool staged_issue(GpuMma *m, int v, PirExpr *at, int64_t q0, int64_t q1, int64_t E, int64_t pad, Staged *st)
+static void staged_issue(GpuMma *m, int v, PirExpr *at, int64_t q0, int64_t q1, int64_t E, int64_t pad, Staged *st)
 {
     st->es = (int)(16 / chunk_elems(m, v));
     st->nr = gpu_stage_raw(m->k, st->es);
     PirExpr *ptr, *ok;
-    if (!st->nr || q1 <= q0)
-        return false;
-    PirBlock *probe = pir_block(F);
-    gpu_push(m->e, probe);
-    bool chunked = gpu_load_chunk(m->e, v, ci(m, 0), ci(m, 0), &ptr, &ok) && ptr->kind == PE_PTRADD;
-    gpu_pop(m->e);
-    if (!chunked)
-        return false;
     int nr = st->nr;
     st->raw = pir_local(F, "ur", PT_U32, (q1 - q0) * nr);
     st->fl = pir_local(F, "uf", PT_U32, (q1 - q0 + 15) / 16);   /* 2 bits a chunk */
@@ -1308,7 +1300,6 @@ static bool staged_issue(GpuMma *m, int v, PirExpr *at, int64_t q0, int64_t q1, 
     PirExpr *sh = pir_conv(F, PT_U32, mul(m, op(m, PB_REM, qq, ci(m, 16)), ci(m, 2)));
     pir_assign(F, CUR, st->fl, w, op(m, PB_OR, pir_elem(F, st->fl, w), op(m, PB_SHL, f, sh)));
     close_n(m, depth);
-    return true;
 }
 
 static void staged_finish(GpuMma *m, int v, PirExpr *at, int64_t q0, int64_t q1, int64_t E, int64_t pad,
@@ -1354,29 +1345,56 @@ static PirExpr *all_aligned(GpuMma *m, int v)
     return op(m, PB_EQ, op(m, PB_AND, x, pir_int(F, PT_U64, 15)), pir_int(F, PT_U64, 0));
 }
 
-/* Copy rounds [q0, q1) of load v into the stage at `at` (see copy_plain):
- * when some chunks may be unaligned, copy_plain's code for aligned tiles
- * and the staged copy for the others. */
-static void copy_tile(GpuMma *m, int v, PirExpr *at, int64_t q0, int64_t q1, int64_t E, int64_t pad)
+/* One load's rounds [q0, q1) to copy into the stage at `at` (see
+ * copy_plain). */
+typedef struct CopyLoad { int v; PirExpr *at; int64_t q0, q1, E, pad; } CopyLoad;
+
+/* Copy loads c[0 .. n) (n <= 2): those whose chunks may be unaligned
+ * (all_aligned) by copy_plain's code when every one of them is aligned at
+ * run time and by the staged copy otherwise, the others by copy_plain
+ * alone.  Staged, each load's issue and finish follow one another, or with
+ * TKC_UNALIGNED=2 every issue comes first (all loads in flight at once). */
+static void copy_loads(GpuMma *m, const CopyLoad *c, int n)
 {
-    PirExpr *al = q1 > q0 ? all_aligned(m, v) : NULL;
-    if (!al) {
-        copy_plain(m, v, at, q0, q1, E, pad);
-        return;
+    PirExpr *al = NULL, *ok[2];
+    for (int i = 0; i < n; i++) {
+        ok[i] = c[i].q1 > c[i].q0 ? all_aligned(m, c[i].v) : NULL;
+        al = !ok[i] ? al : al ? op(m, PB_AND, al, ok[i]) : ok[i];
     }
-    PirStmt *s = pir_if(F, CUR, al);
-    gpu_push(m->e, s->body);
-    copy_plain(m, v, at, q0, q1, E, pad);
+    PirStmt *s = al ? pir_if(F, CUR, al) : NULL;
+    if (s)
+        gpu_push(m->e, s->body);
+    for (int i = 0; i < n; i++)
+        copy_plain(m, c[i].v, c[i].at, c[i].q0, c[i].q1, c[i].E, c[i].pad);
+    if (!s)
+        return;
     gpu_pop(m->e);
     s->els = pir_block(F);
     gpu_push(m->e, s->els);
-    Staged st;
     scope(m);
-    if (staged_issue(m, v, at, q0, q1, E, pad, &st))
-        staged_finish(m, v, at, q0, q1, E, pad, &st);
-    else
-        copy_plain(m, v, at, q0, q1, E, pad);
+    Staged st[2];
+    bool ahead = tkc_knob("TKC_UNALIGNED", 0) == 2;
+    for (int i = 0; ahead && i < n; i++)
+        if (ok[i])
+            staged_issue(m, c[i].v, c[i].at, c[i].q0, c[i].q1, c[i].E, c[i].pad, &st[i]);
+    for (int i = 0; i < n; i++) {
+        const CopyLoad *x = &c[i];
+        if (!ok[i]) {
+            copy_plain(m, x->v, x->at, x->q0, x->q1, x->E, x->pad);
+            continue;
+        }
+        if (!ahead)
+            staged_issue(m, x->v, x->at, x->q0, x->q1, x->E, x->pad, &st[i]);
+        staged_finish(m, x->v, x->at, x->q0, x->q1, x->E, x->pad, &st[i]);
+    }
     close_n(m, 2);
+}
+
+/* copy_loads of one load. */
+static void copy_tile(GpuMma *m, int v, PirExpr *at, int64_t q0, int64_t q1, int64_t E, int64_t pad)
+{
+    CopyLoad c = { v, at, q0, q1, E, pad };
+    copy_loads(m, &c, 1);
 }
 
 /* The U32 shared address of the mbarrier of TMA pipeline p's stage slot
@@ -1495,37 +1513,11 @@ static void copy_operands(GpuMma *m, GpuPipe *p, PirLocal *at, int part, int par
     const Instr *dot = I(m, p->dot);
     Kind kd = kind_of(ty(m, dot->args[0])->dt);
     int64_t ra = rounds(m, dot->args[0]), rb = rounds(m, dot->args[1]);
-    int64_t a0 = ra * part / parts, a1 = ra * (part + 1) / parts;
-    int64_t b0 = rb * part / parts, b1 = rb * (part + 1) / parts;
-    PirExpr *atb = add(m, ref(m, at), ci(m, p->offb));
-    PirExpr *ala = a1 > a0 ? all_aligned(m, dot->args[0]) : NULL;
-    PirExpr *alb = b1 > b0 ? all_aligned(m, dot->args[1]) : NULL;
-    PirExpr *al = ala && alb ? op(m, PB_AND, ala, alb) : ala ? ala : alb;
-    PirStmt *s = al ? pir_if(F, CUR, al) : NULL;
-    if (s)
-        gpu_push(m->e, s->body);
-    copy_plain(m, dot->args[0], ref(m, at), a0, a1, p->ea, kd.pa);
-    copy_plain(m, dot->args[1], atb, b0, b1, p->eb, kd.pb);
-    if (!s)
-        return;
-    gpu_pop(m->e);
-    s->els = pir_block(F);
-    gpu_push(m->e, s->els);
-    Staged sa, sb;
-    bool both = tkc_knob("TKC_UNALIGNED", 0) == 2;
-    bool ya = staged_issue(m, dot->args[0], ref(m, at), a0, a1, p->ea, kd.pa, &sa);
-    bool yb = both && staged_issue(m, dot->args[1], atb, b0, b1, p->eb, kd.pb, &sb);
-    if (ya)
-        staged_finish(m, dot->args[0], ref(m, at), a0, a1, p->ea, kd.pa, &sa);
-    else
-        copy_plain(m, dot->args[0], ref(m, at), a0, a1, p->ea, kd.pa);
-    if (!both)
-        yb = staged_issue(m, dot->args[1], atb, b0, b1, p->eb, kd.pb, &sb);
-    if (yb)
-        staged_finish(m, dot->args[1], atb, b0, b1, p->eb, kd.pb, &sb);
-    else
-        copy_plain(m, dot->args[1], atb, b0, b1, p->eb, kd.pb);
-    gpu_pop(m->e);
+    CopyLoad c[2] = {
+        { dot->args[0], ref(m, at), ra * part / parts, ra * (part + 1) / parts, p->ea, kd.pa },
+        { dot->args[1], add(m, ref(m, at), ci(m, p->offb)), rb * part / parts, rb * (part + 1) / parts, p->eb, kd.pb },
+    };
+    copy_loads(m, c, 2);
 }
 
 /* Copy part `part` of `parts` of the operands of the iteration `ahead`
