@@ -44,7 +44,7 @@ SRCS := $(wildcard lang/*.c) $(wildcard parser/*.c) $(wildcard sema/*.c) \
 GEN  := $(B)/lexer.c $(B)/parser.tab.c
 OBJS := $(patsubst %.c,$(B)/obj/%.o,$(SRCS)) $(B)/obj/lexer.o $(B)/obj/parser.tab.o
 
-.PHONY: all deps deps-extra test test-unit test-gpu bench bench-gpu tune-gpu demo asan fuzz install uninstall clean check-deps
+.PHONY: all deps deps-extra test test-unit test-gpu bench bench-gpu bench-gpu-mem bench-gpu-mm bench-gpu-attn tune-gpu demo asan fuzz install uninstall clean check-deps
 
 all: $(B)/tkc
 
@@ -117,10 +117,22 @@ bench: deps $(B)/tkc
 test-gpu: $(B)/tkc
 	@sh tests/gpu/run.sh
 
-bench-gpu: $(B)/tkc
+# Every GPU benchmark, each next to its rivals in the same run (about 10
+# minutes on an H100); the parts: bench-gpu-mem (softmax, layernorm, bias+GELU
+# +residual; cuda vs nvptx codegen), bench-gpu-mm (bf16/f16, tf32/i8 matmul
+# vs cuBLAS/Triton), bench-gpu-attn (sdpa, sdpa_relpos vs torch SDPA), tune-gpu.
+bench-gpu: bench-gpu-mem bench-gpu-mm bench-gpu-attn tune-gpu
+
+bench-gpu-mem: $(B)/tkc
 	@sh tests/gpu/bench.sh
 	@sh tests/gpu/bench.sh codegen
-	@sh tests/gpu/tune.sh
+
+bench-gpu-mm: $(B)/tkc
+	@sh tests/gpu/bench_mm.sh
+	@sh tests/gpu/bench_dtype.sh
+
+bench-gpu-attn: $(B)/tkc
+	@sh tests/gpu/bench_attn.sh
 
 tune-gpu: $(B)/tkc
 	@sh tests/gpu/tune.sh

@@ -1,35 +1,35 @@
 /*
  * tests/gpu/bench_mm.c — time tkc's bf16 matmul (stdlib matmul_bf16, the
- * header built by tests/gpu/bench_mm.sh) on the shapes given as arguments:
+ * header built by tests/gpu/bench_mm.sh; with -DBENCH_F16 matmul_f16 on f16
+ * data) on the shapes given as arguments:
  *
  *   bench_mm LABEL M N K [M N K ...]
  *
  * Per shape: random bf16 inputs in [-1, 1], one run checked against a
  * float64 reference at 512 sampled elements (corners included), then the
  * median of 7 rounds.  Prints "tkc LABEL MxNxK ms TFLOP/s maxerr".  With
- * BENCH_DUMP=DIR set, writes a, b and c as raw bf16 to DIR/MxNxK.{a,b,c}
- * for bench_mm.py's check against torch.
+ * BENCH_DUMP=DIR set, writes a, b and c as raw bf16 (f16) to
+ * DIR/MxNxK.{a,b,c} for bench_mm.py's check against torch.
  */
 #define _POSIX_C_SOURCE 199309L
 #include "bench.h"
 #include "bench_util.h"
 #include <math.h>
 
-static uint16_t to_bf16(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    u += 0x7fffu + ((u >> 16) & 1u);
-    return (uint16_t)(u >> 16);
-}
-
-static double from_bf16(uint16_t h)
-{
-    uint32_t u = (uint32_t)h << 16;
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
+/* -DBENCH_F16: stdlib matmul_f16 (and f16 data) instead of matmul_bf16. */
+#ifdef BENCH_F16
+#define DT "f16"
+#define MATMUL matmul_f16_cuda
+typedef tk_f16 Elem;
+static Elem to_el(float f) { return tk_f32_to_f16(f); }
+static double from_el(Elem h) { return tk_f16_to_f32(h); }
+#else
+#define DT "bf16"
+#define MATMUL matmul_bf16_cuda
+typedef tk_bf16 Elem;
+static Elem to_el(float f) { return tk_f32_to_bf16(f); }
+static double from_el(Elem h) { return tk_bf16_to_f32(h); }
+#endif
 
 /* One shape's device buffers and dims, for call(). */
 typedef struct {
@@ -40,8 +40,8 @@ typedef struct {
 static tk_status call(void *ctx)
 {
     const Mm *m = ctx;
-    return matmul_bf16_cuda((const tk_bf16 *)(uintptr_t)m->a, (const tk_bf16 *)(uintptr_t)m->b,
-                            (tk_bf16 *)(uintptr_t)m->c, m->M, m->K, m->N, NULL);
+    return MATMUL((const Elem *)(uintptr_t)m->a, (const Elem *)(uintptr_t)m->b, (Elem *)(uintptr_t)m->c,
+                  m->M, m->K, m->N, NULL);
 }
 
 static void dump(const char *dir, const char *name, int64_t M, int64_t N, int64_t K, const void *p, size_t bytes)
@@ -57,15 +57,15 @@ static void dump(const char *dir, const char *name, int64_t M, int64_t N, int64_
 
 static int shape(const char *label, int64_t M, int64_t N, int64_t K)
 {
-    uint16_t *a = malloc((size_t)(M * K) * 2), *b = malloc((size_t)(K * N) * 2), *c = malloc((size_t)(M * N) * 2);
+    Elem *a = malloc((size_t)(M * K) * 2), *b = malloc((size_t)(K * N) * 2), *c = malloc((size_t)(M * N) * 2);
     if (!a || !b || !c) {
         printf("bench_mm: out of memory\n");
         exit(1);
     }
     for (int64_t i = 0; i < M * K; i++)
-        a[i] = to_bf16((float)((double)(bench_next() >> 11) / 9007199254740992.0 * 2 - 1));
+        a[i] = to_el((float)((double)(bench_next() >> 11) / 9007199254740992.0 * 2 - 1));
     for (int64_t i = 0; i < K * N; i++)
-        b[i] = to_bf16((float)((double)(bench_next() >> 11) / 9007199254740992.0 * 2 - 1));
+        b[i] = to_el((float)((double)(bench_next() >> 11) / 9007199254740992.0 * 2 - 1));
     const char *who = "bench_mm";
     Mm d = { bench_upload(a, (size_t)(M * K) * 2, who), bench_upload(b, (size_t)(K * N) * 2, who),
              bench_upload(NULL, (size_t)(M * N) * 2, who), M, N, K };
@@ -81,8 +81,8 @@ static int shape(const char *label, int64_t M, int64_t N, int64_t K)
         int64_t j = s == 0 ? 0 : s == 1 ? N - 1 : (int64_t)(bench_next() % (uint64_t)N);
         double r = 0;
         for (int64_t k = 0; k < K; k++)
-            r += from_bf16(a[i * K + k]) * from_bf16(b[k * N + j]);
-        double err = fabs(from_bf16(c[i * N + j]) - r);
+            r += from_el(a[i * K + k]) * from_el(b[k * N + j]);
+        double err = fabs(from_el(c[i * N + j]) - r);
         if (err > maxerr)
             maxerr = err;
         bad += err > 1e-2 * fabs(r) + 1e-2;

@@ -1,7 +1,9 @@
 # tests/gpu/bench_mm.py — the references for tests/gpu/bench_mm.sh: checks
-# tkc's results (raw bf16 dumps of a, b, c) against torch's float32 product,
-# then times torch.matmul (cuBLAS) and, when importable, a Triton matmul on
-# the same shapes.  Prints "WHO bf16 MxNxK ms TFLOP/s".
+# tkc's results (raw bf16 or f16 dumps of a, b, c) against torch's float32
+# product, then times torch.matmul (cuBLAS) and, when importable, a Triton
+# matmul on the same shapes.  Prints "WHO DTYPE MxNxK ms TFLOP/s".
+#
+#   python3 tests/gpu/bench_mm.py DUMPDIR [bf16|f16]
 import glob
 import os
 import sys
@@ -20,16 +22,23 @@ def bench(fn, flop):
     return ms, flop / (ms * 1e-3) / 1e12
 
 
+DT = sys.argv[2] if len(sys.argv) > 2 else "bf16"
+TDT = {"bf16": torch.bfloat16, "f16": torch.float16}[DT]
+
+
 def line(who, m, n, k, r):
-    print("%-5s bf16  %dx%dx%d %10.3f ms %8.1f TFLOP/s" % (who, m, n, k, r[0], r[1]))
+    print("%-5s %-5s %dx%dx%d %10.3f ms %8.1f TFLOP/s" % (who, DT, m, n, k, r[0], r[1]))
 
 
 def load(path, shape):
-    x = np.fromfile(path, dtype=np.uint16).astype(np.int32) << 16
-    return torch.from_numpy(x.view(np.float32).reshape(shape)).to(dev)
+    if DT == "f16":
+        x = np.fromfile(path, dtype=np.float16).astype(np.float32)
+    else:
+        x = (np.fromfile(path, dtype=np.uint16).astype(np.int32) << 16).view(np.float32)
+    return torch.from_numpy(x.reshape(shape)).to(dev)
 
 
-# tkc's results against torch (float32 product of the same bf16 inputs)
+# tkc's results against torch (float32 product of the same 16-bit inputs)
 dump = sys.argv[1] if len(sys.argv) > 1 else None
 for path in sorted(glob.glob(os.path.join(dump, "*.c"))) if dump else []:
     m, n, k = (int(v) for v in os.path.basename(path)[:-2].split("x"))
@@ -46,8 +55,8 @@ for path in sorted(glob.glob(os.path.join(dump, "*.c"))) if dump else []:
     torch.cuda.empty_cache()
 
 for (m, n, k) in SHAPES:
-    a = torch.rand(m, k, device=dev, dtype=torch.bfloat16) * 2 - 1
-    b = torch.rand(k, n, device=dev, dtype=torch.bfloat16) * 2 - 1
+    a = torch.rand(m, k, device=dev, dtype=TDT) * 2 - 1
+    b = torch.rand(k, n, device=dev, dtype=TDT) * 2 - 1
     line("torch", m, n, k, bench(lambda: torch.matmul(a, b), 2.0 * m * n * k))
 
 try:
@@ -73,12 +82,12 @@ try:
             x = tl.load(a_ptr + rm[:, None] * K + ka[None, :], mask=(rm[:, None] < M) & (ka[None, :] < K), other=0.0)
             y = tl.load(b_ptr + ka[:, None] * N + rn[None, :], mask=(ka[:, None] < K) & (rn[None, :] < N), other=0.0)
             acc += tl.dot(x, y)
-        tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc.to(tl.bfloat16), mask=(rm[:, None] < M) & (rn[None, :] < N))
+        tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc.to(c_ptr.dtype.element_ty), mask=(rm[:, None] < M) & (rn[None, :] < N))
 
     for (m, n, k) in SHAPES:
-        a = torch.rand(m, k, device=dev, dtype=torch.bfloat16) * 2 - 1
-        b = torch.rand(k, n, device=dev, dtype=torch.bfloat16) * 2 - 1
-        c = torch.empty(m, n, device=dev, dtype=torch.bfloat16)
+        a = torch.rand(m, k, device=dev, dtype=TDT) * 2 - 1
+        b = torch.rand(k, n, device=dev, dtype=TDT) * 2 - 1
+        c = torch.empty(m, n, device=dev, dtype=TDT)
         bm = 16 if m <= 16 else 128
         grid = (triton.cdiv(m, bm) * triton.cdiv(n, 128),)
 

@@ -1,7 +1,8 @@
 #!/bin/sh
 # tests/gpu/bench_mm.sh — bf16 matmul on tensor cores: tkc (stdlib
 # matmul_bf16: wgmma on sm_90a, mma.sync before) next to torch.matmul (cuBLAS) and a Triton matmul,
-# same run.  Shapes: 4096^3, 8192^3, 4095^3 and a skinny M=16, N=K=8192.
+# same run.  Shapes: 4096^3, 8192^3, 4095^3 and a skinny M=16, N=K=8192;
+# then stdlib matmul_f16 on the same shapes next to torch/Triton in f16.
 # Each tkc result is checked at sampled elements against float64, and in
 # full against torch's float32 product of the same inputs; the FMA path
 # (TKC_MMA=0) is timed at 4096^3 for comparison.  Uses build/tkc as it is.
@@ -19,18 +20,19 @@ TILE=${TILE:-""}
 SKINNY=${SKINNY:-"-D BM=16 -D BN=64 -D BK=128 -D warps=4"}
 mkdir -p "$B/dump"
 
+KERN=matmul_bf16 CDEF=""      # the kernel build() compiles, and bench_mm.c's -D for it
 build() {   # NAME FLAGS...
     n=$1; shift
     d=$B/$n; mkdir -p "$d"
     # shellcheck disable=SC2068
-    if ! TKC_LOGS=nvrtc "$TKC" stdlib/matmul.tk --target=cuda --kernel=matmul_bf16 $@ -o "$d/bench.h" 2>"$d/tkc.log"; then
+    if ! TKC_LOGS=nvrtc "$TKC" stdlib/matmul.tk --target=cuda --kernel=$KERN $@ -o "$d/bench.h" 2>"$d/tkc.log"; then
         echo "bench_mm: tkc failed for $n"; sed 's/^/    /' "$d/tkc.log"; return 1
     fi
     echo "nvrtc $n: $(sed -n 's/^\[nvrtc\] //p' "$d/tkc.log")"
-    $CC -std=c11 -O2 -Wall -Wextra -DBENCH_MODULE=tk_cuda_mod_TKC_MATMUL_TK -I "$d" \
+    $CC -std=c11 -O2 -Wall -Wextra -DBENCH_MODULE=tk_cuda_mod_TKC_MATMUL_TK $CDEF -I "$d" \
         -o "$d/bench" tests/gpu/bench_mm.c -lm -ldl || return 1
     # shellcheck disable=SC2068
-    "$TKC" stdlib/matmul.tk --target=cuda --kernel=matmul_bf16 $@ --emit=ptx -o "$d/k.ptx" 2>/dev/null
+    "$TKC" stdlib/matmul.tk --target=cuda --kernel=$KERN $@ --emit=ptx -o "$d/k.ptx" 2>/dev/null
 }
 
 echo "tkc bf16 matmul benchmark ($(date -u +%Y-%m-%dT%H:%MZ))"
@@ -55,12 +57,19 @@ if [ -n "$PTXAS" ] && [ -n "$DIS" ]; then
 else
     echo "sass: no ptxas/cuobjdump"
 fi
+# f16: stdlib matmul_f16 (same tile choices as bf16), its references in f16
+KERN=matmul_f16 CDEF=-DBENCH_F16
+mkdir -p "$B/dump16"
+# shellcheck disable=SC2086
+build tile16 $TILE && BENCH_DUMP=$B/dump16 "$B/tile16/bench" f16 4096 4096 4096 8192 8192 8192 4095 4095 4095 | tee -a "$B/tkc.txt"
+# shellcheck disable=SC2086
+build skinny16 $SKINNY && BENCH_DUMP=$B/dump16 "$B/skinny16/bench" f16 16 8192 8192 | tee -a "$B/tkc.txt"
 if python3 -c "import torch; assert torch.cuda.is_available()" 2>/dev/null; then
-    python3 tests/gpu/bench_mm.py "$B/dump" | tee "$B/ref.txt"
+    { python3 tests/gpu/bench_mm.py "$B/dump"; python3 tests/gpu/bench_mm.py "$B/dump16" f16; } | tee "$B/ref.txt"
     echo "ratios (tkc TFLOP/s / reference TFLOP/s):"
     awk '
-        FNR == NR { if ($1 == "tkc" && $2 == "mma") t[$3] = $6; next }
-        ($1 == "torch" || $1 == "trit") && ($3 in t) { printf "  %-16s vs %-5s %5.2f\n", $3, $1, t[$3] / $6 }
+        FNR == NR { if ($1 == "tkc" && ($2 == "mma" || $2 == "f16")) t[($2 == "f16" ? "f16" : "bf16") " " $3] = $6; next }
+        ($1 == "torch" || $1 == "trit") && (($2 " " $3) in t) { printf "  %-5s %-16s vs %-5s %5.2f\n", $2, $3, $1, t[$2 " " $3] / $6 }
     ' "$B/tkc.txt" "$B/ref.txt"
 else
     echo "no python3 with torch and CUDA: references skipped"
