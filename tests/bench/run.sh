@@ -3,7 +3,8 @@
 #
 #   softmax / layernorm / rmsnorm on 8192x4096 f32: GB/s next to memcpy of the same bytes
 #   f32 matmul 2048^3: GFLOP/s next to OpenBLAS cblas_sgemm, for a few BM/BN/BK choices
-#   sdpa f32 B=1 H=8 S=T=1024 (D=64, causal, D=128, other blocks): GFLOP/s next to a plain C attention
+#   sdpa f32 B=1 H=8 S=T=1024 (D=64, causal, D=128, other blocks): GFLOP/s next to a plain C attention,
+#     and next to PyTorch's CPU SDPA where python3 has torch (tests/bench/torch_sdpa.py)
 #   tkc compile time per stdlib kernel: median ms of `tkc ... -o /dev/null`
 #
 # Each result is checked against a reference before it is timed; times are
@@ -151,6 +152,8 @@ LIST
 
 # ---------------------------------------------------------------- attention
 attn() {
+    cases=""
+    : >"$B/attn.out"
     echo
     echo "# sdpa f32 (stdlib/attention.tk) B=1 H=8 S=T=$ATTN_S: GFLOP/s; rival = a straightforward C attention"
     while read -r name d causal opts; do
@@ -158,7 +161,9 @@ attn() {
         # shellcheck disable=SC2086
         gen "$name" stdlib/attention.tk sdpa -D D="$d" -D CAUSAL="$causal" $opts || continue
         build "$name" bench_attn.c -DATT_D="$d" || continue
-        "$B/$name" "$name" 1 8 "$ATTN_S" "$ATTN_S" "$( [ "$causal" = true ] && echo causal)" || failed=1
+        "$B/$name" "$name" 1 8 "$ATTN_S" "$ATTN_S" "$( [ "$causal" = true ] && echo causal)" >"$B/attn.one" || failed=1
+        cat "$B/attn.one"; cat "$B/attn.one" >>"$B/attn.out"
+        cases="$cases $name:1:8:$ATTN_S:$ATTN_S:$d:$causal"
     done <<LIST
 # the kernel's default blocks (64 x 64), then the CPU tuner's usual pick
 sdpa_d64                64  false
@@ -166,6 +171,20 @@ sdpa_d64_causal         64  true
 sdpa_d128               128 false
 sdpa_d64_128x128        64  false   -D BLOCK_M=128 -D BLOCK_N=128
 LIST
+    # PyTorch's CPU SDPA on the same shapes and threads, where python3 has torch
+    if python3 -c "import torch" 2>/dev/null; then
+        echo "# the same shapes: tkc next to PyTorch $(python3 -c 'import torch; print(torch.__version__)') CPU SDPA (f32, same threads)"
+        # shellcheck disable=SC2086
+        python3 "$S/torch_sdpa.py" $cases >"$B/attn.torch" || fail torch_sdpa "python3 $S/torch_sdpa.py failed"
+        while read -r name ms gf; do
+            tk=$(sed -n "s/^$name\[GFLOP\/s\] *tkc=\([0-9.]*\).*/\1/p" "$B/attn.out" | tail -n 1)
+            [ -n "$tk" ] || continue
+            printf '%-38s tkc=%-9s rival=%-9s ratio=%-6s (torch %s ms)\n' "$name[GFLOP/s] vs torch" "$tk" "$gf" \
+                "$(awk -v a="$tk" -v b="$gf" 'BEGIN { printf "%.2f", a / b }')" "$ms"
+        done <"$B/attn.torch"
+    else
+        echo "# PyTorch CPU SDPA: skipped (no python3 with torch here)"
+    fi
 }
 
 # ---------------------------------------------------------------- compile time
