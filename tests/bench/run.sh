@@ -179,7 +179,7 @@ LIST
         while read -r name ms gf; do
             tk=$(sed -n "s/^$name\[GFLOP\/s\] *tkc=\([0-9.]*\).*/\1/p" "$B/attn.out" | tail -n 1)
             [ -n "$tk" ] || continue
-            printf '%-38s tkc=%-9s rival=%-9s ratio=%-6s (torch %s ms)\n' "$name[GFLOP/s] vs torch" "$tk" "$gf" \
+            printf '%-38s tkc=%-9s rival=%-9s ratio=%-6s goal=-        (torch %s ms)\n' "$name:torch[GFLOP/s]" "$tk" "$gf" \
                 "$(awk -v a="$tk" -v b="$gf" 'BEGIN { printf "%.2f", a / b }')" "$ms"
         done <"$B/attn.torch"
     else
