@@ -5,10 +5,11 @@
 # tests/gpu/bench_mm_pair.py (all variants and cuBLAS timed in turns in one
 # process, the ratio to cuBLAS per round) and a bench_mm.c binary; ptxas's
 # resource report, the SASS counts and the cubins (ptxas of the PTX each
-# header carries, $OUT/cubins.tar) for reading the K loops.  With ROUNDS > 0
-# also ROUNDS rounds of the bench_mm.c binaries (one process per variant
-# and shape: their spread is the run-to-run drift) and cuBLAS; ODD="LABEL..."
-# times 4095^3 (the NAME__nomap version) with those.  A variant is
+# header carries, $OUT/cubins.tar) for reading the K loops.  PAIR_ROUNDS:
+# bench_mm_pair.py's rounds.  With ROUNDS > 0 also ROUNDS rounds of the
+# bench_mm.c binaries (one process per variant and shape: their spread is
+# the run-to-run drift) and cuBLAS after each.  ODD="LABEL..."
+# times 4095^3 (the NAME__nomap version) of those variants.  A variant is
 # LABEL:ENV:FLAGS (ENV: VAR=VAL,... or -).
 #
 #   sh tests/gpu/bench_mm_s6.sh [ROUNDS]     # VARIANTS="..." overrides the list
@@ -72,6 +73,9 @@ for s in (4096, 8192):
 PY
 # shellcheck disable=SC2086
 python3 tests/gpu/bench_mm_pair.py $pairs -- ${SIZES:-4096 8192}
+for l in $labels; do
+    case " ${ODD:-} " in *" $l "*) "$B/$l/bench" "$l" 4095 4095 4095 ;; esac
+done
 [ "$ROUNDS" -gt 0 ] || exit 0
 r=1
 while [ "$r" -le "$ROUNDS" ]; do
@@ -81,9 +85,6 @@ while [ "$r" -le "$ROUNDS" ]; do
     python3 "$B/ref.py"
     r=$((r + 1))
 done 2>&1 | tee "$B/times.txt"
-for l in $labels; do
-    case " ${ODD:-} " in *" $l "*) "$B/$l/bench" "$l" 4095 4095 4095 ;; esac
-done
 echo "medians over $ROUNDS rounds (TFLOP/s; ratio to cuBLAS):"
 awk '
     $1 == "tkc"   { v[$2 " " $3] = v[$2 " " $3] " " $6; if (!($2 in seen)) { seen[$2] = 1; order[++n] = $2 } }
