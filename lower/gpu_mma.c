@@ -129,6 +129,9 @@ typedef struct GpuPipe {
      * parity bits of the next phase each thread waits for (bit s: stage s) */
     bool mb;
     PirLocal *fph, *eph;
+    /* lb_plan: the TMA version's stages reused after the wait for the
+     * MMAs of the iteration before (a block barrier there), S - 1 ahead */
+    bool lb;
 } GpuPipe;
 
 /* What an operand dtype takes on mma.sync: element bytes, k per MMA, the
@@ -627,6 +630,7 @@ static PirExpr *el2(GpuMma *m, PirLocal *a, PirExpr *i, int64_t w, int c)
 
 static void pipe_issue(GpuMma *m, struct GpuPipe *p, int part, int parts);
 static void ws_release(GpuMma *m, struct GpuPipe *p, bool next);
+static void lb_release(GpuMma *m, struct GpuPipe *p);
 static bool ws_wg_arrive(const GpuMma *m);
 static void pipe_bases(GpuMma *m, struct GpuPipe *p, PirExpr **ea, PirExpr **eb);
 static int64_t pipe_base(const GpuMma *m, const struct GpuPipe *p);
@@ -857,9 +861,13 @@ bool gpu_mma_dot(GpuMma *m, const Instr *in)
             d.eb = pp->ea;
         }
         gpu_wg_dot(m, &d);
-        if (pp->late)
+        if (pp->late && !pp->lb)
             pipe_issue(m, pp, 0, 1);
         gpu_wg_wait(m, pp->acc, pp->nacc, pp->inflight);
+        if (pp->lb) {
+            lb_release(m, pp);
+            pipe_issue(m, pp, 0, 1);
+        }
         if (pp->ws)
             ws_release(m, pp, true);
         close_n(m, 1);
@@ -1051,6 +1059,20 @@ static bool exits(const GpuMma *m, const TBlock *b)
 
 static bool ws_plan(const GpuMma *m, const GpuPipe *p, const Instr *loop);
 
+/* The TMA version of a kernel (tma_version 1: no cp.async path runs) with
+ * an unspecialized wgmma pipeline: with TKC_WG_LB the barrier that guards
+ * a stage's reuse moves from the head of the iteration (before its MMAs,
+ * after the wait that leaves one group in flight in the iteration before:
+ * the stage of two iterations back is free, copies go S - 2 ahead) to
+ * after this iteration's wait (the stage of the iteration before is free,
+ * copies go S - 1 ahead; lb_release). */
+static void lb_plan(const GpuMma *m, GpuPipe *p)
+{
+    p->lb = !p->ws && p->late && m->k->tma_version == 1 && tkc_knob("TKC_WG_LB", 0) == 1;
+    if (p->lb)
+        p->ahead = p->S - 1;
+}
+
 static void plan_pipe(GpuMma *m, const Instr *in, const int *uses)
 {
     const Instr *loop = in->parent->owner;
@@ -1114,6 +1136,7 @@ static void plan_pipe(GpuMma *m, const Instr *in, const int *uses)
             && gpu_tma_match(m, b, &p->tb) && K <= 256) {
             p->tma = true;
             p->ws = ws_plan(m, p, loop);
+            lb_plan(m, p);
             p->bar = m->bar_need;
             m->bar_need += (8 * S * (p->ws ? 2 : 1) + 15) / 16 * 16;
         }
@@ -1650,6 +1673,18 @@ static void pipe_issue(GpuMma *m, GpuPipe *p, int part, int parts)
     pir_assign(F, CUR, p->it, NULL, pir_nsw(F, PB_ADD, ref(m, p->it), pir_int(F, PT_I64, 1)));
 }
 
+/* After the wait that leaves this iteration's MMAs in flight (lb_plan):
+ * the stage of the iteration before is free once every thread got here,
+ * for the copies of iteration it + S - 1 (pipe_issue); no barrier where
+ * none are issued.  (Per-stage "empty" mbarriers that thread 0 alone waits
+ * for, so that the warpgroups drift apart, make ptxas serialize every
+ * wgmma: C7518, a spin loop on a divergent path with MMAs in flight.) */
+static void lb_release(GpuMma *m, GpuPipe *p)
+{
+    PirExpr *go = pir_bin(F, PB_LT, pir_nsw(F, PB_ADD, ref(m, p->it), pir_int(F, PT_I64, p->S - 1)), ref(m, p->n));
+    pir_barrier(F, pir_if(F, CUR, go)->body);
+}
+
 void gpu_mma_loop_head(GpuMma *m, const Instr *loop)
 {
     GpuPipe *p = m->pipe ? m->pipe[loop->id] : NULL;
@@ -1689,11 +1724,11 @@ void gpu_mma_loop_head(GpuMma *m, const Instr *loop)
     w->in[0] = ci(m, p->ahead - 1);
     if ((p->ea || p->swz) && tkc_knob("TKC_WG_PROXY", 1))    /* wgmma reads through the async proxy */
         pir_asm_stmt(F, CUR, PA_FENCE_PROXY);
-    if (p->ws)                         /* with TMA the empty mbarriers guard the stages */
-        pir_barrier(F, CUR);
+    if (p->ws || p->lb)                /* with TMA the empty mbarriers guard the stages */
+        pir_barrier(F, CUR);           /* (lb: or the barrier after the wait) */
     if (p->tma)
         gpu_pop(m->e);
-    if (!p->ws)
+    if (!p->ws && !p->lb)
         pir_barrier(F, CUR);
     if (!p->late)
         pipe_issue(m, p, 0, 1);
@@ -1720,7 +1755,7 @@ void gpu_mma_loop_post(GpuMma *m, const Instr *loop)
         ws_release(m, p, false);
     PirStmt *w = pir_asm_stmt(F, CUR, PA_CP_WAIT);
     w->in[0] = ci(m, 0);
-    if (p->mb)                         /* the warpgroups may be an iteration apart */
+    if (p->mb || p->lb)                /* the warpgroups may be an iteration apart */
         pir_barrier(F, CUR);
 }
 

@@ -49,6 +49,7 @@ static const struct {
     { "TKC_WGDT_W0", "1: warp 0 (the TMA issuer) stays out of gpu_wgdt.c's rewrite of the operands" },
     { "TKC_WGDT_FENCE", "0: no proxy fence after gpu_wgdt.c's rewrite (timing only: unordered)" },
     { "TKC_WGDT_PREP", "0: no rewrite of tf32/s8 wgmma operands (timing only: wrong results)" },
+    { "TKC_WG_LB", "1: the TMA version's K loop reuses a stage after the wait for the MMAs before it, copies S - 1 ahead, its block barrier after that wait (lb_plan)" },
     { "TKC_WG_INFLIGHT", "0: every wgmma group waited for in its own iteration" },
     { "TKC_WG_PROXY", "0: no fence.proxy.async before wgmma reads shared memory" },
     { "TKC_WS", "1/0: overrides the launch option specialize" },

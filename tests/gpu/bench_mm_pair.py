@@ -1,0 +1,90 @@
+# tests/gpu/bench_mm_pair.py — matmul_bf16 variants (shared libraries built
+# from tests/gpu/bench_mm_lib.c) and torch.matmul (cuBLAS) timed in turns in
+# one process: per shape, after a check of every variant against torch's
+# float32 product (output poisoned with NaN first) and a second of warm-up,
+# PAIR_ROUNDS rounds each time a ~30 ms burst of every one (the order rotated
+# from round to round).  A burst's speed drifts with the card's clock and
+# temperature by several percent from one run to the next (doc/bench/
+# h100-s6-mm-*.log); the ratio to cuBLAS is taken per round, between bursts
+# a few milliseconds apart, and its median printed.
+#
+#   python3 tests/gpu/bench_mm_pair.py LABEL=lib.so ... [-- SIZE ...]
+import ctypes
+import os
+import sys
+
+import torch
+
+ROUNDS = max(1, int(os.environ.get("PAIR_ROUNDS", "25")))
+BURST_MS = float(os.environ.get("BURST_MS", "30"))
+args = sys.argv[1:]
+sizes = [4096, 8192]
+if "--" in args:
+    i = args.index("--")
+    sizes = [int(s) for s in args[i + 1:]]
+    args = args[:i]
+u64, i64 = ctypes.c_uint64, ctypes.c_int64
+libs = []
+for a in args:
+    label, path = a.split("=", 1)
+    lib = ctypes.CDLL(os.path.abspath(path))
+    lib.tkb_mm.argtypes = [u64, u64, u64, i64, i64, i64, ctypes.c_void_p]
+    lib.tkb_mm.restype = ctypes.c_int
+    lib.tkb_error.restype = ctypes.c_char_p
+    libs.append((label, lib))
+
+
+def med(v):
+    v = sorted(v)
+    n = len(v)
+    return v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2
+
+
+for s in sizes:
+    torch.manual_seed(s)
+    a = torch.randn(s, s, device="cuda", dtype=torch.bfloat16)
+    b = torch.randn(s, s, device="cuda", dtype=torch.bfloat16)
+    ref = a.float() @ b.float()
+    stream = ctypes.c_void_p(torch.cuda.current_stream().cuda_stream)
+    fns = {}
+    # without out=: torch.matmul(a, b, out=c) ran at 348 TFLOP/s at 4096^3
+    # where torch.matmul(a, b) runs at 740-800 (doc/bench/h100-s6-mm-2.log)
+    fns["cublas"] = lambda: torch.matmul(a, b)
+    for label, lib in libs:
+        c = torch.empty(s, s, device="cuda", dtype=torch.bfloat16)
+
+        def fn(lib=lib, c=c, label=label):
+            r = lib.tkb_mm(a.data_ptr(), b.data_ptr(), c.data_ptr(), s, s, s, stream)
+            if r != 0:
+                raise RuntimeError("%s: status %d: %s" % (label, r, lib.tkb_error().decode()))
+        fns[label] = fn
+        c.fill_(float("nan"))
+        fn()
+        torch.cuda.synchronize()
+        err = ((c.float() - ref).norm() / ref.norm()).item()
+        print("check %-8s %d^3 rel err %.2e %s" % (label, s, err, "ok" if err < 1e-2 else "FAILED"))
+    names = list(fns)
+    e0, e1 = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+
+    def burst(fn, reps):
+        e0.record()
+        for _ in range(reps):
+            fn()
+        e1.record()
+        torch.cuda.synchronize()
+        return e0.elapsed_time(e1) / reps
+
+    reps = {n: max(1, int(BURST_MS / burst(fns[n], 3))) for n in names}
+    for _ in range(max(1, int(1000 / (BURST_MS * len(names))))):   # warm-up, ~1 s
+        for n in names:
+            burst(fns[n], reps[n])
+    tf = {n: [] for n in names}
+    flop = 2.0 * s ** 3
+    for r in range(ROUNDS):
+        k = r % len(names)
+        for n in names[k:] + names[:k]:
+            tf[n].append(flop / (burst(fns[n], reps[n]) * 1e-3) / 1e12)
+    for n in names:
+        ratio = [x / y for x, y in zip(tf[n], tf["cublas"])]
+        print("pair %-8s %d^3 %7.1f TFLOP/s (min %6.1f max %6.1f)  vs cublas %.3f (rounds: min %.3f max %.3f)"
+              % (n, s, med(tf[n]), min(tf[n]), max(tf[n]), med(ratio), min(ratio), max(ratio)))
