@@ -36,6 +36,7 @@ static const struct {
     { "TKC_MMA_STAGES", "the K loop pipeline's stages when the kernel sets none" },
     { "TKC_PERSIST", "1/0: overrides the launch option persistent" },
     { "TKC_UNALIGNED", "1: unaligned in-bounds operand chunks of a K loop by word loads staged through registers, one operand at a time (gpu_stage.c; the default in NAME__nomap kernels), 0: never; 2: both operands' loads at once" },
+    { "TKC_ROW_SHARE", "0: a row vector of one fragment grid read by another grid's lanes goes through shared memory unless the grids are equal" },
     { "TKC_SPLIT", "0: one kernel testing tk_tma instead of a TMA kernel and a NAME__nomap one" },
     { "TKC_TMA", "0: no TMA copies (cp.async instead)" },
     { "TKC_TMA_STORE", "0: wgmma epilogues stored by the threads, not through shared memory by TMA; 2: the kernel's end waits only for their reads of shared memory" },
