@@ -142,7 +142,7 @@ void gpu_wg_dot(GpuMma *m, const GpuWgDot *d)
                 s->in[i] = pir_elem(F, d->fa, ci(m, kk / 4 + i));
             s->in[4] = db;
             s->in[5] = ci(m, d->bt ? 0 : 1);
-            s->in[6] = ci(m, 1);
+            s->in[6] = ci(m, !(d->zero && kk == 0));
             continue;
         }
         int64_t oa = kk / d->ea * M * wa + kk % d->ea * 2;
@@ -151,7 +151,7 @@ void gpu_wg_dot(GpuMma *m, const GpuWgDot *d)
         s->in[1] = db;
         s->in[2] = ci(m, 0);
         s->in[3] = ci(m, d->bt ? 0 : 1);
-        s->in[4] = ci(m, 1);
+        s->in[4] = ci(m, !(d->zero && kk == 0));
     }
     pir_asm_stmt(F, gpu_cur(e), PA_WG_COMMIT);
 }
