@@ -2139,10 +2139,13 @@ static bool wg_single(GpuMma *m, const Instr *in, const Grid *g)
         need(m, 1024 + (owna ? bytes_a : 0) + (ownb ? N * K * 2 : 0));
     PirExpr *at_a = ci(m, res ? res_at(m, a) : own);
     PirExpr *at_b = kb ? kb : ci(m, early ? early_of(m, bs) : own + (owna ? bytes_a : 0));
-    /* a dot without an accumulator operand (s = dot(q, trans(k))): its
-     * first k step's MMAs write the accumulators instead of adding to
-     * zeros set first (TKC_WG_ZERO=0: zeroed first, as before) */
-    bool zero = zero_tile(m, in->args[2]) && !m->fused[in->id] && tkc_knob("TKC_WG_ZERO", 1);
+    /* TKC_WG_ZERO=1: a dot without an accumulator operand (s = dot(q,
+     * trans(k))) has its first k step's MMAs write the accumulators
+     * instead of adding to zeros set first.  Off: fewer instructions in
+     * the PTX's MMA block, but NVVM's code for the cp.async copies around
+     * it grew, and H100 sdpa_bf16 D=64 ran 283 TFLOP/s vs 311 with the
+     * zeroing (D=128 287 vs 291; doc/bench/h100-s6-attn-2.log). */
+    bool zero = zero_tile(m, in->args[2]) && !m->fused[in->id] && tkc_knob("TKC_WG_ZERO", 0) == 1;
     PirLocal *acc;
     if (zero) {
         acc = pir_local(F, "d", pir_ty_compute(in->ty.dt), g->MI * g->NI * 4);
@@ -2172,7 +2175,7 @@ static bool wg_single(GpuMma *m, const Instr *in, const Grid *g)
         close_n(m, 1);
     }
     GpuWgDot d = { .acc = acc, .g = g, .at_a = at_a, .at_b = at_b, .K = K, .ea = ea, .eb = eb, .bt = bt > 0,
-                   .fa = fa, .dt = ty(m, a)->dt, .zero = zero };
+                   .fa = fa, .dt = ty(m, a)->dt, .zero = zero, .dinc = tkc_knob("TKC_WG_DINC", 1) };
     gpu_wg_dot(m, &d);
     if (pp && pp->pp_last == in->id)
         pp_turn(m, false);
