@@ -2175,7 +2175,7 @@ static bool wg_single(GpuMma *m, const Instr *in, const Grid *g)
         close_n(m, 1);
     }
     GpuWgDot d = { .acc = acc, .g = g, .at_a = at_a, .at_b = at_b, .K = K, .ea = ea, .eb = eb, .bt = bt > 0,
-                   .fa = fa, .dt = ty(m, a)->dt, .zero = zero, .dinc = tkc_knob("TKC_WG_DINC", 1) };
+                   .fa = fa, .dt = ty(m, a)->dt, .zero = zero, .dinc = tkc_knob("TKC_WG_DINC", 0) };
     gpu_wg_dot(m, &d);
     if (pp && pp->pp_last == in->id)
         pp_turn(m, false);

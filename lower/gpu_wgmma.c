@@ -130,9 +130,14 @@ void gpu_wg_dot(GpuMma *m, const GpuWgDot *d)
     PirExpr *cb = gpu_mul(e, cn, ci(m, d->bt ? g->TN * wb : g->TN / d->eb * K * wb));
     PirLocal *sa = d->fa ? NULL : gpu_let(e, "sa", pir_saddr(F, gpu_add(e, d->at_a, ra)));
     PirLocal *sb = gpu_let(e, "sb", pir_saddr(F, gpu_add(e, d->at_b, cb)));
-    /* dinc: the descriptors of k step 0, and each later one that plus its
-     * byte offset / 16 (the address field cannot carry: shared addresses
-     * are below 2^18), instead of each built from its own address */
+    /* dinc (TKC_WG_DINC=1: B's, 2: also A's; an experiment, off): the
+     * descriptors of k step 0, and each later one that plus its byte
+     * offset / 16 (the address field cannot carry: shared addresses are
+     * below 2^18), instead of each built from its own address.  Fewer
+     * instructions (SASS of sdpa_bf16's D=128 key loop 1244 -> 1204), but
+     * H100, same run: D=64 294.6 TFLOP/s vs 305.4 off, D=128 128 x 128
+     * blocks 276.2 vs 320.3 (doc/bench/h100-s6-attn-3.log): ptxas's
+     * schedule, not the count, decides. */
     PirLocal *da0 = NULL, *db0 = NULL;
     if (d->dinc) {
         db0 = gpu_let(e, "db", desc(m, pir_ref(F, sb), d->bt ? 16 : K * wb, 8 * wb, wb));
