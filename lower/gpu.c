@@ -623,6 +623,22 @@ static int same_base(const GL *e, int v)
     }
 }
 
+/* Do grids a and b give every thread the same rows in the same GL_ROW
+ * slots?  A thread's rows are (w % WM) * TM + lane / 4 + mi * 16 + 8 * h,
+ * slot mi * 2 + h: they depend on M, WM, TM and MI, not on the columns.
+ * Same warp count too, so that every thread of one holds rows in the
+ * other.  (sdpa_bf16 at D = 128: the softmax's alpha, rows of the q k^T
+ * grid [128, 64], scales the p v accumulator [128, 128] in place instead
+ * of going through shared memory with two block barriers per key block.)
+ * TKC_ROW_SHARE=0: only equal grids (measurements). */
+static bool rows_eq(const GpuGrid *a, const GpuGrid *b)
+{
+    if (gpu_grid_eq(a, b))
+        return true;
+    return tkc_knob("TKC_ROW_SHARE", 1) && a->M == b->M && a->WM == b->WM && a->TM == b->TM
+           && a->MI == b->MI && a->WM * a->WN == b->WM * b->WN;
+}
+
 /* The slot of tile v at index ix when the lane open now holds it. */
 static PirExpr *own_slot(GL *e, int v, const Idx *ix)
 {
@@ -631,7 +647,7 @@ static PirExpr *own_slot(GL *e, int v, const Idx *ix)
         return NULL;
     if (ix->ident && lay_eq(l, c))
         return e->kx;
-    if (c->kind == GL_FRAG && l->kind == GL_ROW && gpu_grid_eq(&l->g, &c->g) && ix->rank >= 1
+    if (c->kind == GL_FRAG && l->kind == GL_ROW && rows_eq(&l->g, &c->g) && ix->rank >= 1
         && ix->d[0]->kind == PE_LOCAL && ix->d[0]->local == e->ln.i[0]
         && (ix->rank == 1 || pir_is_int(ix->d[1], 0)))
         return e->rkx;

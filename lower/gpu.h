@@ -214,6 +214,9 @@ typedef struct GpuWgDot {
                                 * k step kk's 4 words (mma.sync's A fragment of the
                                 * warp's 16 rows) at kk / 4 */
     DType dt;                  /* DT_BF16 or DT_F16 */
+    bool zero;                 /* the first k step ignores acc (scale-d 0): no zeroing */
+    int dinc;                  /* each k step's descriptor of B (1), also of A (2): the
+                                * first one plus a constant */
 } GpuWgDot;
 /* fence, one wgmma per k step of 16 (A from shared memory or from d->fa),
  * commit (the caller waits: gpu_wg_wait) */

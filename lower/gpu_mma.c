@@ -132,6 +132,10 @@ typedef struct GpuPipe {
     /* lb_plan: the TMA version's stages reused after the wait for the
      * MMAs of the iteration before (a block barrier there), S - 1 ahead */
     bool lb;
+    /* with mb and two warpgroups, TKC_PINGPONG=1: the loop's first and last
+     * single wgmma dots (instr ids; 0: none) bracket a warpgroup's MMAs,
+     * ordered between the warpgroups by named barriers (see "ping-pong") */
+    int pp_first, pp_last;
 } GpuPipe;
 
 /* What an operand dtype takes on mma.sync: element bytes, k per MMA, the
@@ -1610,6 +1614,8 @@ static void mb_wait(GpuMma *m, PirLocal *bits, PirExpr *bar, PirExpr *slot)
     pir_assign(F, CUR, bits, NULL, op(m, PB_XOR, ref(m, bits), op(m, PB_SHL, pir_int(F, PT_U32, 1), s32)));
 }
 
+static void pp_loop(GpuMma *m, GpuPipe *p, bool pre);
+
 void gpu_mma_loop_pre(GpuMma *m, const Instr *loop, PirExpr *lo, PirExpr *hi, PirExpr *step)
 {
     GpuPipe *p = m->pipe ? m->pipe[loop->id] : NULL;
@@ -1636,6 +1642,7 @@ void gpu_mma_loop_pre(GpuMma *m, const Instr *loop, PirExpr *lo, PirExpr *hi, Pi
         gpu_pop(m->e);
         pir_asm_stmt(F, CUR, PA_CP_COMMIT);
     }
+    pp_loop(m, p, true);
 }
 
 /* Part `part` of `parts` of the copies of iteration it + D (D = p->ahead)
@@ -1755,6 +1762,7 @@ void gpu_mma_loop_post(GpuMma *m, const Instr *loop)
         ws_release(m, p, false);
     PirStmt *w = pir_asm_stmt(F, CUR, PA_CP_WAIT);
     w->in[0] = ci(m, 0);
+    pp_loop(m, p, false);
     if (p->mb || p->lb)                /* the warpgroups may be an iteration apart */
         pir_barrier(F, CUR);
 }
@@ -2059,6 +2067,90 @@ static int64_t wg_bwidth(const GpuMma *m, int v)
     return 0;
 }
 
+/* ------------------------------------------------------------ ping-pong */
+
+/* FlashAttention-3's ordering of two consumer warpgroups: in a key loop
+ * whose stages are guarded by mbarriers (TKC_KEY_MBAR=1, no block barrier
+ * per iteration), warpgroup w waits at named barrier PP_BAR + w before its
+ * first dot of an iteration and, once its last dot's MMAs are issued,
+ * arrives at the other one's: the warpgroups take turns at the tensor
+ * cores, one's softmax running while the other's MMAs do.  Warpgroup 1
+ * arrives once before the loop (warpgroup 0 goes first) and warpgroup 0
+ * takes that extra arrival after it, so every phase completes.
+ * TKC_PINGPONG=1 (with TKC_KEY_MBAR=1; an experiment, off: slower).
+ * H100, sdpa_bf16 B=4 H=16 S=4096, 128 x 64 blocks, same run: D=128 276
+ * TFLOP/s vs 273 with mbarriers alone and 288 with the block barrier;
+ * D=64 255 vs 274 and 308; 4 stages worse still (doc/bench/
+ * h100-s6-attn-1.log).  The per-thread mbarrier arrivals of the cp.async
+ * stages cost more than the turns win; a TMA producer (one thread) would
+ * be the pipeline to try this on again. */
+#define PP_BAR 2
+
+/* The named barrier statement `what` (NBAR_SYNC, NBAR_ARRIVE) of id, 256 threads. */
+static void pp_bar(GpuMma *m, PirAsmOp what, PirExpr *id)
+{
+    PirStmt *s = pir_asm_stmt(F, CUR, what);
+    s->in[0] = id;
+    s->in[1] = ci(m, 256);
+}
+
+/* NBAR_SYNC at this warpgroup's barrier (own) or NBAR_ARRIVE at the other
+ * one's; constant ids in a branch per warpgroup, so that ptxas counts the
+ * barriers the block uses (a run-time id reserves all 16). */
+static void pp_turn(GpuMma *m, bool own)
+{
+    PirStmt *i = pir_if(F, CUR, op(m, PB_LT, gpu_tid(m->e), ci(m, 128)));
+    i->els = pir_block(F);
+    for (int w = 0; w < 2; w++) {
+        gpu_push(m->e, w ? i->els : i->body);
+        pp_bar(m, own ? PA_NBAR_SYNC : PA_NBAR_ARRIVE, ci(m, PP_BAR + (own ? w : 1 - w)));
+        gpu_pop(m->e);
+    }
+}
+
+/* The pipeline of the key loop around single dot `in` when it orders its
+ * warpgroups (set up on first use). */
+static GpuPipe *pp_pipe(GpuMma *m, const Instr *in)
+{
+    const Instr *loop = tir_loop_of(in);
+    GpuPipe *p = loop && m->pipe ? m->pipe[loop->id] : NULL;
+    if (!p || !p->mb || !p->nld || m->T != 256 || tkc_knob("TKC_PINGPONG", 0) != 1)
+        return NULL;
+    if (!p->pp_first) {
+        for (int u = 1; u < m->k->instrs.n; u++)
+            if (m->wgd[u] && m->live[u] && tir_loop_of(I(m, u)) == loop) {
+                if (!p->pp_first)
+                    p->pp_first = u;
+                p->pp_last = u;
+            }
+        if (p->pp_first == p->pp_last)
+            p->pp_last = -1;          /* one dot: nothing to order */
+    }
+    return p->pp_last > 0 ? p : NULL;
+}
+
+/* Before the loop and after it (pre: warpgroup 1's head start arrival;
+ * post: warpgroup 0 takes it back). */
+static void pp_loop(GpuMma *m, GpuPipe *p, bool pre)
+{
+    if (!p->mb || m->T != 256 || tkc_knob("TKC_PINGPONG", 0) != 1)
+        return;
+    gpu_push(m->e, pir_if(F, CUR, op(m, pre ? PB_GE : PB_LT, gpu_tid(m->e), ci(m, 128)))->body);
+    pp_bar(m, pre ? PA_NBAR_ARRIVE : PA_NBAR_SYNC, ci(m, PP_BAR));
+    gpu_pop(m->e);
+}
+
+/* Is v none or a tile of zeros (a splat of the constant 0)? */
+static bool zero_tile(const GpuMma *m, int v)
+{
+    if (v <= 0)
+        return true;
+    const Instr *c = I(m, v);
+    if (c->op == OP_BROADCAST && c->nargs >= 1 && c->args[0] > 0 && I(m, c->args[0])->ty.rank == 0)
+        c = I(m, c->args[0]);
+    return c->op == OP_CONST && c->ty.rank == 0 && dtype_is_float(c->ty.dt) && c->fval == 0.0;
+}
+
 static bool wg_single(GpuMma *m, const Instr *in, const Grid *g)
 {
     int a = in->args[0], b = in->args[1], bt = trans_src(m, b), bs = bt ? bt : b;
@@ -2074,7 +2166,23 @@ static bool wg_single(GpuMma *m, const Instr *in, const Grid *g)
         need(m, 1024 + (owna ? bytes_a : 0) + (ownb ? N * K * 2 : 0));
     PirExpr *at_a = ci(m, res ? res_at(m, a) : own);
     PirExpr *at_b = kb ? kb : ci(m, early ? early_of(m, bs) : own + (owna ? bytes_a : 0));
-    PirLocal *acc = acc_init(m, in, g);
+    /* TKC_WG_ZERO=1: a dot without an accumulator operand (s = dot(q,
+     * trans(k))) has its first k step's MMAs write the accumulators
+     * instead of adding to zeros set first.  Off: fewer instructions in
+     * the PTX's MMA block, but NVVM's code for the cp.async copies around
+     * it grew, and H100 sdpa_bf16 D=64 ran 283 TFLOP/s vs 311 with the
+     * zeroing (D=128 287 vs 291; doc/bench/h100-s6-attn-2.log). */
+    bool zero = zero_tile(m, in->args[2]) && !m->fused[in->id] && tkc_knob("TKC_WG_ZERO", 0) == 1;
+    PirLocal *acc;
+    if (zero) {
+        acc = pir_local(F, "d", pir_ty_compute(in->ty.dt), g->MI * g->NI * 4);
+        pir_decl(F, CUR, acc, NULL);
+    } else {
+        acc = acc_init(m, in, g);
+    }
+    GpuPipe *pp = pp_pipe(m, in);
+    if (pp && pp->pp_first == in->id)
+        pp_turn(m, true);
     if (owna || ownb) {
         pir_barrier(F, CUR);
         if (owna)
@@ -2094,8 +2202,10 @@ static bool wg_single(GpuMma *m, const Instr *in, const Grid *g)
         close_n(m, 1);
     }
     GpuWgDot d = { .acc = acc, .g = g, .at_a = at_a, .at_b = at_b, .K = K, .ea = ea, .eb = eb, .bt = bt > 0,
-                   .fa = fa, .dt = ty(m, a)->dt };
+                   .fa = fa, .dt = ty(m, a)->dt, .zero = zero, .dinc = tkc_knob("TKC_WG_DINC", 0) };
     gpu_wg_dot(m, &d);
+    if (pp && pp->pp_last == in->id)
+        pp_turn(m, false);
     gpu_wg_wait(m, acc, g->NI * 4, 0);
     close_n(m, 1);
     if (!m->fused[in->id])

@@ -130,10 +130,25 @@ void gpu_wg_dot(GpuMma *m, const GpuWgDot *d)
     PirExpr *cb = gpu_mul(e, cn, ci(m, d->bt ? g->TN * wb : g->TN / d->eb * K * wb));
     PirLocal *sa = d->fa ? NULL : gpu_let(e, "sa", pir_saddr(F, gpu_add(e, d->at_a, ra)));
     PirLocal *sb = gpu_let(e, "sb", pir_saddr(F, gpu_add(e, d->at_b, cb)));
+    /* dinc (TKC_WG_DINC=1: B's, 2: also A's; an experiment, off): the
+     * descriptors of k step 0, and each later one that plus its byte
+     * offset / 16 (the address field cannot carry: shared addresses are
+     * below 2^18), instead of each built from its own address.  Fewer
+     * instructions (SASS of sdpa_bf16's D=128 key loop 1244 -> 1204), but
+     * H100, same run: D=64 294.6 TFLOP/s vs 305.4 off, D=128 128 x 128
+     * blocks 276.2 vs 320.3 (doc/bench/h100-s6-attn-3.log): ptxas's
+     * schedule, not the count, decides. */
+    PirLocal *da0 = NULL, *db0 = NULL;
+    if (d->dinc) {
+        db0 = gpu_let(e, "db", desc(m, pir_ref(F, sb), d->bt ? 16 : K * wb, 8 * wb, wb));
+        if (sa && d->dinc > 1)
+            da0 = gpu_let(e, "da", desc(m, pir_ref(F, sa), 16, 8 * wa, wa));
+    }
     bound(m, PA_WG_FENCE, d->acc, nacc);
     for (int64_t kk = 0; kk < K; kk += 16) {
         int64_t ob = d->bt ? kk / d->eb * N * wb + kk % d->eb * 2 : kk * wb;
-        PirExpr *db = desc(m, gpu_op(e, PB_ADD, pir_ref(F, sb), u32(m, ob)), d->bt ? 16 : K * wb, 8 * wb, wb);
+        PirExpr *db = db0 && ob % 16 == 0 ? pir_bin(F, PB_ADD, pir_ref(F, db0), pir_int(F, PT_U64, ob >> 4))
+                          : desc(m, gpu_op(e, PB_ADD, pir_ref(F, sb), u32(m, ob)), d->bt ? 16 : K * wb, 8 * wb, wb);
         PirStmt *s;
         if (d->fa) {
             s = bound(m, d->dt == DT_BF16 ? PA_WGMMA_RA_BF16 : d->dt == DT_F32 ? PA_WGMMA_RA_TF32 : PA_WGMMA_RA_F16,
@@ -142,16 +157,17 @@ void gpu_wg_dot(GpuMma *m, const GpuWgDot *d)
                 s->in[i] = pir_elem(F, d->fa, ci(m, kk / 4 + i));
             s->in[4] = db;
             s->in[5] = ci(m, d->bt ? 0 : 1);
-            s->in[6] = ci(m, 1);
+            s->in[6] = ci(m, !(d->zero && kk == 0));
             continue;
         }
         int64_t oa = kk / d->ea * M * wa + kk % d->ea * 2;
         s = bound(m, wg_op(d->dt), d->acc, nacc);
-        s->in[0] = desc(m, gpu_op(e, PB_ADD, pir_ref(F, sa), u32(m, oa)), 16, 8 * wa, wa);
+        s->in[0] = da0 && oa % 16 == 0 ? pir_bin(F, PB_ADD, pir_ref(F, da0), pir_int(F, PT_U64, oa >> 4))
+                       : desc(m, gpu_op(e, PB_ADD, pir_ref(F, sa), u32(m, oa)), 16, 8 * wa, wa);
         s->in[1] = db;
         s->in[2] = ci(m, 0);
         s->in[3] = ci(m, d->bt ? 0 : 1);
-        s->in[4] = ci(m, 1);
+        s->in[4] = ci(m, !(d->zero && kk == 0));
     }
     pir_asm_stmt(F, gpu_cur(e), PA_WG_COMMIT);
 }

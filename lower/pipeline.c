@@ -15,6 +15,7 @@ static const Pass passes[] = {
     {"dce", lower_dce},
     {"masks", lower_masks},
     {"fold", lower_fold},
+    {"splat", lower_splat},
     {"cse", lower_cse},
     {"dce", lower_dce},
     {"licm", lower_licm},

@@ -38,6 +38,7 @@
  * PirFunc.fast_exp2.
  * PA_WGMMA_TF32, PA_WGMMA_S8 (warpgroup MMA on tf32 and s8; a bound register
  * array of I32 takes "r" constraints), PA_WGMMA_RA_TF32.
+ * PA_NBAR_SYNC, PA_NBAR_ARRIVE (named barriers with a run-time id; arrival only).
  */
 #ifndef TKC_PIR_H
 #define TKC_PIR_H
@@ -403,7 +404,12 @@ typedef struct PirExpr {
      * of the warp's 16 rows, rounded; B K-major: in[5] must be 0, not printed) */    \
     X(PA_WGMMA_RA_TF32, "wgmma_ra_tf32", 0, 7, "{ .reg .pred p; setp.ne.b32 p, %{6}, 0; " \
       "wgmma.mma_async.sync.aligned.m64n%{N}k8.f32.tf32.tf32 %{A}, {%{0}, %{1}, %{2}, %{3}}, %{4}, p, 1, 1; }", \
-      "r,r,r,r,l,n,r", 1)
+      "r,r,r,r,l,n,r", 1)                                                                \
+    /* named barrier in[0] (I32 1..15, may vary by thread) of in[1] threads (an I32   \
+     * multiple of 32): NBAR_SYNC waits for the count, NBAR_ARRIVE only counts this    \
+     * thread's warp (FlashAttention-3's ordering of two warpgroups' MMAs) */          \
+    X(PA_NBAR_SYNC, "nbar_sync", 0, 2, "bar.sync %0, %1;", "r,r", 1)                     \
+    X(PA_NBAR_ARRIVE, "nbar_arrive", 0, 2, "bar.arrive %0, %1;", "r,r", 1)
 
 typedef enum {
 #define X(n, s, no, ni, t, c, v) n,

@@ -132,6 +132,7 @@ void lower_cse(TirKernel *k);      /* common subexpressions of pure ops */
 void lower_dce(TirKernel *k);      /* unused pure instructions */
 void lower_masks(TirKernel *k);    /* prove bound checks true from value ranges */
 void lower_licm(TirKernel *k);     /* hoist loop invariants */
+void lower_splat(TirKernel *k);    /* integer ops on splats as scalar ops (TKC_SPLAT_FOLD=1) */
 
 /* lower/tir.c: construction helpers and the printer (--emit=tir) */
 extern const char *const op_name[OP_COUNT];

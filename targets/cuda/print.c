@@ -161,6 +161,8 @@ const char cuda_mma_prelude[] =
     "#define tk_nreg_inc(n) asm volatile(\"setmaxnreg.inc.sync.aligned.u32 %0;\" :: \"n\"(n) : \"memory\")\n"
     "#define tk_nreg_dec(n) asm volatile(\"setmaxnreg.dec.sync.aligned.u32 %0;\" :: \"n\"(n) : \"memory\")\n"
     "TK_D void tk_bar(int id, int n) { asm volatile(\"bar.sync %0, %1;\" :: \"r\"(id), \"r\"(n) : \"memory\"); }\n"
+    "TK_D void tk_nbar_sync(int id, int n) { asm volatile(\"bar.sync %0, %1;\" :: \"r\"(id), \"r\"(n) : \"memory\"); }\n"
+    "TK_D void tk_nbar_arrive(int id, int n) { asm volatile(\"bar.arrive %0, %1;\" :: \"r\"(id), \"r\"(n) : \"memory\"); }\n"
     "#endif\n";
 
 typedef struct PE {

@@ -20,6 +20,7 @@
 #include <atomic>
 #include <cstdlib>
 #include <map>
+#include <condition_variable>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -32,9 +33,13 @@ thread_local dim3 threadIdx;
 dim3 blockIdx, gridDim;
 alignas(16) unsigned char tk_smem[256 * 1024];
 uint64_t tk_emu_slots[1024];
-static pthread_barrier_t barrier, warp_barrier[32], wg_barrier[8], named[16];
-static int named_n[16];                  /* 0: named[i] not made in this launch */
+static pthread_barrier_t barrier, warp_barrier[32], wg_barrier[8];
+/* named barriers: counted by hand, since bar.arrive counts without waiting */
+static int named_n[16];                  /* 0: named barrier i not used in this launch */
+static int named_in[16];                 /* arrivals of its current phase */
+static unsigned named_gen[16];           /* its completed phases */
 static std::mutex named_lock;
+static std::condition_variable named_cv;
 static std::map<std::string, int> max_smem;
 static std::map<uintptr_t, size_t> allocs;
 static thread_local void *current;
@@ -56,24 +61,33 @@ int tk_emu_sync_and(int x)
 }
 void tk_emu_warp_sync(void) { pthread_barrier_wait(&warp_barrier[threadIdx.x / 32]); }
 void tk_emu_wg_sync(void) { pthread_barrier_wait(&wg_barrier[threadIdx.x / 128]); }
-void tk_emu_bar(int id, int n)
+/* One arrival on named barrier id of n threads; wait: until its phase completes. */
+static void named_bar(int id, int n, bool wait, const char *what)
 {
     if (id < 1 || id > 15 || n <= 0 || n % 32) {
-        fprintf(stderr, "tk_emu: bar.sync %d, %d (needs 1..15 and a multiple of 32)\n", id, n);
+        fprintf(stderr, "tk_emu: %s %d, %d (needs 1..15 and a multiple of 32)\n", what, id, n);
         abort();
     }
-    {
-        std::lock_guard<std::mutex> g(named_lock);
-        if (named_n[id] == 0) {
-            pthread_barrier_init(&named[id], NULL, (unsigned)n);
-            named_n[id] = n;
-        } else if (named_n[id] != n) {
-            fprintf(stderr, "tk_emu: named barrier %d used with %d and %d threads\n", id, named_n[id], n);
-            abort();
-        }
+    std::unique_lock<std::mutex> g(named_lock);
+    if (named_n[id] == 0) {
+        named_n[id] = n;
+        named_in[id] = 0;
+    } else if (named_n[id] != n) {
+        fprintf(stderr, "tk_emu: named barrier %d used with %d and %d threads\n", id, named_n[id], n);
+        abort();
     }
-    pthread_barrier_wait(&named[id]);
+    unsigned gen = named_gen[id];
+    if (++named_in[id] == n) {
+        named_in[id] = 0;
+        named_gen[id]++;
+        named_cv.notify_all();
+        return;
+    }
+    if (wait)
+        named_cv.wait(g, [&] { return named_gen[id] != gen; });
 }
+void tk_emu_bar(int id, int n) { named_bar(id, n, true, "bar.sync"); }
+void tk_emu_bar_arrive(int id, int n) { named_bar(id, n, false, "bar.arrive"); }
 
 static bool owned(uintptr_t p, size_t n)
 {
@@ -214,11 +228,13 @@ int cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, 
         pthread_barrier_destroy(&warp_barrier[w]);
     for (unsigned g = 0; g < (bx + 127) / 128; g++)
         pthread_barrier_destroy(&wg_barrier[g]);
-    for (int i = 0; i < 16; i++)
-        if (named_n[i]) {
-            pthread_barrier_destroy(&named[i]);
-            named_n[i] = 0;
+    for (int i = 0; i < 16; i++) {
+        if (named_n[i] && named_in[i]) {
+            fprintf(stderr, "tk_emu: named barrier %d ends the launch with %d of %d arrivals\n", i, named_in[i], named_n[i]);
+            abort();
         }
+        named_n[i] = 0;
+    }
     return 0;
 }
 int cuMemAlloc_v2(uint64_t *p, size_t n)

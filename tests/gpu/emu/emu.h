@@ -29,6 +29,7 @@ int tk_emu_sync_and(int x);                 /* __syncthreads_and */
 void tk_emu_warp_sync(void);               /* the 32 threads of this thread's warp */
 void tk_emu_wg_sync(void);                 /* the 128 threads of this thread's warpgroup */
 void tk_emu_bar(int id, int n);            /* named barrier id of n threads */
+void tk_emu_bar_arrive(int id, int n);     /* an arrival there without waiting */
 
 #define __global__
 #define __device__

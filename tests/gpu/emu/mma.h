@@ -439,4 +439,6 @@ TK_D void tk_emu_nreg(int n)
 #define tk_nreg_inc(n) tk_emu_nreg(n)
 #define tk_nreg_dec(n) tk_emu_nreg(n)
 TK_D void tk_bar(int id, int n) { tk_emu_bar(id, n); }
+TK_D void tk_nbar_sync(int id, int n) { tk_emu_bar(id, n); }
+TK_D void tk_nbar_arrive(int id, int n) { tk_emu_bar_arrive(id, n); }
 #endif

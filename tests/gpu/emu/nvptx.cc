@@ -73,4 +73,6 @@ void tk_nvx_mbar_arrive(uint32_t a) { tk_mbar_arrive(a); }
 void tk_nvx_cp_mbar_arrive(uint32_t a) { tk_cp_mbar_arrive(a); }
 void tk_nvx_nreg_inc(int n) { tk_nreg_inc(n); }
 void tk_nvx_nreg_dec(int n) { tk_nreg_dec(n); }
+void tk_nvx_nbar_sync(int id, int n) { tk_nbar_sync(id, n); }
+void tk_nvx_nbar_arrive(int id, int n) { tk_nbar_arrive(id, n); }
 }
