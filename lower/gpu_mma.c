@@ -1793,7 +1793,12 @@ void gpu_mma_loop_post(GpuMma *m, const Instr *loop)
  *     walk the stages from 0 in every loop and keep per-stage phase bits
  *     (ph, pe) across programs: they see the same sequence of stages.
  *   - With PP_TMA_OK false (no tensor maps) the producer does nothing and
- *     the consumers take the cp.async path with its barriers (named).
+ *     the consumers take the cp.async path with its barriers (named): in
+ *     the one-kernel form (TKC_SPLIT=0).  A kernel compiled twice (gpu_stage.c,
+ *     gpu_lower_versions) specializes only its TMA version, NAME; NAME__nomap
+ *     copies by cp.async with every thread (its producer would only idle:
+ *     H100, matmul_bf16 4095^3 specialized + persistent 85.6 TFLOP/s against
+ *     108.0 plain, doc/bench/h100-s6-persist.log).
  *
  * The kernel's launch option `specialize` asks for it (@launch, -D,
  * @autotune; off by default); with `persistent` the launcher starts one
@@ -1812,7 +1817,7 @@ void gpu_mma_loop_post(GpuMma *m, const Instr *loop)
 static bool ws_plan(const GpuMma *m, const GpuPipe *p, const Instr *loop)
 {
     bool on = tkc_knob("TKC_WS", m->k->specialize) == 1;
-    if (!on || m->ws || p->bt /* gpu_wgdt.c's rewrite of B syncs every thread */ || loop->parent != m->k->body || m->T % 128 || m->T + 128 > 1024)
+    if (!on || m->ws || m->k->tma_version == 2 /* NAME__nomap: no TMA copies */ || p->bt /* gpu_wgdt.c's rewrite of B syncs every thread */ || loop->parent != m->k->body || m->T % 128 || m->T + 128 > 1024)
         return false;
     for (int j = 0; j < 3; j++)
         if (!gpu_ws_ready(m->e, loop->args[j], loop))
