@@ -6,7 +6,12 @@
 # from round to round).  A burst's speed drifts with the card's clock and
 # temperature by several percent from one run to the next (doc/bench/
 # h100-s6-mm-*.log); the ratio to cuBLAS is taken per round, between bursts
-# a few milliseconds apart, and its median printed.
+# a few milliseconds apart, and its median printed.  Caveat: the cuBLAS
+# column at 4096^3 read 348 and 360 TFLOP/s in two runs (with and without
+# out=; doc/bench/h100-s6-mm-2.log, h100-s6-persist.log) where bench_mm.py
+# reads 737-805 on the same card, for reasons not found: compare tkc's
+# variants with one another here, and take the cuBLAS ratio from
+# tests/gpu/bench_mm.sh.
 #
 #   python3 tests/gpu/bench_mm_pair.py LABEL=lib.so ... [-- SIZE ...]
 import ctypes
