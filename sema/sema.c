@@ -498,6 +498,17 @@ static bool parse_int(const char *s, int64_t *v)
     return true;
 }
 
+/* An int or bool const whose default is not a literal: declare_consts
+ * evaluates it after every literal and -D value is known. */
+static bool const_deferred(const ConstInfo *ci, const Param *p)
+{
+    if (!p->deflt || (ci->kind == TE_DTYPE && ci->dt != DT_BOOL))
+        return false;
+    Expr *e = p->deflt;
+    Expr *lit = e->kind == EX_UNARY && e->u.unary.op == U_NEG ? e->u.unary.x : e;
+    return lit->kind != EX_INT && lit->kind != EX_BOOL;
+}
+
 /* A const's value from -D text or from its default expression. */
 static void const_value(Ctx *c, ConstInfo *ci, Param *p, Define *def)
 {
@@ -528,6 +539,8 @@ static void const_value(Ctx *c, ConstInfo *ci, Param *p, Define *def)
     Expr *e = p->deflt;
     bool neg = e->kind == EX_UNARY && e->u.unary.op == U_NEG;
     Expr *lit = neg ? e->u.unary.x : e;
+    if (const_deferred(ci, p))
+        return;
     if (ci->kind == TE_INT && lit->kind == EX_INT) {
         ci->ival = neg ? -lit->u.ival : lit->u.ival;
     } else if (ci->dt == DT_BOOL && lit->kind == EX_BOOL && !neg) {
@@ -541,6 +554,97 @@ static void const_value(Ctx *c, ConstInfo *ci, Param *p, Define *def)
         return;
     }
     ci->has_value = true;
+}
+
+/* The default of an int or bool const given as an expression of the other
+ * consts: integer and bool literals, const names, unary and binary operators
+ * and where(c, a, b), e.g. `BLOCK_N: int = where(D >= 128, 128, 64)`.
+ * state[i]: 0 not yet valued, 1 being evaluated (a cycle), 2 valued. */
+static bool const_default(Ctx *c, KernelDecl *kd, int i, char *state);
+
+static bool const_expr(Ctx *c, KernelDecl *kd, Expr *e, char *state, int64_t *v)
+{
+    int64_t a, b, x;
+    switch (e->kind) {
+    case EX_INT: *v = e->u.ival; return true;
+    case EX_BOOL: *v = e->u.bval; return true;
+    case EX_NAME:
+        for (int j = 0; j < kd->nconsts; j++)
+            if (!strcmp(kd->consts[j].name, e->u.name.id)) {
+                if (c->k->consts[j].kind == TE_DTYPE && c->k->consts[j].dt != DT_BOOL)
+                    break;
+                if (!const_default(c, kd, j, state))
+                    return false;
+                *v = c->k->consts[j].ival;
+                return true;
+            }
+        break;
+    case EX_UNARY:
+        if (!const_expr(c, kd, e->u.unary.x, state, &a))
+            return false;
+        *v = e->u.unary.op == U_NEG ? -a : e->u.unary.op == U_NOT ? !a : ~a;
+        return true;
+    case EX_BINARY:
+        if (!const_expr(c, kd, e->u.binary.l, state, &a) || !const_expr(c, kd, e->u.binary.r, state, &b))
+            return false;
+        switch (e->u.binary.op) {
+        case B_ADD: *v = a + b; return true;
+        case B_SUB: *v = a - b; return true;
+        case B_MUL: *v = a * b; return true;
+        case B_DIV: case B_MOD:
+            if (b == 0)
+                break;
+            *v = e->u.binary.op == B_DIV ? a / b : a % b;
+            return true;
+        case B_LT: *v = a < b; return true;
+        case B_LE: *v = a <= b; return true;
+        case B_GT: *v = a > b; return true;
+        case B_GE: *v = a >= b; return true;
+        case B_EQ: *v = a == b; return true;
+        case B_NE: *v = a != b; return true;
+        case B_LAND: *v = a && b; return true;
+        case B_LOR: *v = a || b; return true;
+        case B_AND: *v = a & b; return true;
+        case B_OR: *v = a | b; return true;
+        case B_XOR: *v = a ^ b; return true;
+        case B_SHL: *v = a << b; return true;
+        case B_SHR: *v = a >> b; return true;
+        default: break;
+        }
+        break;
+    case EX_CALL:
+        if (e->u.call.fn->kind == EX_NAME && !strcmp(e->u.call.fn->u.name.id, "where") && e->u.call.nargs == 3 &&
+            !e->u.call.args[0].kw && !e->u.call.args[1].kw && !e->u.call.args[2].kw) {
+            if (!const_expr(c, kd, e->u.call.args[0].value, state, &x))
+                return false;
+            return const_expr(c, kd, e->u.call.args[x ? 1 : 2].value, state, v);
+        }
+        break;
+    default: break;
+    }
+    diag_error(c->d, e->span, "a const default is a literal or an expression of literals, other int or bool "
+                              "consts, operators and where(c, a, b)");
+    return false;
+}
+
+static bool const_default(Ctx *c, KernelDecl *kd, int i, char *state)
+{
+    ConstInfo *ci = &c->k->consts[i];
+    if (state[i] == 2)
+        return ci->has_value;
+    if (state[i] == 1) {
+        diag_error(c->d, kd->consts[i].span, "the default of '%s' depends on itself", ci->name);
+        return false;
+    }
+    state[i] = 1;
+    int64_t v = 0;
+    bool ok = const_expr(c, kd, kd->consts[i].deflt, state, &v);
+    if (ok) {
+        ci->ival = ci->dt == DT_BOOL ? v != 0 : v;
+        ci->has_value = true;
+    }
+    state[i] = 2;
+    return ok;
 }
 
 static void declare_consts(Ctx *c, KernelDecl *kd, Define *defs, int ndefs)
@@ -560,6 +664,19 @@ static void declare_consts(Ctx *c, KernelDecl *kd, Define *defs, int ndefs)
             ci->kind = TE_INT;
         }
         const_value(c, ci, p, find_define(defs, ndefs, p->name));
+    }
+    char *state = arena_alloc(c->a, (size_t)(kd->nconsts ? kd->nconsts : 1));
+    for (int i = 0; i < kd->nconsts; i++)
+        state[i] = k->consts[i].has_value || !const_deferred(&k->consts[i], &kd->consts[i]) ||
+                           find_define(defs, ndefs, kd->consts[i].name)
+                       ? 2
+                       : 0;
+    for (int i = 0; i < kd->nconsts; i++)
+        if (!state[i])
+            const_default(c, kd, i, state);
+    for (int i = 0; i < kd->nconsts; i++) {
+        Param *p = &kd->consts[i];
+        ConstInfo *ci = &k->consts[i];
         ci->sym = sym_param(c->syms, i, p->name);
         Type *t = ty_scalar(c, ci->kind == TE_INT ? DT_I32 : ci->dt);
         t->weak = ci->kind == TE_INT;
