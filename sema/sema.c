@@ -582,18 +582,28 @@ static bool const_expr(Ctx *c, KernelDecl *kd, Expr *e, char *state, int64_t *v)
     case EX_UNARY:
         if (!const_expr(c, kd, e->u.unary.x, state, &a))
             return false;
+        if (e->u.unary.op == U_NEG && a == INT64_MIN) {
+            diag_error(c->d, e->span, "a const default overflows 64 bits");
+            return false;
+        }
         *v = e->u.unary.op == U_NEG ? -a : e->u.unary.op == U_NOT ? !a : ~a;
         return true;
     case EX_BINARY:
         if (!const_expr(c, kd, e->u.binary.l, state, &a) || !const_expr(c, kd, e->u.binary.r, state, &b))
             return false;
         switch (e->u.binary.op) {
-        case B_ADD: *v = a + b; return true;
-        case B_SUB: *v = a - b; return true;
-        case B_MUL: *v = a * b; return true;
+        case B_ADD: case B_SUB: case B_MUL:
+            if (e->u.binary.op == B_ADD ? __builtin_add_overflow(a, b, v)
+                : e->u.binary.op == B_SUB ? __builtin_sub_overflow(a, b, v) : __builtin_mul_overflow(a, b, v)) {
+                diag_error(c->d, e->span, "a const default overflows 64 bits");
+                return false;
+            }
+            return true;
         case B_DIV: case B_MOD:
-            if (b == 0)
-                break;
+            if (b == 0 || (a == INT64_MIN && b == -1)) {
+                diag_error(c->d, e->span, "a const default divides by zero (or overflows)");
+                return false;
+            }
             *v = e->u.binary.op == B_DIV ? a / b : a % b;
             return true;
         case B_LT: *v = a < b; return true;
@@ -607,8 +617,13 @@ static bool const_expr(Ctx *c, KernelDecl *kd, Expr *e, char *state, int64_t *v)
         case B_AND: *v = a & b; return true;
         case B_OR: *v = a | b; return true;
         case B_XOR: *v = a ^ b; return true;
-        case B_SHL: *v = a << b; return true;
-        case B_SHR: *v = a >> b; return true;
+        case B_SHL: case B_SHR:
+            if (b < 0 || b > 62 || (e->u.binary.op == B_SHL && (a < 0 || a > (INT64_MAX >> b)))) {
+                diag_error(c->d, e->span, "a const default shifts out of range");
+                return false;
+            }
+            *v = e->u.binary.op == B_SHL ? a << b : a >> b;
+            return true;
         default: break;
         }
         break;
