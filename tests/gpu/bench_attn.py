@@ -125,7 +125,7 @@ def configs(path, kind):
         for line in f:
             w = line.split()
             if len(w) in (7, 8) and w[1] == kind:
-                label = w[4] + "x" + w[5] + ("" if len(w) == 7 or w[7] == "-" else " " + w[7])
+                label = ("default" if w[4] == "def" else w[4] + "x" + w[5]) + ("" if len(w) == 7 or w[7] == "-" else " " + w[7])
                 out.append(dict(name=w[0], d=int(w[2]), causal=w[3] == "true", bm=w[4], bn=w[5],
                                 label=label, lib=Tkc(w[6], kind)))
     return out

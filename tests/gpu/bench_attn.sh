@@ -2,7 +2,8 @@
 # tests/gpu/bench_attn.sh — stdlib/attention.tk on the GPU next to PyTorch.
 #
 #   sh tests/gpu/bench_attn.sh                 # uses build/tkc as it is
-#   ATTN_BLOCKS="128x64 64x64" sh tests/gpu/bench_attn.sh    # BLOCK_MxBLOCK_N choices
+#   ATTN_BLOCKS="def 128x64 64x64" sh tests/gpu/bench_attn.sh    # BLOCK_MxBLOCK_N choices
+#                                   (def: the kernel's defaults for the D; default "def 64x64")
 #   ATTN_ONLY=sdpa|relpos  ATTN_COMPILE=1 (also time torch.compile of SDPA + bias)
 #   ATTN_RELPOS="global window"   which SAM shapes sdpa_relpos runs (default both)
 #   ATTN_VARIANTS="old:TKC_KEY_PIPE=0,SRC=old.tk s3:TKC_KEY_STAGES=3"
@@ -30,7 +31,7 @@ TKC=${TKC:-build/tkc}
 case $TKC in /*) ;; *) TKC=$PWD/$TKC ;; esac
 B=$(dirname "$TKC")/gpu-bench-attn
 CC=${CC:-gcc}
-BLOCKS=${ATTN_BLOCKS:-128x64 64x64}
+BLOCKS=${ATTN_BLOCKS:-def 64x64}
 ONLY=${ATTN_ONLY:-all}
 
 [ -x "$TKC" ] || { echo "bench_attn: no $TKC (build tkc first, or carry build/)"; exit 2; }
@@ -53,9 +54,11 @@ lib() {
     for kv in $(echo "$set" | tr , ' '); do
         case $kv in SRC=*) src=${kv#SRC=} ;; *) envs="$envs $kv" ;; esac
     done
+    blk=" -D BLOCK_M=$bm -D BLOCK_N=$bn"
+    [ "$bm" = def ] && blk=""            # the kernel's own blocks for this D
     # shellcheck disable=SC2086
-    if ! env $envs "$TKC" "$src" --target=cuda --kernel=$kern -D D=$d$cflag \
-            -D BLOCK_M=$bm -D BLOCK_N=$bn -o "$dir/attn.h" >"$dir/tkc.log" 2>&1; then
+    if ! env $envs "$TKC" "$src" --target=cuda --kernel=$kern -D D=$d$cflag$blk \
+            -o "$dir/attn.h" >"$dir/tkc.log" 2>&1; then
         echo "FAIL $name: tkc failed"; sed -n '1,10s/^/    /p' "$dir/tkc.log"; return 1
     fi
     # shellcheck disable=SC2086
@@ -81,6 +84,7 @@ for var in "-:" ${ATTN_VARIANTS:-}; do
     [ "$label" = - ] || tag="_$label"
     for blk in $BLOCKS; do
         bm=${blk%x*} bn=${blk#*x}
+        [ "$blk" = def ] && bm=def bn=def
         if [ "$ONLY" != relpos ]; then
             for d in 64 128; do
                 build "sdpa_d${d}_${blk}$tag" sdpa $d false "$bm" "$bn" "$label" "$set"
