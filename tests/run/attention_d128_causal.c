@@ -4,6 +4,7 @@
 #define ATT_D 128
 #define ATT_CAUSAL 1
 #define ATT_RELPOS 0
+#define ATT_LONG 1
 #include "attention_check.h"
 
 int main(void)

@@ -4,6 +4,7 @@
 #define ATT_D 64
 #define ATT_CAUSAL 0
 #define ATT_RELPOS 1
+#define ATT_LONG 1
 #include "attention_check.h"
 
 int main(void)
