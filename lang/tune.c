@@ -222,10 +222,16 @@ static bool sealed(char *text, size_t len)
  * kind, the bytes and a newline, the checksum line. */
 #define CODE_MAGIC "tkc code cache 1"
 
+/* In a variant's build (a child process): its own folder, where its code
+ * goes instead of the cache folder; promote_code moves a chosen variant's
+ * there, so that the header's own compile of the winner finds it (and the
+ * cache keeps the chosen variants' code, not every variant's). */
+static const char *code_dir;
+
 static char *code_path(Arena *a, const char *kind, const char *key)
 {
     uint64_t h = fnv_str(fnv_str(FNV0, kind), key);
-    return arena_printf(a, "%s/%s-%016llx.tkc", cache_dir(a), kind, (unsigned long long)h);
+    return arena_printf(a, "%s/%s-%016llx.tkc", code_dir ? code_dir : cache_dir(a), kind, (unsigned long long)h);
 }
 
 static char *code_get(Arena *a, const char *kind, const char *key, size_t *len)
@@ -250,7 +256,8 @@ static void code_put(Arena *a, const char *kind, const char *key, const char *da
     for (size_t i = 0; i < len; i++)
         buf_putc(&b, data[i]);
     buf_putc(&b, '\n');
-    make_dirs(a, cache_dir(a));
+    if (!code_dir)
+        make_dirs(a, cache_dir(a));
     Buf e = seal(a, b.s, b.n);
     char *path = code_path(a, kind, key);
     if (!tune_write_atomic(a, path, e.s, e.n))
@@ -261,6 +268,25 @@ const TargetCache *tune_code_cache(const TuneOptions *o)
 {
     static const TargetCache cache = { code_get, code_put };
     return o->on && !o->no_cache ? &cache : NULL;
+}
+
+/* Copy the code cache entries of variant folder dir into the cache folder. */
+static void promote_code(Arena *a, const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    make_dirs(a, cache_dir(a));
+    for (struct dirent *e; (e = readdir(d));) {
+        size_t n = strlen(e->d_name), len;
+        if (n < 9 || strncmp(e->d_name, "ptx-", 4) || strcmp(e->d_name + n - 4, ".tkc"))
+            continue;
+        char *text = read_file(a, arena_printf(a, "%s/%s", dir, e->d_name), &len);
+        char *to = arena_printf(a, "%s/%s", cache_dir(a), e->d_name);
+        if (text && !tune_write_atomic(a, to, text, len))
+            tir_log("autotune", "cannot write the cache entry %s: %s", to, strerror(errno));
+    }
+    closedir(d);
 }
 
 /* ------------------------------------------------------------ options */
@@ -867,9 +893,10 @@ static bool prepare(Tuner *T)
     }
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN), most = T->be->jobs ? T->be->jobs : 4;
     int jobs = ncpu < 2 ? 2 : ncpu > most ? (int)most : (int)ncpu, running = 0, done = 0, total = 0;
-    /* no code cache: it keeps the chosen variants' code, not every variant's */
+    /* each variant's code goes to its folder (code_dir), the chosen ones' to
+     * the cache (promote_code) */
     TargetOptions to = { .source = "autotune variant", .guard = "TKC_TUNE_VARIANT_H", .arch = T->o->arch,
-                         .llvm = T->o->llvm };
+                         .cache = tune_code_cache(T->o), .llvm = T->o->llvm };
     pid_t *pid = arena_alloc(T->a, sizeof(pid_t) * (size_t)(T->vs.n + 1));
     for (int i = 0; i < T->vs.n; i++)
         total += T->vs.v[i].tir != NULL;
@@ -898,8 +925,10 @@ static bool prepare(Tuner *T)
         if (i == T->vs.n || !T->vs.v[i].tir)
             continue;
         pid[i] = fork();
-        if (pid[i] == 0)
+        if (pid[i] == 0) {
+            code_dir = T->vs.v[i].dir;
             _exit(T->be->build(&T->vs.v[i], T->target, &to));
+        }
         if (pid[i] < 0) {
             T->vs.v[i].pruned = "cannot fork the compiler";
             T->vs.v[i].tir = NULL;
@@ -1099,6 +1128,8 @@ static bool tune_shape(Tuner *T, int si)
     }
     T->choice[si] = best;
     T->best_ns[si] = rows[best].ns;
+    if (tune_code_cache(T->o) && T->vs.v[best].dir)
+        promote_code(T->a, T->vs.v[best].dir);
     Buf tab = { .a = T->a };
     buf_puts(&tab, "");
     print_rows(T, si, rows, rows[0].ns > 0 ? 0 : nref, &tab);

@@ -205,6 +205,10 @@ elif ! mkdir -p "$E" || ! g++ -std=c++17 -O1 -w -fno-strict-aliasing -fPIC -shar
 else
     MC="$S/mm.tk --max-autotune --tune M=96,N=80,K=64 -D BK=16"
     cold tkcu cuda_cold 'BM=.* warps=[48] ' 'variants on cuda (tkc CPU emulator' $MC -o "$T/mmc.h"
+    # the header's compile of the winner takes the code its variant build made
+    if grep -q 'kernel(s) from the cache' "$T/cuda_cold.log"; then pass cuda_cold_reuses_winner; else
+        fail cuda_cold_reuses_winner "want the chosen variant's PTX reused (from the cache) by the cold run's header"
+        show "$T/cuda_cold.log"; fi
     if CHECK="96,80,64 1,1,1 100,33,70" cuda_run cuda_runs "$T/mmc.h" mm mm $MC; then pass cuda_tuned_header_runs; else
         fail cuda_tuned_header_runs "the tuned header's kernel computes wrong results on the emulator"
         show "$T/cuda_runs/cc.log"; show "$T/cuda_runs/out"; fi
