@@ -45,6 +45,7 @@
 #           bench report (cmake missing: a SKIP line).
 #
 # A first line `// tkc-flags: ...` in a .tk adds flags to tkc for that file.
+# A `// tkc-archs: sm_90a` line among the first three limits tests/gpu/ci.sh's PTX check to those archs.
 # Prints `PASS name` / `FAIL name` (with indented reasons) / `SKIP name: why`
 # per test and ends with `N passed, N failed`; exits 1 if anything failed.
 # Tests run in parallel (JOBS, default: the number of CPUs); what they make

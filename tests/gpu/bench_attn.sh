@@ -3,7 +3,7 @@
 #
 #   sh tests/gpu/bench_attn.sh                 # uses build/tkc as it is
 #   ATTN_BLOCKS="def 128x64 64x64" sh tests/gpu/bench_attn.sh    # BLOCK_MxBLOCK_N choices
-#                                   (def: the kernel's defaults for the D; default "def 64x64")
+#                                   (def: the kernel's own blocks; default "def 128x128 64x64")
 #   ATTN_ONLY=sdpa|relpos  ATTN_COMPILE=1 (also time torch.compile of SDPA + bias)
 #   ATTN_RELPOS="global window"   which SAM shapes sdpa_relpos runs (default both)
 #   ATTN_VARIANTS="old:TKC_KEY_PIPE=0,SRC=old.tk s3:TKC_KEY_STAGES=3"
@@ -31,7 +31,7 @@ TKC=${TKC:-build/tkc}
 case $TKC in /*) ;; *) TKC=$PWD/$TKC ;; esac
 B=$(dirname "$TKC")/gpu-bench-attn
 CC=${CC:-gcc}
-BLOCKS=${ATTN_BLOCKS:-def 64x64}
+BLOCKS=${ATTN_BLOCKS:-def 128x128 64x64}
 ONLY=${ATTN_ONLY:-all}
 
 [ -x "$TKC" ] || { echo "bench_attn: no $TKC (build tkc first, or carry build/)"; exit 2; }

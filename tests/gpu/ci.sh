@@ -4,7 +4,7 @@
 #   sh tests/gpu/ci.sh                      # TKC=build/asan/tkc works too
 #
 # For every tests/run/*.tk and stdlib/*.tk:
-#   ptx      --target=cuda PTX that ptxas accepts for sm_90a and sm_80
+#   ptx      --target=cuda PTX that ptxas accepts for sm_90a and sm_80 (sm_90a alone for a file marked `// tkc-archs: sm_90a`)
 #   header   the --target=cuda and --target=c,cuda headers compile with
 #            gcc -std=c11 -Wall -Wextra -Werror and no CUDA headers, also with
 #            TKC_CUDA_HOST_COPY; a launch without a driver (none here, or a
@@ -33,6 +33,10 @@ CC=${CC:-gcc}
 HW="-std=c11 -Wall -Wextra -Werror"
 mkdir -p "$D"
 flags_of() { sed -n '1s|^// *tkc-flags: *||p' "$1"; }
+# archs_of FILE: the archs its PTX is checked for: a `// tkc-archs: ...` line
+# among the first three (a kernel configured beyond sm_80's shared memory),
+# else sm_90a and sm_80
+archs_of() { a=$(sed -n '1,3s|^// *tkc-archs: *||p' "$1"); echo "${a:-sm_90a sm_80}"; }
 show() { sed -n "1,${2:-20}s/^/    /p" "$1"; }
 
 PTXAS=""
@@ -44,13 +48,13 @@ done
 "$TKC" tests/run/vadd.tk --target=cuda --emit=ptx >"$D/probe.ptx" 2>"$D/probe.err"
 if grep -q "needs NVRTC" "$D/probe.err"; then NVRTC=0; else NVRTC=1; fi
 
-# check_ptx TARGET FILE NAME DIR: --emit=ptx for sm_90a and sm_80, each
+# check_ptx TARGET FILE NAME DIR: --emit=ptx for sm_90a and sm_80 (archs_of), each
 # through ptxas (nvptx: its compile time noted for nvptx_times).
 check_ptx() {
     t=$1 f=$2 n=$3 d=$4
     if [ -z "$PTXAS" ]; then echo "SKIP $t-ptx/$n: no ptxas"; return; fi
     bad=""
-    for arch in sm_90a sm_80; do
+    for arch in $(archs_of "$f"); do
         # shellcheck disable=SC2046
         if ! TKC_LOGS=nvptx "$TKC" "$f" --target=$t --arch=$arch --emit=ptx $(flags_of "$f") >"$d/$arch.ptx" 2>"$d/$arch.err"; then
             bad="$bad $arch(tkc)"; cp "$d/$arch.err" "$d/why"; continue
