@@ -119,8 +119,8 @@ test-gpu: $(B)/tkc
 
 # Every GPU benchmark, each next to its rivals in the same run (about 10
 # minutes on an H100); the parts: bench-gpu-mem (softmax, layernorm, bias+GELU
-# +residual; cuda vs nvptx codegen), bench-gpu-mm (bf16/f16, tf32/i8 matmul
-# vs cuBLAS/Triton), bench-gpu-attn (sdpa, sdpa_relpos vs torch SDPA), tune-gpu.
+# +residual; cuda vs nvptx codegen), bench-gpu-mm (bf16/f16, tf32/i8 matmul, bf16 also from LLVM
+# vs cuBLAS/Triton), bench-gpu-attn (sdpa, sdpa_relpos vs torch SDPA; also from LLVM), tune-gpu.
 bench-gpu: bench-gpu-mem bench-gpu-mm bench-gpu-attn tune-gpu
 
 bench-gpu-mem: $(B)/tkc

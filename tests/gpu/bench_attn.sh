@@ -9,7 +9,11 @@
 #   ATTN_VARIANTS="old:TKC_KEY_PIPE=0,SRC=old.tk s3:TKC_KEY_STAGES=3"
 #       each block choice once more per variant LABEL:SETTINGS, SETTINGS being
 #       environment variables for tkc (its TKC_* experiment switches) and
-#       SRC=FILE for another attention.tk; the plain build is always there
+#       SRC=FILE for another attention.tk, CG=llvm for PTX from LLVM
+#       (--codegen=llvm, the nvptx target's code generator), BLOCKS=def to
+#       build the variant for the kernels' own blocks only; the plain build
+#       is always there
+#   ATTN_LLVM=0   drop the variant run by default, "llvm:CG=llvm,BLOCKS=def"
 #
 # sdpa_bf16, B=4 H=16 S=T=4096, D=64 and D=128, causal and not: TFLOP/s of
 # tkc (each block choice) next to torch SDPA with the FLASH and CUDNN
@@ -49,15 +53,20 @@ mkdir -p "$B" || exit 2
 lib() {
     name=$1 kind=$2 d=$3 causal=$4 bm=$5 bn=$6 label=$7 set=$8
     dir=$B/$name; mkdir -p "$dir"; rm -f "$dir/line"
-    kern=sdpa_bf16; def=""; cflag=" -D CAUSAL=$causal"; src=stdlib/attention.tk; envs=""
+    kern=sdpa_bf16; def=""; cflag=" -D CAUSAL=$causal"; src=stdlib/attention.tk; envs=""; cg=""
     [ "$kind" = relpos ] && { kern=sdpa_relpos_bf16; def=-DKIND_RELPOS; cflag=""; }
     for kv in $(echo "$set" | tr , ' '); do
-        case $kv in SRC=*) src=${kv#SRC=} ;; *) envs="$envs $kv" ;; esac
+        case $kv in
+            SRC=*) src=${kv#SRC=} ;;
+            CG=*) cg=" --codegen=${kv#CG=}" ;;
+            BLOCKS=*) ;;
+            *) envs="$envs $kv" ;;
+        esac
     done
     blk=" -D BLOCK_M=$bm -D BLOCK_N=$bn"
     [ "$bm" = def ] && blk=""            # the kernel's own blocks for this D
     # shellcheck disable=SC2086
-    if ! env $envs "$TKC" "$src" --target=cuda --kernel=$kern -D D=$d$cflag$blk \
+    if ! env $envs "$TKC" "$src" --target=cuda$cg --kernel=$kern -D D=$d$cflag$blk \
             -o "$dir/attn.h" >"$dir/tkc.log" 2>&1; then
         echo "FAIL $name: tkc failed"; sed -n '1,10s/^/    /p' "$dir/tkc.log"; return 1
     fi
@@ -79,10 +88,13 @@ build() {
     running=$((running + 1))
     [ $running -lt "$JOBS" ] || { wait; running=0; }
 }
-for var in "-:" ${ATTN_VARIANTS:-}; do
-    label=${var%%:*} set=${var#*:} tag=""
+LLVM_VAR=""
+[ "${ATTN_LLVM:-1}" = 0 ] || LLVM_VAR="llvm:CG=llvm,BLOCKS=def"
+for var in "-:" ${ATTN_VARIANTS:-} $LLVM_VAR; do
+    label=${var%%:*} set=${var#*:} tag="" vblocks=$BLOCKS
     [ "$label" = - ] || tag="_$label"
-    for blk in $BLOCKS; do
+    case ",$set," in *,BLOCKS=*) vblocks=$(echo ",$set," | sed 's/.*,BLOCKS=\([^,]*\),.*/\1/' | tr + ' ') ;; esac
+    for blk in $vblocks; do
         bm=${blk%x*} bn=${blk#*x}
         [ "$blk" = def ] && bm=def bn=def
         if [ "$ONLY" != relpos ]; then

@@ -5,7 +5,9 @@
 # then stdlib matmul_f16 on the same shapes next to torch/Triton in f16.
 # Each tkc result is checked at sampled elements against float64, and in
 # full against torch's float32 product of the same inputs; the FMA path
-# (TKC_MMA=0) is timed at 4096^3 for comparison.  Uses build/tkc as it is.
+# (TKC_MMA=0) is timed at 4096^3 for comparison, and the default bf16 tile
+# once more with its PTX from LLVM (--codegen=llvm, the nvptx target's code
+# generator; its compile time next to NVRTC's).  Uses build/tkc as it is.
 #
 #   sh tests/gpu/bench_mm.sh            # -D flags in TILE (default: the kernel's) / SKINNY below
 set -u
@@ -25,10 +27,11 @@ build() {   # NAME FLAGS...
     n=$1; shift
     d=$B/$n; mkdir -p "$d"
     # shellcheck disable=SC2068
-    if ! TKC_LOGS=nvrtc "$TKC" stdlib/matmul.tk --target=cuda --kernel=$KERN $@ -o "$d/bench.h" 2>"$d/tkc.log"; then
+    log=nvrtc; case " $* " in *" --codegen=llvm "*) log=nvptx ;; esac
+    if ! TKC_LOGS=$log "$TKC" stdlib/matmul.tk --target=cuda --kernel=$KERN $@ -o "$d/bench.h" 2>"$d/tkc.log"; then
         echo "bench_mm: tkc failed for $n"; sed 's/^/    /' "$d/tkc.log"; return 1
     fi
-    echo "nvrtc $n: $(sed -n 's/^\[nvrtc\] //p' "$d/tkc.log")"
+    echo "$log $n: $(sed -n "s/^\[$log\] //p" "$d/tkc.log")"
     $CC -std=c11 -O2 -Wall -Wextra -DBENCH_MODULE=tk_cuda_mod_TKC_MATMUL_TK $CDEF -I "$d" \
         -o "$d/bench" tests/gpu/bench_mm.c -lm -ldl || return 1
     # shellcheck disable=SC2068
@@ -39,6 +42,8 @@ echo "tkc bf16 matmul benchmark ($(date -u +%Y-%m-%dT%H:%MZ))"
 command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 # shellcheck disable=SC2086
 build tile $TILE && BENCH_DUMP=$B/dump "$B/tile/bench" mma 4096 4096 4096 8192 8192 8192 4095 4095 4095 | tee "$B/tkc.txt"
+# shellcheck disable=SC2086
+build llvm --codegen=llvm $TILE && "$B/llvm/bench" llvm 4096 4096 4096 8192 8192 8192 4095 4095 4095 | tee -a "$B/tkc.txt"
 # shellcheck disable=SC2086
 build skinny $SKINNY && BENCH_DUMP=$B/dump "$B/skinny/bench" mma 16 8192 8192 | tee -a "$B/tkc.txt"
 # shellcheck disable=SC2086
@@ -66,10 +71,14 @@ build tile16 $TILE && BENCH_DUMP=$B/dump16 "$B/tile16/bench" f16 4096 4096 4096 
 build skinny16 $SKINNY && BENCH_DUMP=$B/dump16 "$B/skinny16/bench" f16 16 8192 8192 | tee -a "$B/tkc.txt"
 if python3 -c "import torch; assert torch.cuda.is_available()" 2>/dev/null; then
     { python3 tests/gpu/bench_mm.py "$B/dump"; python3 tests/gpu/bench_mm.py "$B/dump16" f16; } | tee "$B/ref.txt"
-    echo "ratios (tkc TFLOP/s / reference TFLOP/s):"
+    echo "ratios (tkc TFLOP/s / reference TFLOP/s; llvm: tkc's PTX from LLVM):"
     awk '
-        FNR == NR { if ($1 == "tkc" && ($2 == "mma" || $2 == "f16")) t[($2 == "f16" ? "f16" : "bf16") " " $3] = $6; next }
-        ($1 == "torch" || $1 == "trit") && (($2 " " $3) in t) { printf "  %-5s %-16s vs %-5s %5.2f\n", $2, $3, $1, t[$2 " " $3] / $6 }
+        FNR == NR { if ($1 == "tkc" && ($2 == "mma" || $2 == "f16")) t[($2 == "f16" ? "f16" : "bf16") " " $3] = $6
+                    if ($1 == "tkc" && $2 == "llvm") l[$3] = $6; next }
+        ($1 == "torch" || $1 == "trit") && (($2 " " $3) in t) {
+            printf "  %-5s %-16s vs %-5s %5.2f\n", $2, $3, $1, t[$2 " " $3] / $6
+            if ($2 == "bf16" && ($3 in l)) printf "  llvm  %-16s vs %-5s %5.2f\n", $3, $1, l[$3] / $6 }
+        END { for (s in l) if (("bf16 " s) in t) printf "  llvm  %-16s vs nvrtc %5.2f\n", s, l[s] / t["bf16 " s] }
     ' "$B/tkc.txt" "$B/ref.txt"
 else
     echo "no python3 with torch and CUDA: references skipped"
