@@ -458,6 +458,13 @@ static LLVMValueRef math(Gen *g, const PirExpr *e, LLVMValueRef *x)
     case PM_CEIL:  return ll_intrinsic(l, "llvm.ceil", &t, 1, x, 1);
     case PM_FMA:   return ll_intrinsic(l, "llvm.fma", &t, 1, x, 3);
     case PM_RSQRT: return LLVMBuildFDiv(g->b, ll_f(l, t, 1), ll_intrinsic(l, "llvm.sqrt", &t, 1, x, 1), "");
+    case PM_EXP2:
+        /* @launch(fast_exp2 = true): ex2.approx.ftz, one MUFU.EX2, as the
+         * cuda target's tk_exp2_ftzf (the host build of the CPU stand-in
+         * keeps the polynomial, whose results differ only below 2^-126) */
+        if (e->ty == PT_F32 && g->f->fast_exp2 && !l->host)
+            return ll_intrinsic(l, "llvm.nvvm.ex2.approx.ftz.f", NULL, 0, x, 1);
+        return nvptx_math(l, PM_EXP2, e->ty, x);
     default:       return nvptx_math(l, (PirMath)e->op, e->ty, x);
     }
 }
