@@ -5,7 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define D 64
+#ifndef D
+#define D 64     /* the head dim: a test may define its own */
+#endif
 
 static double frand(unsigned *s, double lo, double hi)
 {
