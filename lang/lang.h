@@ -214,7 +214,9 @@ struct Expr {
         struct { const char *id; Binding *bind; } name;   /* bind: sema */
         struct { UnOp op; Expr *x; } unary;
         struct { BinOp op; Expr *l, *r; } binary;
-        struct { Expr *x; DType to; Span to_span; } cast;
+        struct { Expr *x; DType to; Span to_span;
+                 const char *to_name; } cast;   /* x as NAME: NAME holds an element
+                                                 * type (a fn parameter); sema sets to */
         struct {
             Expr *fn;                /* an EX_NAME */
             Arg *args; int nargs;

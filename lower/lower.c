@@ -503,6 +503,8 @@ static int lower_call(L *l, Expr *e, bool unchecked)
         Binding *p = inst->params[i];
         if (p->kind == BIND_TENSOR)   /* an alias: gathers read p->index */
             continue;
+        if (p->type->kind == TY_DTYPE)  /* an element type: read at compile time */
+            continue;
         int v = lower_expr(l, e->u.call.args[i].value);
         if (p->type->kind == TY_TILE)
             v = convert(l, v, p->type->dt, e->span);
@@ -523,6 +525,8 @@ static int lower_expr(L *l, Expr *e)
         return lower_call(l, e, false);
     if (e->kind == EX_UNCHECKED)
         return lower_call(l, e->u.unchecked.x, true);
+    if (e->type && e->type->kind == TY_DTYPE)   /* f16, or a name bound to it: no value */
+        return konst_i(l, DT_I32, 0);
     TTy res = e->type && e->type->kind == TY_TILE ? concrete(l, e->type, e->span) : scalar_ty(DT_BOOL);
     switch (e->kind) {
     case EX_INT:

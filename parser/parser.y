@@ -466,7 +466,7 @@ unary
     | cast
     ;
 
-/* cast := cast 'as' DTYPE | 'unchecked' postfix | postfix */
+/* cast := cast 'as' (DTYPE | IDENT) | 'unchecked' postfix | postfix */
 cast
     : postfix
     | UNCHECKED postfix
@@ -476,6 +476,13 @@ cast
             $$ = mk_expr(ps, EX_CAST, @$);
             $$->u.cast.x = $1;
             $$->u.cast.to = $3;
+            $$->u.cast.to_span = sp(ps, @3);
+        }
+    | cast AS IDENT
+        {
+            $$ = mk_expr(ps, EX_CAST, @$);
+            $$->u.cast.x = $1;
+            $$->u.cast.to_name = $3;
             $$->u.cast.to_span = sp(ps, @3);
         }
     ;

@@ -1047,6 +1047,20 @@ static Type *check_expr_kind(Ctx *c, Expr *e)
         Type *x = need_tile(c, e->u.cast.x, "the cast operand");
         if (!x)
             return ty_error(c);
+        if (e->u.cast.to_name) {   /* x as DT, DT a name bound to an element type */
+            Binding *b = scope_find(c, e->u.cast.to_name);
+            if (!b) {
+                undefined(c, e->u.cast.to_span, "name", e->u.cast.to_name, false);
+                return ty_error(c);
+            }
+            if (!b->type || b->type->kind != TY_DTYPE) {
+                diag_error(c->d, e->u.cast.to_span,
+                           "'as %s': '%s' is not an element type (a fn parameter passed f16, bf16, ...)",
+                           e->u.cast.to_name, e->u.cast.to_name);
+                return ty_error(c);
+            }
+            e->u.cast.to = b->type->dt;
+        }
         if (e->u.cast.x->cval && (is_int_dt(e->u.cast.to) || e->u.cast.to == DT_BOOL) &&
             (is_int_dt(x->dt) || x->dt == DT_BOOL))
             e->cval = e->u.cast.x->cval;

@@ -58,6 +58,25 @@ static void one_d(int64_t n)
     tkt_reset();
 }
 
+/* fns_dtype: an element type passed to fns (`as dt`, zeros(dt, ...)) */
+static void dtypes(int64_t n)
+{
+    float *x = TKT_NEW(float, n), *h = TKT_OUT(float, n), *b = TKT_OUT(float, n);
+    int32_t *iv = TKT_OUT(int32_t, n);
+    tkt_fill(x, n, -40, 40);
+    tkt_status("fns_dtype", fns_dtype(x, h, b, iv, n), TK_OK, tk_last_error(), (char *)0);
+    for (int64_t k = 0; k < n; k++) {
+        float hv = tk_f16_to_f32(tk_f32_to_f16(x[k]));
+        float bv = tk_bf16_to_f32(tk_f32_to_bf16(2 * tk_bf16_to_f32(tk_f32_to_bf16(x[k]))));
+        TKT_CHECK(h[k] == hv, "as f16 [%lld] = %g, expected %g", (long long)k, h[k], hv);
+        TKT_CHECK(b[k] == bv, "bf16 acc [%lld] = %g, expected %g", (long long)k, b[k], bv);
+        TKT_CHECK(iv[k] == (int32_t)(x[k] * 4.0f), "i32 [%lld] = %d, expected %d", (long long)k, iv[k],
+                  (int32_t)(x[k] * 4.0f));
+    }
+    tkt_check_guards();
+    tkt_reset();
+}
+
 int main(void)
 {
     (void)lib_only;
@@ -72,6 +91,7 @@ int main(void)
         snprintf(name, sizeof name, "N=%lld", (long long)tkt_sizes[s]);
         tkt_case = name;
         one_d(tkt_sizes[s]);
+        dtypes(tkt_sizes[s]);
     }
     return tkt_done("fns");
 }
