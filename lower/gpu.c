@@ -3170,7 +3170,11 @@ static bool early_load(const GL *e, const Instr *in, const TBlock *b);
 /* B operands of tensor-core dots loaded at the top of the dot's loop body
  * (early_load) are staged there too, all in one pair of barriers; or,
  * when the dot is their only reader, copied iterations ahead by the loop's
- * pipeline (gpu_mma_key_load). */
+ * pipeline (gpu_mma_key_load).  The B operand of a tensor-core dot in a
+ * loop that is defined before the loop (sdpa_relpos_bf16's identity, which
+ * adds rel_w's tile on the tensor cores) is staged once where it is
+ * defined, like a resident A (q), instead of before every dot: no barriers
+ * and no registers for it in the loop.  TKC_EARLY_INV=0: per dot. */
 static void plan_early(GL *e)
 {
     int *uses = tir_use_counts(e->k);
@@ -3180,6 +3184,12 @@ static void plan_early(GL *e)
             continue;
         int b = in->args[1], bs = gpu_mma_bsrc(&e->mma, in);
         const Instr *x = I(e, bs);
+        const Instr *lp = tir_loop_of(in);
+        if (lp && !within(x, lp->blocks[0]) && x->ty.rank == 2 && !is_view(x->op)
+            && x->op != OP_LOAD && tkc_knob("TKC_EARLY_INV", 1)) {
+            gpu_mma_set_early(&e->mma, bs);
+            continue;
+        }
         if (x->op != OP_LOAD || x->parent != in->parent || gpu_mma_staged(&e->mma, x)
             || !early_load(e, x, x->parent))
             continue;
