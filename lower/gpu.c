@@ -3422,5 +3422,18 @@ PirFunc *gpu_lower(TirKernel *k, Diag *d)
     }
     if (k->blocks > 0)
         e.f->min_blocks = k->blocks;
+    /* A kernel that asks for `blocks` programs per multiprocessor and more
+     * than 2 pipeline stages, whose shared memory then does not fit `blocks`
+     * times on --arch (each block also takes 1 KB of the multiprocessor's),
+     * is lowered again with one stage fewer: sdpa_relpos_bf16's 3 key
+     * stages fit twice on sm_90a (84 KB) but not on sm_80 (90 KB of 164),
+     * where they would leave one program per SM.  TKC_FIT_STAGES=0: not. */
+    if (e.ok && k->blocks > 1 && k->stages > 2 && k->smem_max > 0
+        && (int64_t)k->blocks * (e.smem + 1024) > k->smem_max + 1024 && tkc_knob("TKC_FIT_STAGES", 1)) {
+        k->stages--;
+        PirFunc *f = gpu_lower(k, d);
+        k->stages++;
+        return f;
+    }
     return e.ok ? e.f : NULL;
 }

@@ -24,6 +24,7 @@ static const struct {
 } knobs[] = {
     { "TKC_AHEAD", "0: loads of a run are issued in the run, not ahead of it" },
     { "TKC_EARLY_INV", "0: a wgmma dot's B operand defined before its loop staged before every dot, not once" },
+    { "TKC_FIT_STAGES", "0: a kernel with blocks > 1 and stages > 2 keeps its stages where blocks copies of its shared memory do not fit the arch's" },
     { "TKC_FRAG_EPI", "0: the K loop's epilogue goes to the block layout through shared memory" },
     { "TKC_HOIST", "0: no loads hoisted to the top of loops around tensor-core dots" },
     { "TKC_KEY_MBAR", "1: the key loop's stages guarded by mbarriers instead of a block barrier" },
