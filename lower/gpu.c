@@ -3170,7 +3170,11 @@ static bool early_load(const GL *e, const Instr *in, const TBlock *b);
 /* B operands of tensor-core dots loaded at the top of the dot's loop body
  * (early_load) are staged there too, all in one pair of barriers; or,
  * when the dot is their only reader, copied iterations ahead by the loop's
- * pipeline (gpu_mma_key_load). */
+ * pipeline (gpu_mma_key_load).  The B operand of a tensor-core dot in a
+ * loop that is defined before the loop (sdpa_relpos_bf16's identity, which
+ * adds rel_w's tile on the tensor cores) is staged once where it is
+ * defined, like a resident A (q), instead of before every dot: no barriers
+ * and no registers for it in the loop.  TKC_EARLY_INV=0: per dot. */
 static void plan_early(GL *e)
 {
     int *uses = tir_use_counts(e->k);
@@ -3180,6 +3184,12 @@ static void plan_early(GL *e)
             continue;
         int b = in->args[1], bs = gpu_mma_bsrc(&e->mma, in);
         const Instr *x = I(e, bs);
+        const Instr *lp = tir_loop_of(in);
+        if (lp && !within(x, lp->blocks[0]) && x->ty.rank == 2 && !is_view(x->op)
+            && x->op != OP_LOAD && tkc_knob("TKC_EARLY_INV", 1)) {
+            gpu_mma_set_early(&e->mma, bs);
+            continue;
+        }
         if (x->op != OP_LOAD || x->parent != in->parent || gpu_mma_staged(&e->mma, x)
             || !early_load(e, x, x->parent))
             continue;
@@ -3412,5 +3422,18 @@ PirFunc *gpu_lower(TirKernel *k, Diag *d)
     }
     if (k->blocks > 0)
         e.f->min_blocks = k->blocks;
+    /* A kernel that asks for `blocks` programs per multiprocessor and more
+     * than 2 pipeline stages, whose shared memory then does not fit `blocks`
+     * times on --arch (each block also takes 1 KB of the multiprocessor's),
+     * is lowered again with one stage fewer: sdpa_relpos_bf16's 3 key
+     * stages fit twice on sm_90a (84 KB) but not on sm_80 (90 KB of 164),
+     * where they would leave one program per SM.  TKC_FIT_STAGES=0: not. */
+    if (e.ok && k->blocks > 1 && k->stages > 2 && k->smem_max > 0
+        && (int64_t)k->blocks * (e.smem + 1024) > k->smem_max + 1024 && tkc_knob("TKC_FIT_STAGES", 1)) {
+        k->stages--;
+        PirFunc *f = gpu_lower(k, d);
+        k->stages++;
+        return f;
+    }
     return e.ok ? e.f : NULL;
 }

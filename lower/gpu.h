@@ -115,6 +115,9 @@ typedef struct GpuMma {
     bool *wg_var;              /* vars accumulated by those */
     bool *wgd;                 /* other DOTs on wgmma, one at a time (flash attention's:
                                 * gpu_mma.c, "single dots on wgmma") */
+    int *chain;                /* single wgmma DOT -> the single wgmma DOT that takes its
+                                * result as accumulator (one MMA group for both), or 0 */
+    PirLocal **chain_acc;      /* such a later DOT -> the earlier one's accumulators */
     int64_t *res_e;            /* resident operands in wgmma's swizzled layout: its width
                                 * (gpu_wg_width), else 0 (rows padded for ldmatrix) */
     int64_t *early_e;          /* the same for the early region's operands */

@@ -327,6 +327,40 @@ static void fewer_warps_hint(const GpuMma *m, const Instr *in)
     }
 }
 
+/* Single wgmma dots chained through the accumulator, d = dot(a2, b2,
+ * dot(a1, b1)) with the inner dot's result read by nothing else, both in
+ * one block with no control flow between them (sdpa_relpos_bf16's q k^T
+ * then rel_w times an identity): the inner dot's MMAs are not waited for;
+ * the outer one's follow on the same accumulators and one wait covers both
+ * groups.  TKC_WG_CHAIN=0: each waited for on its own. */
+static void plan_chain(GpuMma *m, const int *uses)
+{
+    if (!tkc_knob("TKC_WG_CHAIN", 1))
+        return;
+    for (int u = 1; u < m->k->instrs.n; u++) {
+        const Instr *in = I(m, u);
+        int v = in->op == OP_DOT && m->wgd[u] && m->live[u] ? in->args[2] : 0;
+        if (v <= 0 || I(m, v)->op != OP_DOT || !m->wgd[v] || !m->live[v] || uses[v] != 1
+            || m->fused[u] || m->fused[v] || I(m, v)->parent != in->parent)
+            continue;
+        const TBlock *b = in->parent;
+        int iv = -1, iu = -1;
+        for (int i = 0; i < b->ins.n; i++) {
+            if (b->ins.v[i] == v)
+                iv = i;
+            if (b->ins.v[i] == u)
+                iu = i;
+        }
+        bool flat = iv >= 0 && iu > iv;
+        for (int i = iv + 1; flat && i < iu; i++) {
+            const Instr *x = I(m, b->ins.v[i]);
+            flat = !x->blocks[0] && !x->blocks[1] && !(x->op == OP_DOT && m->on[x->id]);
+        }
+        if (flat)
+            m->chain[v] = u;
+    }
+}
+
 void gpu_mma_plan(GpuMma *m)
 {
     TirKernel *k = m->k;
@@ -345,6 +379,8 @@ void gpu_mma_plan(GpuMma *m)
     m->wgd = arena_alloc(m->a, (size_t)n + 1);
     m->res_e = arena_alloc(m->a, sizeof(int64_t) * ((size_t)n + 1));
     m->early_e = arena_alloc(m->a, sizeof(int64_t) * ((size_t)n + 1));
+    m->chain = arena_alloc(m->a, sizeof(int) * ((size_t)n + 1));
+    m->chain_acc = arena_alloc(m->a, sizeof(PirLocal *) * ((size_t)n + 1));
     if (!tkc_knob("TKC_MMA", 1))
         return;
     int *uses = tir_use_counts(k);
@@ -385,6 +421,7 @@ void gpu_mma_plan(GpuMma *m)
     for (int v = 1; v < n; v++)
         if (m->wgd[v] && pipe_of(m, I(m, v)))
             m->wgd[v] = false;
+    plan_chain(m, uses);
 }
 
 bool gpu_mma_var(const GpuMma *m, const Instr *in)
@@ -2179,7 +2216,10 @@ static bool wg_single(GpuMma *m, const Instr *in, const Grid *g)
      * zeroing (D=128 287 vs 291; doc/bench/h100-s6-attn-2.log). */
     bool zero = zero_tile(m, in->args[2]) && !m->fused[in->id] && tkc_knob("TKC_WG_ZERO", 0) == 1;
     PirLocal *acc;
-    if (zero) {
+    if (m->chain_acc[in->id]) {               /* the chained inner dot's, in flight */
+        acc = m->chain_acc[in->id];
+        zero = false;
+    } else if (zero) {
         acc = pir_local(F, "d", pir_ty_compute(in->ty.dt), g->MI * g->NI * 4);
         pir_decl(F, CUR, acc, NULL);
     } else {
@@ -2211,6 +2251,11 @@ static bool wg_single(GpuMma *m, const Instr *in, const Grid *g)
     gpu_wg_dot(m, &d);
     if (pp && pp->pp_last == in->id)
         pp_turn(m, false);
+    if (m->chain[in->id]) {                   /* the outer dot continues the group */
+        close_n(m, 1);
+        m->chain_acc[m->chain[in->id]] = acc;
+        return true;
+    }
     gpu_wg_wait(m, acc, g->NI * 4, 0);
     close_n(m, 1);
     if (!m->fused[in->id])

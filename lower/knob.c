@@ -23,6 +23,8 @@ static const struct {
     const char *name, *what;
 } knobs[] = {
     { "TKC_AHEAD", "0: loads of a run are issued in the run, not ahead of it" },
+    { "TKC_EARLY_INV", "0: a wgmma dot's B operand defined before its loop staged before every dot, not once" },
+    { "TKC_FIT_STAGES", "0: a kernel with blocks > 1 and stages > 2 keeps its stages where blocks copies of its shared memory do not fit the arch's" },
     { "TKC_FRAG_EPI", "0: the K loop's epilogue goes to the block layout through shared memory" },
     { "TKC_HOIST", "0: no loads hoisted to the top of loops around tensor-core dots" },
     { "TKC_KEY_MBAR", "1: the key loop's stages guarded by mbarriers instead of a block barrier" },
@@ -42,6 +44,7 @@ static const struct {
     { "TKC_SPLIT", "0: one kernel testing tk_tma instead of a TMA kernel and a NAME__nomap one" },
     { "TKC_TMA", "0: no TMA copies (cp.async instead)" },
     { "TKC_TMA_STORE", "0: wgmma epilogues stored by the threads, not through shared memory by TMA; 2: the kernel's end waits only for their reads of shared memory" },
+    { "TKC_WG_CHAIN", "0: a single wgmma dot whose result is the next one's accumulator waited for on its own, not in one group with it" },
     { "TKC_WAIT_RAN", "0: the K loop's last wgmma wait also where the loop did not run" },
     { "TKC_WARPS", "the warps of a kernel that sets none" },
     { "TKC_WGMMA", "0: K loop dots on mma.sync instead of wgmma" },

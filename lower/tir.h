@@ -90,6 +90,9 @@ typedef struct TirKernel {
     /* GPU targets: dots may run on sm_90a's warpgroup MMA (lower/gpu_wgmma.c);
      * the target sets it from its --arch before lowering. */
     bool wgmma;
+    /* GPU targets: the most shared memory a block may have on --arch (the
+     * target sets it with wgmma; 0: not known). */
+    int64_t smem_max;
     /* GPU targets, kernels whose K loops copy by TMA: which version the
      * lowering builds (the target sets it; gpu_mma_kernel_head).  0: one
      * kernel that tests its tk_tma parameter; 1: the kernel for tensors with

@@ -577,8 +577,10 @@ static const char *arch_of(const TargetOptions *o)
 /* wgmma (lower/gpu_wgmma.c) on sm_90a only: the other --arch keep mma.sync. */
 static void set_arch(TirKernel **ks, int n, const TargetOptions *o)
 {
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n; i++) {
         ks[i]->wgmma = !strcmp(arch_of(o), "sm_90a");
+        ks[i]->smem_max = cuda_arch_smem(arch_of(o));
+    }
 }
 
 static bool smem_fits(TirKernel *k, const CudaKernel *ck, const TargetOptions *o, Diag *d)

@@ -597,8 +597,10 @@ bool cuda_emit_pir(FILE *out, TirKernel **ks, int n, const char *arch, Diag *d)
     Arena *a = arena_new();
     CudaKernel *ck = arena_alloc(a, sizeof *ck * (size_t)(2 * n + 1));
     PirFunc **fs;
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n; i++) {
         ks[i]->wgmma = !arch || !strcmp(arch, "sm_90a");
+        ks[i]->smem_max = cuda_arch_smem(arch ? arch : "sm_90a");
+    }
     int total = cuda_lower_all(a, ks, n, &fs, ck, NULL, d);
     for (int j = 0; j < total; j++)
         pir_print(out, fs[j]);

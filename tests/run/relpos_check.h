@@ -25,6 +25,11 @@ static tk_bf16 *fill(int64_t n, unsigned *s, double lo, double hi)
 
 static double f(tk_bf16 x) { return tk_bf16_to_f32(x); }
 
+/* The scale of the next runs: 1 / 8 (D = 64's), or one whose reciprocal is
+ * not a bf16 (sdpa_relpos_bf16 adds rel_w on the tensor cores only when
+ * 1 / scale is exact in bf16). */
+static float scale = 0.125f;
+
 static int run(int64_t B, int64_t H, int64_t QH, int64_t QW, int64_t KH, int64_t KW)
 {
     int64_t S = QH * QW, T = KH * KW;
@@ -34,7 +39,6 @@ static int run(int64_t B, int64_t H, int64_t QH, int64_t QW, int64_t KH, int64_t
     tk_bf16 *rh = fill(B * H * S * KH, &s, -2, 2), *rw = fill(B * H * S * KW, &s, -2, 2);
     tk_bf16 *o = calloc((size_t)(B * H * S * D + 1), sizeof *o);
     double *p = malloc(sizeof *p * (size_t)(T + 1));
-    float scale = 0.125f;
     int st = sdpa_relpos_bf16(q, k, v, rh, rw, o, scale, B, H, S, T, KH, KW,
                               H * S * D, S * D, D, 1, H * T * D, T * D, D, 1, H * T * D, T * D, D, 1,
                               H * S * KH, S * KH, KH, 1, H * S * KW, S * KW, KW, 1, H * S * D, S * D, D, 1);
@@ -64,8 +68,8 @@ static int run(int64_t B, int64_t H, int64_t QH, int64_t QW, int64_t KH, int64_t
             }
         }
     int ok = worst <= 3e-2;
-    printf("%s sdpa_relpos_bf16 B=%lld H=%lld q %lldx%lld k %lldx%lld: max error %.2e\n", ok ? "PASS" : "FAIL",
-           (long long)B, (long long)H, (long long)QH, (long long)QW, (long long)KH, (long long)KW, worst);
+    printf("%s sdpa_relpos_bf16 B=%lld H=%lld q %lldx%lld k %lldx%lld scale %g: max error %.2e\n", ok ? "PASS" : "FAIL",
+           (long long)B, (long long)H, (long long)QH, (long long)QW, (long long)KH, (long long)KW, scale, worst);
     free(q), free(k), free(v), free(rh), free(rw), free(o), free(p);
     return !ok;
 }
@@ -92,5 +96,13 @@ int main(void)
     bad += run(1, 2, 14, 14, 14, 14);
     bad += run(1, 1, 11, 3, 6, 32);
     bad += run(2, 1, 5, 7, 9, 16);
+    /* rel_w on the tensor cores (1 / scale a power of two: 4) and not (1 /
+     * 0.1 is no bf16): whole key rows of 64 and of 33 with their tail */
+    scale = 0.25f;
+    bad += run(1, 2, 9, 15, 5, 64);
+    bad += run(1, 1, 7, 9, 3, 33);
+    scale = 0.1f;
+    bad += run(1, 2, 9, 15, 5, 64);
+    bad += run(1, 1, 7, 9, 3, 33);
     return bad != 0;
 }
