@@ -3294,6 +3294,11 @@ static void build(GL *e)
     F = pir_func(e->a, e->k->name);
     F->threads = e->T;
     F->persistent = tkc_knob("TKC_PERSIST", e->k->persistent) == 1;
+    /* TKC_NOMAP_PERSIST=0: NAME__nomap (cp.async, never specialized) is
+     * never persistent either (H100 matmul_bf16 4095^3 persistent 104-105
+     * TFLOP/s against 109, doc/bench/h100-s6-nomap-ws.log) */
+    if (e->k->tma_version == 2 && tkc_knob("TKC_NOMAP_PERSIST", 1) == 0)
+        F->persistent = false;
     F->fast_exp2 = e->k->fast_exp2;
     e->epi_used = false;
     e->stack.n = 0;
