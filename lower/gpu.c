@@ -3293,12 +3293,6 @@ static void build(GL *e)
 {
     F = pir_func(e->a, e->k->name);
     F->threads = e->T;
-    F->persistent = tkc_knob("TKC_PERSIST", e->k->persistent) == 1;
-    /* TKC_NOMAP_PERSIST=0: NAME__nomap (cp.async, never specialized) is
-     * never persistent either (H100 matmul_bf16 4095^3 persistent 104-105
-     * TFLOP/s against 109, doc/bench/h100-s6-nomap-ws.log) */
-    if (e->k->tma_version == 2 && tkc_knob("TKC_NOMAP_PERSIST", 1) == 0)
-        F->persistent = false;
     F->fast_exp2 = e->k->fast_exp2;
     e->epi_used = false;
     e->stack.n = 0;
@@ -3319,6 +3313,12 @@ static void build(GL *e)
     e->tid = gpu_let(e, "tid", pir_special(F, PSR_TID));
     gpu_mma_kernel_head(&e->mma);
     const Instr *wl = gpu_mma_ws_loop(&e->mma);
+    /* `persistent` only where a K loop is warp-specialized (its producer
+     * fetches the next program's operands during the epilogue): not in
+     * NAME__nomap (cp.async, never specialized: H100 matmul_bf16 4095^3
+     * persistent 103-105 TFLOP/s against 109, doc/bench/h100-s6-nomap-ws.log,
+     * h100-s7-mm-2.log), nor before sm_90a.  TKC_PERSIST_ANY=1: everywhere. */
+    F->persistent = tkc_knob("TKC_PERSIST", e->k->persistent) == 1 && (wl || tkc_knob("TKC_PERSIST_ANY", 0) == 1);
     PirStmt *ws = NULL;
     bool pp = wl && gpu_mma_pp(&e->mma);
     e->mma.pp_wg = NULL;

@@ -36,7 +36,7 @@ static const struct {
     { "TKC_MMA_STAGES", "the K loop pipeline's stages when the kernel sets none" },
     { "TKC_MM_PP", "1: a specialized persistent wgmma K loop of one consumer warpgroup (T = 128) runs two, each its own programs, taking turns (ping-pong)" },
     { "TKC_PERSIST", "1/0: overrides the launch option persistent" },
-    { "TKC_NOMAP_PERSIST", "0: a kernel's NAME__nomap version (no tensor maps) is never persistent" },
+    { "TKC_PERSIST_ANY", "1: the launch option persistent applies to every kernel, not only to one whose K loop is warp-specialized" },
     { "TKC_UNALIGNED", "1: unaligned in-bounds operand chunks of a K loop by word loads staged through registers, one operand at a time (gpu_stage.c; the default in NAME__nomap kernels), 0: never; 2: both operands' loads at once" },
     { "TKC_PINGPONG", "1 (with TKC_KEY_MBAR=1): the two warpgroups of a key loop take turns at the tensor cores (named barriers)" },
     { "TKC_ROW_SHARE", "0: a row vector of one fragment grid read by another grid's lanes goes through shared memory unless the grids are equal" },
