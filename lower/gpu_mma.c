@@ -1925,9 +1925,13 @@ void gpu_mma_ws_consumer(GpuMma *m)
  *
  * TKC_MM_PP=1 (an experiment, off by default): a warp-specialized (TMA
  * producer) and persistent kernel whose consumer is one warpgroup (T =
- * 128, e.g. matmul_bf16 -D BM=64 -D warps=4 or BM = BN = 128 -D warps=4)
- * runs two consumer warpgroups, each its own tile (CUTLASS's "ping-pong"
- * sm90 kernel; the default's two warpgroups share one tile):
+ * 128: matmul_bf16 -D BM=64 -D warps=4; 128 x 128 on 4 warps gets no
+ * wgmma here) runs two consumer warpgroups, each its own tile (CUTLASS's
+ * "ping-pong" sm90 kernel; the default's two warpgroups share one tile).
+ * H100 (doc/bench/h100-s7-mm-*.log, in turns with cuBLAS): 64 x 256
+ * ping-pong 0.91-0.93 / 0.97-0.98 of cuBLAS at 4096^3 / 8192^3, +15% over
+ * the same tiles without it (0.81 / 0.84), but below the default's
+ * 128 x 256 (0.99 / 1.03-1.05): twice the B traffic per flop.
  *
  *   - The producer (threads 2T ..) walks the block's programs in order,
  *     blockIdx.x + j gridDim.x, filling the one ring of S stages; consumer

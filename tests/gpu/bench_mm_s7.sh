@@ -2,8 +2,9 @@
 # tests/gpu/bench_mm_s7.sh — issue 4, session 7: stdlib matmul_bf16 with the
 # ping-pong consumers (TKC_MM_PP=1: two consumer warpgroups of 64 x 256
 # tiles taking turns, lower/gpu_mma.c "ping-pong consumers") next to the
-# default, the specialized persistent 128 x 256 kernel and the same 64 x 256
-# tiles without ping-pong, and torch.matmul (cuBLAS): the variants and cuBLAS
+# default (specialized persistent 128 x 256 since h100-s7-mm-2.log), the
+# default before it (`old`: every warp copying and multiplying) and the same
+# 64 x 256 tiles without ping-pong, and torch.matmul (cuBLAS): the variants and cuBLAS
 # in turns in one process (tests/gpu/bench_mm_pair.py), then cuBLAS alone
 # the way tests/gpu/bench_mm.py times it (the pair column's check), then
 # 4095^3 and 16 x 8192^2 (bench_mm.c, one process per variant).
@@ -20,7 +21,7 @@ B=$(dirname "$TKC")/gpu-s7
 CC=${CC:-gcc}
 PRE=${PRE:-}
 ALL='def:-:
-wsp:-:-D specialize=1 -D persistent=1
+old:-:-D specialize=0 -D persistent=0
 ws64:-:-D BM=64 -D warps=4 -D specialize=1 -D persistent=1
 pp64:TKC_MM_PP=1:-D BM=64 -D warps=4 -D specialize=1 -D persistent=1
 pp64g16:TKC_MM_PP=1:-D BM=64 -D warps=4 -D specialize=1 -D persistent=1 -D GM=16'
@@ -64,5 +65,5 @@ for s in (4096, 8192):
 PY
 python3 "$B/ref.py"
 for l in $labels; do
-    case " ${ODD:-def pp64} " in *" $l "*) "$B/$l/bench" "$l" 4095 4095 4095 16 8192 8192 ;; esac
+    case " ${ODD:-def old pp64} " in *" $l "*) "$B/$l/bench" "$l" 4095 4095 4095 16 8192 8192 ;; esac
 done
