@@ -1967,14 +1967,18 @@ static void frag_store_tma(GL *e, const Instr *st, const TTy *L, const GpuTma *t
     const GpuGrid *g = &e->run_lay.g;
     DType tdt = e->ki->params[st->index].dt;
     int64_t gm = g->WM / 4, G = e->T / 128, cb = g->TN >= 128 ? 2 : 1, nh = g->TN / 64 / cb;
-    if (e->plan && G * cb * EPI_BOX > e->epi_need)
-        e->epi_need = G * cb * EPI_BOX;
+    PirLocal *pw = e->mma.pp_wg;     /* ping-pong consumers: a buffer per warpgroup */
+    if (e->plan && (pw ? 2 : 1) * G * cb * EPI_BOX > e->epi_need)
+        e->epi_need = (pw ? 2 : 1) * G * cb * EPI_BOX;
     int map = gpu_tma_param(&e->mma, t, 64, 64);
     PirExpr *zero = gpu_i(e, 0);
     PirLocal *r0 = gpu_let(e, "er", pir_conv(F, PT_I32, gpu_at_raw(e, t->row, zero, zero)));
     PirLocal *c0 = gpu_let(e, "ec", pir_conv(F, PT_I32, gpu_at_raw(e, t->col, zero, zero)));
     PirLocal *wg = gpu_let(e, "wg", pir_bin(F, PB_SHR, gpu_tid(e), gpu_i(e, 7)));
-    PirLocal *buf = gpu_let(e, "eb", gpu_mul(e, pir_ref(F, wg), gpu_i(e, cb * EPI_BOX)));
+    PirExpr *eb = gpu_mul(e, pir_ref(F, wg), gpu_i(e, cb * EPI_BOX));
+    if (pw)
+        eb = gpu_add(e, eb, gpu_mul(e, pir_ref(F, pw), gpu_i(e, G * cb * EPI_BOX)));
+    PirLocal *buf = gpu_let(e, "eb", eb);
     /* the chunk's first row and column in the tensor */
     PirLocal *gr = gpu_let(e, "eg", gpu_add(e, pir_ref(F, r0), gpu_mul(e, pir_bin(F, PB_REM, pir_ref(F, wg), gpu_i(e, gm)),
                                                                       gpu_i(e, 64))));
@@ -3227,11 +3231,16 @@ static void add_params(GL *e)
 
 /* The loop over programs (grid-stride) and the program ids; its body is
  * current. */
-static void open_programs(GL *e, int g0, int g1, int np)
+static void open_programs_of(GL *e, int g0, int g1, int np, PirLocal *wg)
 {
     PirLocal *p = pir_local(F, "p", PT_I64, 0);
-    PirStmt *s = pir_for(F, gpu_cur(e), p, pir_conv(F, PT_I64, pir_special(F, PSR_CTAID)), pir_param(F, np),
-                         pir_conv(F, PT_I64, pir_special(F, PSR_NCTAID)), false);
+    PirExpr *first = pir_conv(F, PT_I64, pir_special(F, PSR_CTAID));
+    PirExpr *step = pir_conv(F, PT_I64, pir_special(F, PSR_NCTAID));
+    if (wg) {     /* ping-pong consumer warpgroup wg: the block's programs wg, wg + 2, ... */
+        first = pir_nsw(F, PB_ADD, first, pir_nsw(F, PB_MUL, pir_conv(F, PT_I64, pir_ref(F, wg)), step));
+        step = pir_nsw(F, PB_MUL, step, pir_int(F, PT_I64, 2));
+    }
+    PirStmt *s = pir_for(F, gpu_cur(e), p, first, pir_param(F, np), step, false);
     gpu_push(e, s->body);
     PirExpr *P = pir_ref(F, p), *G0 = pir_param(F, g0), *G1 = pir_param(F, g1);
     /* grid sizes are positive and p < the product of the used ones: a grid
@@ -3246,18 +3255,25 @@ static void open_programs(GL *e, int g0, int g1, int np)
                                 : pir_nsw(F, PB_DIV, pir_nsw(F, PB_DIV, P, G0), G1));
 }
 
+static void open_programs(GL *e, int g0, int g1, int np) { open_programs_of(e, g0, g1, np, NULL); }
+
 /* The barriers of the consumers of a warp-specialized kernel: named
  * barrier 1 of their n threads (the producer warpgroup is not there). */
-static void consumer_barriers(PirBlock *b, int n)
+static void consumer_barriers(GL *e, PirBlock *b, int n, PirLocal *wg)
 {
     for (int i = 0; b && i < b->s.n; i++) {
         PirStmt *s = b->s.v[i];
-        if (s->kind == PS_BARRIER) {
+        if (s->kind == PS_BARRIER && wg) {     /* ping-pong: barrier 1 + wg of its warpgroup */
+            s->kind = PS_ASM;
+            s->asm_op = PA_NBAR_SYNC;
+            s->in[0] = pir_bin(F, PB_ADD, pir_ref(F, wg), pir_int(F, PT_I32, 1));
+            s->in[1] = pir_int(F, PT_I32, n);
+        } else if (s->kind == PS_BARRIER) {
             s->bar = 1;
             s->nbar = n;
         }
-        consumer_barriers(s->body, n);
-        consumer_barriers(s->els, n);
+        consumer_barriers(e, s->body, n, wg);
+        consumer_barriers(e, s->els, n, wg);
     }
 }
 
@@ -3287,7 +3303,6 @@ static void build(GL *e)
 {
     F = pir_func(e->a, e->k->name);
     F->threads = e->T;
-    F->persistent = tkc_knob("TKC_PERSIST", e->k->persistent) == 1;
     F->fast_exp2 = e->k->fast_exp2;
     e->epi_used = false;
     e->stack.n = 0;
@@ -3308,19 +3323,34 @@ static void build(GL *e)
     e->tid = gpu_let(e, "tid", pir_special(F, PSR_TID));
     gpu_mma_kernel_head(&e->mma);
     const Instr *wl = gpu_mma_ws_loop(&e->mma);
+    /* `persistent` only where a K loop is warp-specialized (its producer
+     * fetches the next program's operands during the epilogue): not in
+     * NAME__nomap (cp.async, never specialized: H100 matmul_bf16 4095^3
+     * persistent 103-105 TFLOP/s against 109, doc/bench/h100-s6-nomap-ws.log,
+     * h100-s7-mm-2.log), nor before sm_90a.  TKC_PERSIST_ANY=1: everywhere. */
+    F->persistent = tkc_knob("TKC_PERSIST", e->k->persistent) == 1 && (wl || tkc_knob("TKC_PERSIST_ANY", 0) == 1);
     PirStmt *ws = NULL;
+    bool pp = wl && gpu_mma_pp(&e->mma);
+    e->mma.pp_wg = NULL;
     if (wl) {
-        F->threads = e->T + 128;
+        int C = pp ? 2 * e->T : e->T;      /* consumer threads */
+        F->threads = C + 128;
         F->min_blocks = 1;
-        ws = pir_if(F, F->body, pir_bin(F, PB_GE, gpu_tid(e), gpu_i(e, e->T)));
+        ws = pir_if(F, F->body, pir_bin(F, PB_GE, gpu_tid(e), gpu_i(e, C)));
         gpu_push(e, ws->body);
         build_producer(e, wl, g0, g1, np);
         gpu_pop(e);
         ws->els = pir_block(F);
         gpu_push(e, ws->els);
+        if (pp) {     /* two consumer warpgroups of T = 128, each its own programs */
+            e->mma.pp_wg = gpu_let(e, "wg", pir_bin(F, PB_SHR, gpu_tid(e), gpu_i(e, 7)));
+            e->tid = gpu_let(e, "tid", pir_bin(F, PB_AND, gpu_tid(e), gpu_i(e, 127)));
+        }
         gpu_mma_ws_consumer(&e->mma);
     }
-    open_programs(e, g0, g1, np);
+    open_programs_of(e, g0, g1, np, e->mma.pp_wg);
+    if (e->mma.pp_wg)
+        gpu_mma_pp_turn(&e->mma);
     e->var = arena_alloc(e->a, sizeof(PirLocal *) * (size_t)(e->k->vars.n + 1));
     for (int i = 0; i < e->k->vars.n; i++) {
         const TTy *t = &e->k->vars.v[i].ty;
@@ -3346,7 +3376,7 @@ static void build(GL *e)
     gpu_pop(e);
     if (ws) {
         gpu_pop(e);
-        consumer_barriers(ws->els, e->T);
+        consumer_barriers(e, ws->els, e->T, e->mma.pp_wg);
     }
     gpu_pop(e);
 }

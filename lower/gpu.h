@@ -127,6 +127,10 @@ typedef struct GpuMma {
     struct GpuPipe *ws;        /* the warp-specialized TMA pipeline (gpu_mma.c), or NULL */
     int64_t ws_need;           /* its stages: bytes, after the early region (before the
                                 * mbarriers) */
+    bool pp;                   /* ping-pong consumers (TKC_MM_PP, gpu_mma.c "ping-pong") */
+    int64_t pp_bar;            /* their two order mbarriers: offset in the mbarrier region */
+    PirLocal *pp_wg;           /* the consumer warpgroup (0, 1), set by gpu.c */
+    PirLocal *pp_tb;           /* its order mbarrier's parity bit */
 } GpuMma;
 
 /* gpu_mma.c.  Set k, a, T, V, live, e, then plan (TKC_MMA=0 turns it off). */
@@ -161,6 +165,8 @@ const Instr *gpu_mma_ws_loop(const GpuMma *m);
 int gpu_mma_ws_producer(GpuMma *m);                /* returns the depth to pop */
 void gpu_mma_ws_produce(GpuMma *m, PirExpr *lo, PirExpr *hi, PirExpr *step);
 void gpu_mma_ws_consumer(GpuMma *m);
+void gpu_mma_pp_turn(GpuMma *m);                   /* ping-pong: wait for this warpgroup's turn */
+bool gpu_mma_pp(const GpuMma *m);                 /* ping-pong consumers (two warpgroups of T) */
 /* gpu.c, for those: may the producer compute v (scalars of the program
  * before loop and of its body, the loop's counter, tiles recomputed from
  * those)?  Build those scalars: before loop (body false) or of its body. */

@@ -136,6 +136,8 @@ typedef struct GpuPipe {
      * single wgmma dots (instr ids; 0: none) bracket a warpgroup's MMAs,
      * ordered between the warpgroups by named barriers (see "ping-pong") */
     int pp_first, pp_last;
+    /* ping-pong consumers (TKC_MM_PP): the phase bits one K loop flips */
+    PirLocal *sk;
 } GpuPipe;
 
 /* What an operand dtype takes on mma.sync: element bytes, k per MMA, the
@@ -1099,6 +1101,7 @@ static bool exits(const GpuMma *m, const TBlock *b)
 }
 
 static bool ws_plan(const GpuMma *m, const GpuPipe *p, const Instr *loop);
+static bool mmpp_plan(const GpuMma *m);
 
 /* The TMA version of a kernel (tma_version 1: no cp.async path runs) with
  * an unspecialized wgmma pipeline: with TKC_WG_LB the barrier that guards
@@ -1180,6 +1183,11 @@ static void plan_pipe(GpuMma *m, const Instr *in, const int *uses)
             lb_plan(m, p);
             p->bar = m->bar_need;
             m->bar_need += (8 * S * (p->ws ? 2 : 1) + 15) / 16 * 16;
+            if (p->ws && mmpp_plan(m)) {
+                m->pp = true;
+                m->pp_bar = m->bar_need;
+                m->bar_need += 16;
+            }
         }
         if (p->ws) {                           /* stages of their own (not the staging region) */
             m->ws = p;
@@ -1524,6 +1532,8 @@ static void key_bars(GpuMma *m)
     pir_barrier(F, CUR);
 }
 
+static PirExpr *mmpp_turn(GpuMma *m, PirExpr *w);
+
 void gpu_mma_kernel_head(GpuMma *m)
 {
     m->tma_ok = -1;
@@ -1561,6 +1571,11 @@ void gpu_mma_kernel_head(GpuMma *m)
             x->in[0] = bar_addr_of(m, p, ci(m, s), true);
             x->in[1] = pir_int(F, PT_U32, ws_wg_arrive(m) ? m->T / 128 : m->T);
         }
+    }
+    for (int w = 0; m->pp && w < 2; w++) {
+        PirStmt *x = pir_asm_stmt(F, CUR, PA_MBAR_INIT);
+        x->in[0] = mmpp_turn(m, ci(m, w));
+        x->in[1] = pir_int(F, PT_U32, m->T);
     }
     pir_asm_stmt(F, CUR, PA_MBAR_FENCE);
     gpu_pop(m->e);
@@ -1652,6 +1667,8 @@ static void mb_wait(GpuMma *m, PirLocal *bits, PirExpr *bar, PirExpr *slot)
 }
 
 static void pp_loop(GpuMma *m, GpuPipe *p, bool pre);
+static void mmpp_pre(GpuMma *m, GpuPipe *p);
+static void mmpp_post(GpuMma *m, GpuPipe *p, bool after);
 
 void gpu_mma_loop_pre(GpuMma *m, const Instr *loop, PirExpr *lo, PirExpr *hi, PirExpr *step)
 {
@@ -1670,6 +1687,8 @@ void gpu_mma_loop_pre(GpuMma *m, const Instr *loop, PirExpr *lo, PirExpr *hi, Pi
     pir_decl(F, CUR, p->cur, ci(m, 0));
     if (p->ws)
         p->prev = let(m, "prev", ci(m, -1));
+    if (p->ws && m->pp)
+        mmpp_pre(m, p);
     for (int s = 0; s < p->ahead; s++) {
         PirStmt *i = pir_if(F, CUR, pir_bin(F, PB_LT, pir_int(F, PT_I64, s), ref(m, p->n)));
         gpu_push(m->e, i->body);
@@ -1789,6 +1808,8 @@ void gpu_mma_loop_post(GpuMma *m, const Instr *loop)
      * (C7515: every wgmma serialized; matmul_bf16 without cp.async copies,
      * TirKernel.tma_version 1) */
     bool ran = p->acc && tkc_knob("TKC_WAIT_RAN", 1);
+    if (p->ws && m->pp)
+        mmpp_post(m, p, false);
     if (ran)
         gpu_push(m->e, pir_if(F, CUR, op(m, PB_LT, pir_int(F, PT_I64, 0), ref(m, p->n)))->body);
     if (p->acc)
@@ -1797,6 +1818,8 @@ void gpu_mma_loop_post(GpuMma *m, const Instr *loop)
         gpu_pop(m->e);
     if (p->ws)
         ws_release(m, p, false);
+    if (p->ws && m->pp)
+        mmpp_post(m, p, true);
     PirStmt *w = pir_asm_stmt(F, CUR, PA_CP_WAIT);
     w->in[0] = ci(m, 0);
     pp_loop(m, p, false);
@@ -1882,7 +1905,7 @@ const Instr *gpu_mma_ws_loop(const GpuMma *m)
 
 static bool ws_nreg(const GpuMma *m)
 {
-    return m->T == 256 && tkc_knob("TKC_WS_NREG", 1);
+    return (m->T == 256 || m->pp) && tkc_knob("TKC_WS_NREG", 1);
 }
 
 static void nreg(GpuMma *m, PirAsmOp o, int n)
@@ -1895,7 +1918,7 @@ int gpu_mma_ws_producer(GpuMma *m)
     if (ws_nreg(m))
         nreg(m, PA_NREG_DEC, WS_NREG_PRODUCER);
     m->ws->pe = let(m, "pe", pir_int(F, PT_U32, 0xffffffffll));   /* a fresh mbarrier's "phase -1" */
-    PirExpr *one = op(m, PB_EQ, gpu_tid(m->e), ci(m, m->T));
+    PirExpr *one = op(m, PB_EQ, gpu_tid(m->e), ci(m, m->pp ? 2 * m->T : m->T));
     gpu_push(m->e, pir_if(F, CUR, op(m, PB_AND, ref(m, m->tma_on), one))->body);
     return 1;
 }
@@ -1930,6 +1953,96 @@ void gpu_mma_ws_consumer(GpuMma *m)
 {
     if (ws_nreg(m))
         nreg(m, PA_NREG_INC, WS_NREG_CONSUMER);
+    if (m->pp)    /* warpgroup 0 goes first: a fresh mbarrier's "phase -1" */
+        m->pp_tb = let(m, "tb", pir_select(F, op(m, PB_EQ, ref(m, m->pp_wg), ci(m, 0)), pir_int(F, PT_U32, 1),
+                                           pir_int(F, PT_U32, 0)));
+}
+
+/* ------------------------------------------------------------ ping-pong consumers
+ *
+ * TKC_MM_PP=1 (an experiment, off by default): a warp-specialized (TMA
+ * producer) and persistent kernel whose consumer is one warpgroup (T =
+ * 128: matmul_bf16 -D BM=64 -D warps=4; 128 x 128 on 4 warps gets no
+ * wgmma here) runs two consumer warpgroups, each its own tile (CUTLASS's
+ * "ping-pong" sm90 kernel; the default's two warpgroups share one tile).
+ * H100 (doc/bench/h100-s7-mm-*.log, in turns with cuBLAS): 64 x 256
+ * ping-pong 0.91-0.93 / 0.97-0.98 of cuBLAS at 4096^3 / 8192^3, +15% over
+ * the same tiles without it (0.81 / 0.84), but below the default's
+ * 128 x 256 (0.99 / 1.03-1.05): twice the B traffic per flop.
+ *
+ *   - The producer (threads 2T ..) walks the block's programs in order,
+ *     blockIdx.x + j gridDim.x, filling the one ring of S stages; consumer
+ *     warpgroup w (threads w T .. w T + T - 1, its threads numbered from 0
+ *     by tid & 127) takes the programs j = w, w + 2, ... (gpu.c).
+ *   - The stage ring is walked by both in program order: before its K
+ *     loop, warpgroup 1 flips the phase bits of the stages the other's
+ *     program used (sk: a loop of n iterations from stage 0 uses stage s
+ *     n / S + (s < n % S) times), warpgroup 0 after its loop; each stage's
+ *     empty mbarrier counts one arrival (one warpgroup reads it).
+ *   - Two order mbarriers (pp_bar, T arrivals) make the K loops take
+ *     turns: warpgroup w waits for its turn at the top of its program
+ *     (gpu_mma_pp_turn) and, once its last MMAs are issued, each of its
+ *     threads passes the turn to the other (no branch: a divergent one
+ *     with MMAs in flight serializes them), so that one warpgroup's
+ *     epilogue runs while the other's MMAs keep the tensor cores busy; and
+ *     no warpgroup waits on a full mbarrier more than one phase ahead (the
+ *     other's loop has seen every stage of its program land).
+ *   - Named barriers 1 + w of 128 threads (gpu.c); the TMA-stored
+ *     epilogue's buffers are the warpgroup's own (gpu.c, frag_store_tma).
+ */
+static bool mmpp_plan(const GpuMma *m)
+{
+    return tkc_knob("TKC_MM_PP", 0) == 1 && m->T == 128 && m->k->tma_version == 1
+           && tkc_knob("TKC_PERSIST", m->k->persistent) == 1;
+}
+
+bool gpu_mma_pp(const GpuMma *m) { return m->pp; }
+
+/* The U32 shared address of warpgroup w's order mbarrier. */
+static PirExpr *mmpp_turn(GpuMma *m, PirExpr *w)
+{
+    int64_t at = m->off + m->need + m->res_need + m->early_need + m->ws_need + m->pp_bar;
+    return pir_saddr(F, add(m, ci(m, at), mul(m, w, ci(m, 8))));
+}
+
+/* Before a K loop of n (p->n) iterations: the stages' phase bits one such
+ * loop flips; warpgroup 1 skips warpgroup 0's program before it; wait for
+ * this warpgroup's turn. */
+static void mmpp_pre(GpuMma *m, GpuPipe *p)
+{
+    PirExpr *n = pir_conv(F, PT_U32, ref(m, p->n));
+    PirExpr *S = pir_int(F, PT_U32, p->S), *one = pir_int(F, PT_U32, 1);
+    PirExpr *q = op(m, PB_AND, op(m, PB_DIV, n, S), one);
+    PirExpr *all = pir_select(F, op(m, PB_NE, q, pir_int(F, PT_U32, 0)), pir_int(F, PT_U32, (1ll << p->S) - 1),
+                              pir_int(F, PT_U32, 0));
+    PirExpr *low = op(m, PB_SUB, op(m, PB_SHL, one, op(m, PB_REM, n, S)), one);
+    p->sk = let(m, "sk", op(m, PB_XOR, all, low));
+    PirStmt *t = pir_if(F, CUR, op(m, PB_EQ, ref(m, m->pp_wg), ci(m, 1)));
+    pir_assign(F, t->body, p->ph, NULL, op(m, PB_XOR, ref(m, p->ph), ref(m, p->sk)));
+}
+
+/* At the top of a program (before the accumulators are zeroed: a wait
+ * between those stores and the first wgmma makes ptxas serialize every
+ * wgmma, C7518): wait for this warpgroup's turn at the K loop. */
+void gpu_mma_pp_turn(GpuMma *m)
+{
+    PirStmt *w = pir_asm_stmt(F, CUR, PA_MBAR_WAIT);
+    w->in[0] = mmpp_turn(m, ref(m, m->pp_wg));
+    w->in[1] = ref(m, m->pp_tb);
+    pir_assign(F, CUR, m->pp_tb, NULL, op(m, PB_XOR, ref(m, m->pp_tb), pir_int(F, PT_U32, 1)));
+}
+
+/* After the K loop's MMAs are issued (after = false): pass the turn to the
+ * other warpgroup; after its stages are released (after = true):
+ * warpgroup 0 skips warpgroup 1's next program. */
+static void mmpp_post(GpuMma *m, GpuPipe *p, bool after)
+{
+    if (after) {
+        PirStmt *t = pir_if(F, CUR, op(m, PB_EQ, ref(m, m->pp_wg), ci(m, 0)));
+        pir_assign(F, t->body, p->ph, NULL, op(m, PB_XOR, ref(m, p->ph), ref(m, p->sk)));
+        return;
+    }
+    pir_asm_stmt(F, CUR, PA_MBAR_ARRIVE)->in[0] = mmpp_turn(m, op(m, PB_SUB, ci(m, 1), ref(m, m->pp_wg)));
 }
 
 /* The MMAs of the iteration before have retired (waited for): release its

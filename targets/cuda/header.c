@@ -490,7 +490,9 @@ static void emit_launcher(HE *h, TirKernel *k, int index, const CudaKernel *all,
     emit_tmaps(h, k, ck, hn);
     buf_puts(o, " };\n");
     buf_puts(o, "    unsigned tk_nb = (unsigned)(tk_np < 2147483647 ? tk_np : 2147483647);\n");
-    if (ck->f && ck->f->persistent)     /* the kernel's loop over programs takes the rest */
+    if (ck->f && ck->f->persistent && alt && alt->f && !alt->f->persistent)   /* NAME__nomap not persistent */
+        buf_puts(o, "    if (tk_tma)\n        tk_nb = tk_cuda_persist(tk_nb);\n");
+    else if (ck->f && ck->f->persistent)     /* the kernel's loop over programs takes the rest */
         buf_puts(o, "    tk_nb = tk_cuda_persist(tk_nb);\n");
     const char *threads = arena_printf(h->a, "%d", ck->threads), *smem = arena_printf(h->a, "%lld", (long long)ck->smem);
     if (alt && alt->threads != ck->threads)

@@ -11,8 +11,11 @@
 # first size read 348 and 360 TFLOP/s at 4096^3 (doc/bench/h100-s6-mm-2.log,
 # h100-s6-persist.log) where bench_mm.py reads 737-805 — most likely
 # cuBLAS's one-time set-up made its first timing so long that its bursts
-# were single calls, timed with the host's launch gap (the fix is not yet
-# checked on a GPU: take the cuBLAS ratio from tests/gpu/bench_mm.sh).
+# were single calls, timed with the host's launch gap.  With the first burst
+# (doc/bench/h100-s7-mm-*.log) cuBLAS reads 667-683 / 652-658 TFLOP/s at
+# 4096^3 / 8192^3 where bench_mm.py's timer, right after, reads 745-807 /
+# 725-732: every column (tkc's too) reads lower under the ~10 s of
+# back-to-back bursts; the per-round ratios are the figures to compare.
 #
 #   python3 tests/gpu/bench_mm_pair.py LABEL=lib.so ... [-- SIZE ...]
 import ctypes
