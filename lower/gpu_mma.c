@@ -103,6 +103,11 @@ typedef struct GpuPipe {
     int nld, ld[KEY_LOADS];
     int64_t ldoff[KEY_LOADS], base;
     int64_t lde[KEY_LOADS];    /* a load's stage in wgmma's swizzled layout: its width, else 0 */
+    /* the loads as strided rank-4 tiles TMA can move (gpu_tma_match4;
+     * kok: matched), their PP_TMAP params (key_tma_plan: tma set) */
+    GpuTma4 kt[KEY_LOADS];
+    bool kok[KEY_LOADS];
+    int kmap[KEY_LOADS];
     bool swz;                  /* some are: stages 1024-aligned, proxy fence at the head */
     int ahead;                 /* iterations copied ahead: S - 1, or S - 2 with wgmma in flight */
     int inflight;              /* wgmma: groups left in flight after the dot (0, 1) */
@@ -1439,6 +1444,19 @@ static PirExpr *bar_addr(GpuMma *m, GpuPipe *p, PirExpr *slot) { return bar_addr
  * stage slot (at: its byte offset). */
 static void tma_copies(GpuMma *m, GpuPipe *p, PirLocal *at, PirExpr *slot)
 {
+    if (p->nld) {                             /* a key loop's loads (key_tma_plan) */
+        PirLocal *kb = let(m, "bar", bar_addr(m, p, slot));
+        int64_t bytes = 0;
+        for (int i = 0; i < p->nld; i++)
+            bytes += tty_numel(ty(m, p->ld[i])) * 2;
+        PirStmt *x = pir_asm_stmt(F, CUR, PA_MBAR_EXPECT);
+        x->in[0] = ref(m, kb);
+        x->in[1] = pir_int(F, PT_U32, bytes);
+        for (int i = 0; i < p->nld; i++)
+            gpu_tma_copy4(m, &p->kt[i], p->kmap[i], p->ld[i], p->lde[i], add(m, ref(m, at), ci(m, p->ldoff[i])),
+                          ref(m, kb));
+        return;
+    }
     const Instr *dot = I(m, p->dot);
     const TTy *ta = ty(m, dot->args[0]), *tb = ty(m, dot->args[1]);
     PirLocal *bar = let(m, "bar", bar_addr(m, p, slot));
@@ -1497,10 +1515,14 @@ void gpu_mma_kernel_head(GpuMma *m)
         GpuPipe *p = m->pipe[v];
         if (!p || !p->tma)
             continue;
-        const Instr *dot = I(m, p->dot);
-        int64_t es = kind_of(ty(m, dot->args[0])->dt).es;   /* the widths in elements */
-        p->map[0] = gpu_tma_param(m, &p->ta, p->ea * 2 / es, ty(m, dot->args[0])->dim[0]);
-        p->map[1] = gpu_tma_param(m, &p->tb, p->eb * 2 / es, ty(m, dot->args[1])->dim[0]);
+        for (int i = 0; i < p->nld; i++)     /* a key loop's (key_tma_plan) */
+            p->kmap[i] = gpu_tma_param4(m, &p->kt[i], p->lde[i], ty(m, p->ld[i])->dim[0]);
+        if (!p->nld) {
+            const Instr *dot = I(m, p->dot);
+            int64_t es = kind_of(ty(m, dot->args[0])->dt).es;   /* the widths in elements */
+            p->map[0] = gpu_tma_param(m, &p->ta, p->ea * 2 / es, ty(m, dot->args[0])->dim[0]);
+            p->map[1] = gpu_tma_param(m, &p->tb, p->eb * 2 / es, ty(m, dot->args[1])->dim[0]);
+        }
         p->ph = let(m, "ph", pir_int(F, PT_U32, 0));
         any = true;
     }
@@ -1560,17 +1582,17 @@ static void pipe_copy(GpuMma *m, GpuPipe *p, PirExpr *base, int64_t ahead, PirEx
     PirLocal **sc = gpu_ahead_scalars(m->e, loop);
     int64_t at0 = p->nld ? key_at(m, p) : pipe_base(m, p);
     PirLocal *at = let(m, "st", add(m, ci(m, at0), mul(m, slot, ci(m, p->stage))));
-    for (int i = 0; i < p->nld; i++) {      /* a key loop's loads */
-        int64_t r = rounds(m, p->ld[i]);
-        copy_tile(m, p->ld[i], add(m, ref(m, at), ci(m, p->ldoff[i])), r * part / parts, r * (part + 1) / parts,
-                  p->lde[i], PAD);
-    }
     if (p->tma) {
         PirStmt *t = pir_if(F, CUR, ref(m, m->tma_on));
         if (part == 0 && !p->ws)         /* else the producer does */
             tma_issue(m, p, at, slot, t->body);
         t->els = pir_block(F);
         gpu_push(m->e, t->els);
+    }
+    for (int i = 0; i < p->nld; i++) {      /* a key loop's loads */
+        int64_t r = rounds(m, p->ld[i]);
+        copy_tile(m, p->ld[i], add(m, ref(m, at), ci(m, p->ldoff[i])), r * part / parts, r * (part + 1) / parts,
+                  p->lde[i], PAD);
     }
     if (!p->nld)
         copy_operands(m, p, at, part, parts);
@@ -1967,12 +1989,36 @@ bool gpu_mma_key_load(GpuMma *m, int v, const Instr *loop)
         return false;
     p->ld[p->nld] = v;
     p->lde[p->nld] = E;
+    p->kok[p->nld] = E > 0 && gpu_tma_match4(m, v, &p->kt[p->nld]);
     p->ldoff[p->nld++] = at;
     p->stage = at + bytes;
     p->swz |= E > 0;
     m->pipe[loop->id] = p;
     m->staged[v] = true;
     return true;
+}
+
+/* TKC_KEY_TMA=1 (sm_90a; an experiment, off by default): a key loop's
+ * pipeline whose loads are all swizzled wgmma B operands that TMA can move
+ * (strided rank-4 tiles, gpu_tma_match4) and whose body has no exits copies
+ * them by TMA instead of every thread's cp.async, as a pipelined K loop
+ * does (above): thread 0 announces the stage's bytes on the stage's
+ * mbarrier and issues the boxes, the head of an iteration waits on that
+ * mbarrier instead of cp.async.wait_group, and the block barrier after it
+ * still guards the stage's reuse.  The kernel then has a NAME__nomap
+ * version with the cp.async copies, which the launcher runs when it cannot
+ * build the rank-4 maps (unaligned strides or base, D's stride not 1). */
+static void key_tma_plan(GpuMma *m, GpuPipe *p, const Instr *loop)
+{
+    if (p->mb || !m->k->wgmma || m->k->tma_version == 2 || tkc_knob("TKC_KEY_TMA", 0) != 1
+        || exits(m, loop->blocks[0]))
+        return;
+    for (int i = 0; i < p->nld; i++)
+        if (!p->kok[i] || !p->lde[i])
+            return;
+    p->tma = true;
+    p->bar = m->bar_need;
+    m->bar_need += (8 * p->S + 15) / 16 * 16;
 }
 
 /* Give the key pipelines their stages in the early region (after every
@@ -1997,6 +2043,7 @@ void gpu_mma_key_place(GpuMma *m)
             p->bar = m->bar_need;
             m->bar_need += 16 * p->S;
         }
+        key_tma_plan(m, p, I(m, v));
         int64_t area = p->S * p->stage + (p->swz ? 1024 : 0);
         bool nested = false;
         for (int u = 1; u < m->k->instrs.n && !nested; u++)

@@ -115,6 +115,9 @@ typedef struct PirParam {
     int index;             /* TIR param index / dim index (PP_STRIDE: param), -1 if none */
     int axis;              /* PP_STRIDE: the dim */
     int box[2];            /* PP_TMAP */
+    int tmrank;            /* PP_TMAP: 0 a rank-2 map of a contiguous tensor; 4 a rank-4
+                            * map of a strided rank-4 tensor (its dims innermost first,
+                            * its strides; boxes of box[0] x box[1] x 1 x 1) */
 } PirParam;
 
 typedef struct PirLocal {
@@ -350,6 +353,10 @@ typedef struct PirExpr {
      * completes its bytes on the mbarrier at in[4] (U32). */                         \
     X(PA_TMA_LOAD2, "tma_load2", 0, 5, "cp.async.bulk.tensor.2d.shared::cluster.global."   \
       "mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];", "r,l,r,r,r", 1)      \
+    /* TMA_LOAD2 of a rank-4 map (PirParam.tmrank 4): coordinates in[2] (the          \
+     * contiguous dim) .. in[5] (the outermost), the mbarrier at in[6] */               \
+    X(PA_TMA_LOAD4, "tma_load4", 0, 7, "cp.async.bulk.tensor.4d.shared::cluster.global."   \
+      "mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, %4, %5}], [%6];", "r,l,r,r,r,r,r", 1) \
     /* TMA store (sm_90): shared memory at in[0] (U32, 1024-aligned for 128-byte       \
      * swizzles) into the box of tensor map in[1] (U64, a PP_TMAP param) at I32        \
      * coordinates in[2] (contiguous dim), in[3] (rows), elements outside the tensor   \
