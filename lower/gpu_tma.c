@@ -20,6 +20,10 @@
  * TMA box of [R rows, E elements] with CU_TENSOR_MAP_SWIZZLE_{2E}B writes:
  * block j is the box at (c + j E, r).  One thread issues them all after an
  * arrive.expect_tx of the stage's bytes on the stage's mbarrier.
+ *
+ * Flash attention's key loops (gpu_mma.c, key_tma_plan) copy their k and v
+ * tiles of strided rank-4 tensors the same way through rank-4 maps
+ * (gpu_tma_match4, at the end).
  */
 #include <stdlib.h>
 #include <string.h>

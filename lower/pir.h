@@ -29,7 +29,7 @@
  * PA_FENCE_PROXY (warpgroup MMA, sm_90a) and PirFunc.smem_align.
  * PA_WGMMA_RA_BF16, PA_WGMMA_RA_F16 (A from registers; PirStmt.in has 8).
  * PP_TMAP, PP_TMA_OK, PirParam.box, PA_MBAR_INIT, PA_MBAR_FENCE,
- * PA_MBAR_EXPECT, PA_MBAR_WAIT, PA_TMA_LOAD2 (tensor memory access, sm_90).
+ * PA_MBAR_EXPECT, PA_MBAR_WAIT, PA_TMA_LOAD2, PA_TMA_LOAD4 (tensor memory access, sm_90).
  * PA_MBAR_ARRIVE, PA_NREG_INC, PA_NREG_DEC, PirStmt.bar and nbar (named
  * barriers over the first nbar threads), PirFunc.min_blocks (warp
  * specialization, sm_90a).
