@@ -389,8 +389,9 @@ static void tk_emu_tma_box(uint32_t s, uint64_t map, int c0, int c1, const char 
         }
 }
 /* TMA load: the box lands at once (elements outside the tensor zero) and
- * its bytes complete on the mbarrier. */
-TK_D void tk_tma_load2(uint32_t s, uint64_t map, int c0, int c1, uint32_t bar)
+ * its bytes complete on the mbarrier; a rank-2 map's at (c0, c1), a rank-4
+ * map's at (c0, c1, c2, c3). */
+static void tk_emu_tma_load(uint32_t s, uint64_t map, int c0, int c1, int c2, int c3, unsigned rank, uint32_t bar)
 {
     int64_t bytes = 0;
     tk_emu_tma_box(s, map, c0, c1, "TMA", [&](unsigned char *g, unsigned char *sh, unsigned es, bool in) {
@@ -399,27 +400,19 @@ TK_D void tk_tma_load2(uint32_t s, uint64_t map, int c0, int c1, uint32_t bar)
             memcpy(&v, g, es);
         memcpy(sh, &v, es);
         bytes += es;
-    });
+    }, c2, c3, rank);
     std::lock_guard<std::mutex> g(tk_emu_mbar_lock);
     tk_emu_mbar &m = tk_emu_mbar_at(bar);
     m.tx -= bytes;
     tk_emu_mbar_done(m);
 }
-/* The same of a rank-4 map at (c0, c1, c2, c3). */
+TK_D void tk_tma_load2(uint32_t s, uint64_t map, int c0, int c1, uint32_t bar)
+{
+    tk_emu_tma_load(s, map, c0, c1, 0, 0, 2, bar);
+}
 TK_D void tk_tma_load4(uint32_t s, uint64_t map, int c0, int c1, int c2, int c3, uint32_t bar)
 {
-    int64_t bytes = 0;
-    tk_emu_tma_box(s, map, c0, c1, "TMA", [&](unsigned char *g, unsigned char *sh, unsigned es, bool in) {
-        uint32_t v = 0;
-        if (in)
-            memcpy(&v, g, es);
-        memcpy(sh, &v, es);
-        bytes += es;
-    }, c2, c3, 4);
-    std::lock_guard<std::mutex> g(tk_emu_mbar_lock);
-    tk_emu_mbar &m = tk_emu_mbar_at(bar);
-    m.tx -= bytes;
-    tk_emu_mbar_done(m);
+    tk_emu_tma_load(s, map, c0, c1, c2, c3, 4, bar);
 }
 /* TMA store: the box goes out at once (elements outside the tensor not
  * written); the bulk groups have nothing left to wait for. */
