@@ -261,5 +261,14 @@ int gpu_tma_param(GpuMma *m, const GpuTma *t, int64_t E, int64_t R);
 /* Copy load v ([R, C]) into the stage at byte `at` (I32) as C / E boxes
  * of map (a param index) completing on the mbarrier at U32 address bar. */
 void gpu_tma_copy(GpuMma *m, const GpuTma *t, int map, int v, int64_t E, PirExpr *at, PirExpr *bar);
+/* A [R, C] tile x[b, h, rn, rd] of a strided rank-4 16-bit tensor param
+ * (flash attention's k and v): its index tiles x[d] (dims 0, 1 scalars,
+ * 2 the rows' ramp, 3 the columns'; element (0, 0) is the box's coordinate)
+ * and the ramps' rank-1 roots; its PP_TMAP param (rank 4, one per tensor
+ * and box); the copy of load v as C / E boxes of [R, E]. */
+typedef struct GpuTma4 { int param, x[4], rk[2]; } GpuTma4;
+bool gpu_tma_match4(const GpuMma *m, int v, GpuTma4 *t);
+int gpu_tma_param4(GpuMma *m, const GpuTma4 *t, int64_t E, int64_t R);
+void gpu_tma_copy4(GpuMma *m, const GpuTma4 *t, int map, int v, int64_t E, PirExpr *at, PirExpr *bar);
 
 #endif

@@ -103,6 +103,11 @@ typedef struct GpuPipe {
     int nld, ld[KEY_LOADS];
     int64_t ldoff[KEY_LOADS], base;
     int64_t lde[KEY_LOADS];    /* a load's stage in wgmma's swizzled layout: its width, else 0 */
+    /* the loads as strided rank-4 tiles TMA can move (gpu_tma_match4;
+     * kok: matched), their PP_TMAP params (key_tma_plan: tma set) */
+    GpuTma4 kt[KEY_LOADS];
+    bool kok[KEY_LOADS];
+    int kmap[KEY_LOADS];
     bool swz;                  /* some are: stages 1024-aligned, proxy fence at the head */
     int ahead;                 /* iterations copied ahead: S - 1, or S - 2 with wgmma in flight */
     int inflight;              /* wgmma: groups left in flight after the dot (0, 1) */
@@ -1484,6 +1489,19 @@ static PirExpr *bar_addr(GpuMma *m, GpuPipe *p, PirExpr *slot) { return bar_addr
  * stage slot (at: its byte offset). */
 static void tma_copies(GpuMma *m, GpuPipe *p, PirLocal *at, PirExpr *slot)
 {
+    if (p->nld) {                             /* a key loop's loads (key_tma_plan) */
+        PirLocal *kb = let(m, "bar", bar_addr(m, p, slot));
+        int64_t bytes = 0;
+        for (int i = 0; i < p->nld; i++)
+            bytes += tty_numel(ty(m, p->ld[i])) * 2;
+        PirStmt *x = pir_asm_stmt(F, CUR, PA_MBAR_EXPECT);
+        x->in[0] = ref(m, kb);
+        x->in[1] = pir_int(F, PT_U32, bytes);
+        for (int i = 0; i < p->nld; i++)
+            gpu_tma_copy4(m, &p->kt[i], p->kmap[i], p->ld[i], p->lde[i], add(m, ref(m, at), ci(m, p->ldoff[i])),
+                          ref(m, kb));
+        return;
+    }
     const Instr *dot = I(m, p->dot);
     const TTy *ta = ty(m, dot->args[0]), *tb = ty(m, dot->args[1]);
     PirLocal *bar = let(m, "bar", bar_addr(m, p, slot));
@@ -1521,7 +1539,7 @@ static void key_bars(GpuMma *m)
     gpu_push(m->e, pir_if(F, CUR, op(m, PB_EQ, gpu_tid(m->e), ci(m, 0)))->body);
     for (int v = 1; v < m->k->instrs.n; v++) {
         GpuPipe *p = m->pipe[v];
-        for (int s = 0; p && p->mb && s < 2 * p->S; s++) {
+        for (int s = 0; p && p->mb && !p->tma && s < 2 * p->S; s++) {
             PirStmt *x = pir_asm_stmt(F, CUR, PA_MBAR_INIT);
             x->in[0] = bar_addr(m, p, ci(m, s));
             x->in[1] = pir_int(F, PT_U32, m->T);
@@ -1544,10 +1562,14 @@ void gpu_mma_kernel_head(GpuMma *m)
         GpuPipe *p = m->pipe[v];
         if (!p || !p->tma)
             continue;
-        const Instr *dot = I(m, p->dot);
-        int64_t es = kind_of(ty(m, dot->args[0])->dt).es;   /* the widths in elements */
-        p->map[0] = gpu_tma_param(m, &p->ta, p->ea * 2 / es, ty(m, dot->args[0])->dim[0]);
-        p->map[1] = gpu_tma_param(m, &p->tb, p->eb * 2 / es, ty(m, dot->args[1])->dim[0]);
+        for (int i = 0; i < p->nld; i++)     /* a key loop's (key_tma_plan) */
+            p->kmap[i] = gpu_tma_param4(m, &p->kt[i], p->lde[i], ty(m, p->ld[i])->dim[0]);
+        if (!p->nld) {
+            const Instr *dot = I(m, p->dot);
+            int64_t es = kind_of(ty(m, dot->args[0])->dt).es;   /* the widths in elements */
+            p->map[0] = gpu_tma_param(m, &p->ta, p->ea * 2 / es, ty(m, dot->args[0])->dim[0]);
+            p->map[1] = gpu_tma_param(m, &p->tb, p->eb * 2 / es, ty(m, dot->args[1])->dim[0]);
+        }
         p->ph = let(m, "ph", pir_int(F, PT_U32, 0));
         any = true;
     }
@@ -1565,11 +1587,11 @@ void gpu_mma_kernel_head(GpuMma *m)
             PirStmt *x = pir_asm_stmt(F, CUR, PA_MBAR_INIT);
             x->in[0] = bar_addr(m, p, ci(m, s));
             x->in[1] = pir_int(F, PT_U32, 1);
-            if (!p->ws)
+            if (!p->ws && !p->mb)
                 continue;
-            x = pir_asm_stmt(F, CUR, PA_MBAR_INIT);     /* the consumers release (ws_release) */
+            x = pir_asm_stmt(F, CUR, PA_MBAR_INIT);     /* the consumers release (ws_release, key_release) */
             x->in[0] = bar_addr_of(m, p, ci(m, s), true);
-            x->in[1] = pir_int(F, PT_U32, ws_wg_arrive(m) ? m->T / 128 : m->T);
+            x->in[1] = pir_int(F, PT_U32, p->mb || ws_wg_arrive(m) ? m->T / 128 : m->T);
         }
     }
     for (int w = 0; m->pp && w < 2; w++) {
@@ -1612,17 +1634,17 @@ static void pipe_copy(GpuMma *m, GpuPipe *p, PirExpr *base, int64_t ahead, PirEx
     PirLocal **sc = gpu_ahead_scalars(m->e, loop);
     int64_t at0 = p->nld ? key_at(m, p) : pipe_base(m, p);
     PirLocal *at = let(m, "st", add(m, ci(m, at0), mul(m, slot, ci(m, p->stage))));
-    for (int i = 0; i < p->nld; i++) {      /* a key loop's loads */
-        int64_t r = rounds(m, p->ld[i]);
-        copy_tile(m, p->ld[i], add(m, ref(m, at), ci(m, p->ldoff[i])), r * part / parts, r * (part + 1) / parts,
-                  p->lde[i], PAD);
-    }
     if (p->tma) {
         PirStmt *t = pir_if(F, CUR, ref(m, m->tma_on));
         if (part == 0 && !p->ws)         /* else the producer does */
             tma_issue(m, p, at, slot, t->body);
         t->els = pir_block(F);
         gpu_push(m->e, t->els);
+    }
+    for (int i = 0; i < p->nld; i++) {      /* a key loop's loads */
+        int64_t r = rounds(m, p->ld[i]);
+        copy_tile(m, p->ld[i], add(m, ref(m, at), ci(m, p->ldoff[i])), r * part / parts, r * (part + 1) / parts,
+                  p->lde[i], PAD);
     }
     if (!p->nld)
         copy_operands(m, p, at, part, parts);
@@ -1693,7 +1715,7 @@ void gpu_mma_loop_pre(GpuMma *m, const Instr *loop, PirExpr *lo, PirExpr *hi, Pi
         PirStmt *i = pir_if(F, CUR, pir_bin(F, PB_LT, pir_int(F, PT_I64, s), ref(m, p->n)));
         gpu_push(m->e, i->body);
         pipe_copy(m, p, ref(m, p->lo), s, ci(m, s), 0, 1);
-        if (p->mb)
+        if (p->mb && !p->tma)
             mb_filled(m, p, ci(m, s));
         gpu_pop(m->e);
         pir_asm_stmt(F, CUR, PA_CP_COMMIT);
@@ -1718,6 +1740,9 @@ static void pipe_issue(GpuMma *m, GpuPipe *p, int part, int parts)
     PirExpr *kn = pir_bin(F, PB_ADD, ref(m, p->lo),
                           pir_bin(F, PB_MUL, pir_conv(F, p->t, ahead), p->step));
     PirLocal *wsl = NULL;
+    bool one = p->mb && p->tma;        /* thread 0 waits and issues (key_tma_mb) */
+    if (one)
+        gpu_push(m->e, pir_if(F, CUR, op(m, PB_EQ, gpu_tid(m->e), ci(m, 0)))->body);
     if (p->mb) {                       /* every thread is done with the stage's last iteration */
         wsl = let(m, "ws", ws);
         ws = ref(m, wsl);
@@ -1727,8 +1752,10 @@ static void pipe_issue(GpuMma *m, GpuPipe *p, int part, int parts)
         gpu_pop(m->e);
     }
     pipe_copy(m, p, kn, 0, ws, part, parts);
-    if (p->mb)
+    if (p->mb && !p->tma)
         mb_filled(m, p, ref(m, wsl));
+    if (one)
+        gpu_pop(m->e);
     gpu_pop(m->e);
     if (part + 1 < parts)
         return;
@@ -1766,10 +1793,12 @@ void gpu_mma_loop_head(GpuMma *m, const Instr *loop)
                                                    ref(m, p->n))));
         PirExpr *prev = pir_select(F, op(m, PB_EQ, ref(m, p->cur), ci(m, 0)), ci(m, S - 1),
                                    op(m, PB_SUB, ref(m, p->cur), ci(m, 1)));
+        if (p->tma)                    /* one thread per warpgroup (as ws_release) */
+            r->cond = op(m, PB_AND, r->cond, op(m, PB_EQ, op(m, PB_AND, gpu_tid(m->e), ci(m, 127)), ci(m, 0)));
         pir_asm_stmt(F, r->body, PA_MBAR_ARRIVE)->in[0] = bar_addr_of(m, p, prev, true);
         pipe_issue(m, p, 0, 1);        /* the copies first: they wait for the slowest thread */
         mb_wait(m, p->fph, bar_addr(m, p, ref(m, p->cur)), ref(m, p->cur));
-        if (p->swz && tkc_knob("TKC_WG_PROXY", 1))   /* the landed copies, to wgmma's async proxy */
+        if (p->swz && !p->tma && tkc_knob("TKC_WG_PROXY", 1))   /* the landed copies, to wgmma's async proxy */
             pir_asm_stmt(F, CUR, PA_FENCE_PROXY);
         return;
     }
@@ -2089,6 +2118,8 @@ static void ws_release(GpuMma *m, GpuPipe *p, bool next)
  * barrier.  A TMA producer (one thread, expect_tx) would be the way to
  * drop the per-thread arrivals. */
 
+static bool key_tma_mb(const GpuMma *m);
+
 /* Copy load v (the B operand of a dot in loop, rank 2, 16-bit) in the
  * pipeline of loop; false (nothing changed) when it cannot go there. */
 bool gpu_mma_key_load(GpuMma *m, int v, const Instr *loop)
@@ -2106,7 +2137,7 @@ bool gpu_mma_key_load(GpuMma *m, int v, const Instr *loop)
     if (!p) {
         p = arena_alloc(m->a, sizeof *p);
         *p = (GpuPipe){ .lv = lv->id, .t = pir_ty_compute(lv->ty.dt), .base = -1 };
-        p->mb = m->k->wgmma && tkc_knob("TKC_KEY_MBAR", 0) == 1 && !exits(m, loop->blocks[0]);
+        p->mb = m->k->wgmma && (tkc_knob("TKC_KEY_MBAR", 0) == 1 || key_tma_mb(m)) && !exits(m, loop->blocks[0]);
         int S = m->k->stages > 0 ? m->k->stages : tkc_knob("TKC_KEY_STAGES", p->mb ? KEY_MB_STAGES : KEY_STAGES);
         p->S = S < 2 ? 2 : S;
     }
@@ -2117,12 +2148,70 @@ bool gpu_mma_key_load(GpuMma *m, int v, const Instr *loop)
         return false;
     p->ld[p->nld] = v;
     p->lde[p->nld] = E;
+    p->kok[p->nld] = E > 0 && gpu_tma_match4(m, v, &p->kt[p->nld]);
     p->ldoff[p->nld++] = at;
     p->stage = at + bytes;
     p->swz |= E > 0;
     m->pipe[loop->id] = p;
     m->staged[v] = true;
     return true;
+}
+
+/* TKC_KEY_TMA=2 (an experiment, off: slower): the TMA copies of a key loop with
+ * mbarriers for both directions instead of the block barrier at the head of
+ * an iteration, as TKC_KEY_MBAR=1 but with one thread issuing: thread 0
+ * waits for the stage's "empty" mbarrier, on which one thread per consumer
+ * warpgroup arrives once the warpgroup's MMAs of the stage's last
+ * iteration are done, and issues the boxes; every thread waits on the
+ * "full" one.  3 stages, 1 iteration ahead: the warpgroups may drift an
+ * iteration apart, which TKC_PINGPONG=1 (named barriers) orders.  Only in
+ * the split form's TMA version (tma_version 1).  H100, sdpa_bf16 B=4 H=16
+ * S=T=4096, same run (doc/bench/h100-s7-attn-2.log): D=64 315.0 TFLOP/s vs
+ * 331.1 with the block barrier (TKC_KEY_TMA=1), causal 306.8 vs 319.2; D=128
+ * 394.8 vs 424.5 (128 x 128: 430.3 vs 466.7), causal 334.9 vs 347.0 (128 x
+ * 128 383.9 vs 381.0); with TKC_PINGPONG=1 slower still (308.8, 265.3,
+ * 382.9, 333.6). */
+static bool key_tma_mb(const GpuMma *m)
+{
+    return m->k->tma_version == 1 && tkc_knob("TKC_KEY_TMA", 1) == 2;
+}
+
+/* TKC_KEY_TMA=1 (sm_90a, the default): a key loop's
+ * pipeline whose loads are all swizzled wgmma B operands that TMA can move
+ * (strided rank-4 tiles, gpu_tma_match4) and whose body has no exits copies
+ * them by TMA instead of every thread's cp.async, as a pipelined K loop
+ * does (above): thread 0 announces the stage's bytes on the stage's
+ * mbarrier and issues the boxes, the head of an iteration waits on that
+ * mbarrier instead of cp.async.wait_group, and the block barrier after it
+ * still guards the stage's reuse.  The kernel then has a NAME__nomap
+ * version with the cp.async copies, which the launcher runs when it cannot
+ * build the rank-4 maps (unaligned strides or base, D's stride not 1).
+ * H100, sdpa_bf16 B=4 H=16 S=T=4096, same run against TKC_KEY_TMA=0
+ * (doc/bench/h100-s7-attn-2.log): D=64 331.1 vs 302.4 TFLOP/s, causal
+ * 319.2 vs 248.1; D=128 424.5 vs 285.1 (with -D BLOCK_N=128 466.7 vs 326.0),
+ * causal 347.0 vs 243.2 (381.0 vs 249.6); cuDNN 472 / 410 / 606 / 574.
+ * Every thread's address arithmetic and cp.async of the copies is gone
+ * (session 6 found the loop latency-bound). */
+static void key_tma_plan(GpuMma *m, GpuPipe *p, const Instr *loop)
+{
+    bool mb = key_tma_mb(m);                 /* p->mb from it, not TKC_KEY_MBAR */
+    if ((p->mb && !mb) || !m->k->wgmma || m->k->tma_version == 2 || tkc_knob("TKC_KEY_TMA", 1) < 1
+        || exits(m, loop->blocks[0]))
+        return;
+    for (int i = 0; i < p->nld; i++)
+        if (!p->kok[i] || !p->lde[i]) {
+            if (mb && p->mb && tkc_knob("TKC_KEY_MBAR", 0) != 1) {   /* cp.async: the block barrier */
+                p->mb = false;
+                p->S = m->k->stages > 0 ? m->k->stages : tkc_knob("TKC_KEY_STAGES", KEY_STAGES);
+                p->S = p->S < 2 ? 2 : p->S;
+            }
+            return;
+        }
+    p->tma = true;
+    if (p->mb)                               /* key_place's: full and empty ones */
+        return;
+    p->bar = m->bar_need;
+    m->bar_need += (8 * p->S + 15) / 16 * 16;
 }
 
 /* Give the key pipelines their stages in the early region (after every
@@ -2138,6 +2227,9 @@ void gpu_mma_key_place(GpuMma *m)
             continue;
         if (p->swz)
             p->stage = al1k(p->stage);
+        while (p->S > 2 && p->S * p->stage > PIPE_MAX)
+            p->S--;
+        key_tma_plan(m, p, I(m, v));
         while (p->S > 2 && p->S * p->stage > PIPE_MAX)
             p->S--;
         /* with mbarriers one stage more than copied ahead lets the
@@ -2238,7 +2330,9 @@ static int64_t wg_bwidth(const GpuMma *m, int v)
  * D=64 255 vs 274 and 308; 4 stages worse still (doc/bench/
  * h100-s6-attn-1.log).  The per-thread mbarrier arrivals of the cp.async
  * stages cost more than the turns win; a TMA producer (one thread) would
- * be the pipeline to try this on again. */
+ * be the pipeline to try this on again: with TKC_KEY_TMA=2 (one thread
+ * issues, one per warpgroup releases) it is slower too (doc/bench/
+ * h100-s7-attn-2.log, see key_tma_mb). */
 #define PP_BAR 2
 
 /* The named barrier statement `what` (NBAR_SYNC, NBAR_ARRIVE) of id, 256 threads. */

@@ -29,7 +29,7 @@
  * PA_FENCE_PROXY (warpgroup MMA, sm_90a) and PirFunc.smem_align.
  * PA_WGMMA_RA_BF16, PA_WGMMA_RA_F16 (A from registers; PirStmt.in has 8).
  * PP_TMAP, PP_TMA_OK, PirParam.box, PA_MBAR_INIT, PA_MBAR_FENCE,
- * PA_MBAR_EXPECT, PA_MBAR_WAIT, PA_TMA_LOAD2 (tensor memory access, sm_90).
+ * PA_MBAR_EXPECT, PA_MBAR_WAIT, PA_TMA_LOAD2, PA_TMA_LOAD4 (tensor memory access, sm_90).
  * PA_MBAR_ARRIVE, PA_NREG_INC, PA_NREG_DEC, PirStmt.bar and nbar (named
  * barriers over the first nbar threads), PirFunc.min_blocks (warp
  * specialization, sm_90a).
@@ -115,6 +115,9 @@ typedef struct PirParam {
     int index;             /* TIR param index / dim index (PP_STRIDE: param), -1 if none */
     int axis;              /* PP_STRIDE: the dim */
     int box[2];            /* PP_TMAP */
+    int tmrank;            /* PP_TMAP: 0 a rank-2 map of a contiguous tensor; 4 a rank-4
+                            * map of a strided rank-4 tensor (its dims innermost first,
+                            * its strides; boxes of box[0] x box[1] x 1 x 1) */
 } PirParam;
 
 typedef struct PirLocal {
@@ -350,6 +353,10 @@ typedef struct PirExpr {
      * completes its bytes on the mbarrier at in[4] (U32). */                         \
     X(PA_TMA_LOAD2, "tma_load2", 0, 5, "cp.async.bulk.tensor.2d.shared::cluster.global."   \
       "mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];", "r,l,r,r,r", 1)      \
+    /* TMA_LOAD2 of a rank-4 map (PirParam.tmrank 4): coordinates in[2] (the          \
+     * contiguous dim) .. in[5] (the outermost), the mbarrier at in[6] */               \
+    X(PA_TMA_LOAD4, "tma_load4", 0, 7, "cp.async.bulk.tensor.4d.shared::cluster.global."   \
+      "mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, %4, %5}], [%6];", "r,l,r,r,r,r,r", 1) \
     /* TMA store (sm_90): shared memory at in[0] (U32, 1024-aligned for 128-byte       \
      * swizzles) into the box of tensor map in[1] (U64, a PP_TMAP param) at I32        \
      * coordinates in[2] (contiguous dim), in[3] (rows), elements outside the tensor   \

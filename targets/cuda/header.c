@@ -203,6 +203,27 @@ static const char runtime[] =
     "    int dt = es == 4 ? 7 : es == 1 ? 0 : 1;\n"
     "    return tk_cu.TensorMapEncodeTiled(m, dt, 2, (void *)base, dim, pitch, box, step, 0, swz, 2, 0) == 0;\n"
     "}\n"
+    "/* The same of a strided rank-4 tensor d[0] x d[1] x d[2] x d[3] (outermost\n"
+    " * first, strides st[] in elements; d[3] contiguous: st[3] == 1), boxes of box1\n"
+    " * elements of d[2] by box0 of d[3] (coordinates d[3], d[2], d[1], d[0]); 0 when\n"
+    " * a stride or the base is not a multiple of 16 bytes, or the driver refuses. */\n"
+    "static TK_UNUSED int tk_cuda_tmap4(tk_cutmap *m, const void *base, const int64_t *d, const int64_t *st,\n"
+    "                                   unsigned box0, unsigned box1, unsigned es)\n"
+    "{\n"
+    "    memset(m, 0, sizeof *m);\n"
+    "    if (!tk_cu.TensorMapEncodeTiled || ((uintptr_t)base & 15) || st[3] != 1)\n"
+    "        return 0;\n"
+    "    for (int i = 0; i < 4; i++)\n"
+    "        if (d[i] <= 0 || d[i] > INT64_C(4294967295) || (i < 3 && (st[i] * (int64_t)es % 16 || st[i] <= 0\n"
+    "                                                                  || st[i] > (INT64_C(1) << 36))))\n"
+    "            return 0;\n"
+    "    uint64_t dim[4] = { (uint64_t)d[3], (uint64_t)d[2], (uint64_t)d[1], (uint64_t)d[0] };\n"
+    "    uint64_t pitch[3] = { (uint64_t)st[2] * es, (uint64_t)st[1] * es, (uint64_t)st[0] * es };\n"
+    "    unsigned box[4] = { box0, box1, 1, 1 }, step[4] = { 1, 1, 1, 1 };\n"
+    "    int swz = box0 * es == 128 ? 3 : box0 * es == 64 ? 2 : 1;\n"
+    "    return tk_cu.TensorMapEncodeTiled(m, es == 4 ? 7 : es == 1 ? 0 : 1, 4, (void *)base, dim, pitch, box, step,\n"
+    "                                      0, swz, 2, 0) == 0;\n"
+    "}\n"
     "/* The blocks of a persistent kernel's grid: one per multiprocessor of\n"
     " * device 0 (the launcher's), at most n; n when unknown. */\n"
     "static TK_UNUSED unsigned tk_cuda_persist(unsigned n)\n"
@@ -444,6 +465,20 @@ static void emit_tmap_build(HE *h, TirKernel *k, const CudaKernel *ck, const Hos
             buf_puts(o, "    int32_t tk_tma = 1;\n");
         any = true;
         buf_printf(o, "    tk_cutmap tk_tm%d;\n", i);
+        if (q->tmrank == 4) {           /* a strided rank-4 tensor (gpu_tma_match4) */
+            const char **sn = hn->sname[q->index];
+            buf_puts(o, "    {\n        int64_t tk_d[4] = { ");
+            for (int j = 0; j < 4; j++) {
+                const char *dj = args_dim(h->a, k, hn, q->index, j);
+                buf_printf(o, "%s%s", j ? ", " : "", dj ? dj : "0");
+            }
+            buf_puts(o, " }, tk_s[4] = { ");
+            for (int j = 0; j < 4; j++)
+                buf_printf(o, "%s(int64_t)%s", j ? ", " : "", sn ? sn[j] : "0");
+            buf_printf(o, " };\n        tk_tma &= tk_cuda_tmap4(&tk_tm%d, (const void *)(uintptr_t)%s, tk_d, tk_s, %d, %d, %d);\n    }\n",
+                       i, hn->pname[q->index], q->box[0], q->box[1], pir_ty_bits[q->ty] / 8);
+            continue;
+        }
         buf_printf(o, "    tk_tma &= tk_cuda_tmap(&tk_tm%d, (const void *)(uintptr_t)%s, %s, %s, %d, %d, %d);\n", i,
                    hn->pname[q->index], r ? r : "0", c ? c : "0", q->box[0], q->box[1], pir_ty_bits[q->ty] / 8);
     }

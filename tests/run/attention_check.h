@@ -272,18 +272,25 @@ static tk_f16 *att_to_f16(float *x, int64_t n)
     return r;
 }
 
+/* Elements before the packed [B, T, 2, H, D] of att_half_case (S != T): 1
+ * puts k and v 2 bytes off 16-byte alignment, where the GPU launcher builds
+ * no tensor maps (the kernels' NAME__nomap versions run). */
+static int att_kv_shift;
+
 /* q, k, v slices of one packed [B, S, 3, H, D] (S == T) or q [B, H, S, D]
  * with a packed [B, T, 2, H, D]; o [B, S, H, D + ATT_PAD], 16-bit. */
 static void att_half_case(int is_f16, int64_t B, int64_t H, int64_t S, int64_t T, int which)
 {
     char name[120];
-    snprintf(name, sizeof name, "%s D=%d%s B=%lld H=%lld S=%lld T=%lld", is_f16 ? "sdpa_f16" : "sdpa_bf16",
-             ATT_D, ATT_CAUSAL ? " causal" : "", (long long)B, (long long)H, (long long)S, (long long)T);
+    snprintf(name, sizeof name, "%s D=%d%s B=%lld H=%lld S=%lld T=%lld%s", is_f16 ? "sdpa_f16" : "sdpa_bf16",
+             ATT_D, ATT_CAUSAL ? " causal" : "", (long long)B, (long long)H, (long long)S, (long long)T,
+             att_kv_shift && S != T ? " (k, v unaligned)" : "");
     tkt_case = name;
     const int64_t D = ATT_D, DP = ATT_D + ATT_PAD;
     double scale = att_scale(which);
     int packed = S == T;
-    int64_t nq = packed ? B * S * 3 * H * D : B * H * S * D, nkv = packed ? 0 : B * T * 2 * H * D;
+    int64_t sh = packed ? 0 : att_kv_shift;
+    int64_t nq = packed ? B * S * 3 * H * D : B * H * S * D, nkv = packed ? 0 : B * T * 2 * H * D + sh;
     float *qf = TKT_NEW(float, nq), *kvf = TKT_NEW(float, nkv);
     tkt_fill(qf, nq, -2, 2);
     tkt_fill(kvf, nkv, -2, 2);
@@ -301,10 +308,10 @@ static void att_half_case(int is_f16, int64_t B, int64_t H, int64_t S, int64_t T
         vp = qp + 2 * H * D;
     } else {
         x.q = (AttView){qf, {H * S * D, S * D, D, 1}};
-        x.k = (AttView){kvf, {T * 2 * H * D, D, 2 * H * D, 1}};
+        x.k = (AttView){kvf + sh, {T * 2 * H * D, D, 2 * H * D, 1}};
         x.v = x.k;
-        x.v.p = kvf + H * D;
-        kp = (const uint16_t *)kv16;
+        x.v.p = kvf + sh + H * D;
+        kp = (const uint16_t *)kv16 + sh;
         vp = kp + H * D;
     }
     uint16_t *o16 = TKT_OUT(uint16_t, B * S * H * DP);
@@ -478,6 +485,10 @@ static int att_main(const char *test)
     att_half_case(0, 1, 1, 257, 17, 3);
     att_half_case(1, 1, 2, 100, 100, 0);
     att_half_case(1, 1, 2, 33, 129, 3);
+    att_kv_shift = 1;
+    att_half_case(0, 1, 2, 17, 257, 2);
+    att_half_case(1, 2, 2, 33, 129, 3);
+    att_kv_shift = 0;
 #if ATT_LONG
     /* one long odd sequence, one past a power of two (the issue's 4097),
      * not on the CPU stand-in of the GPU, where it takes minutes */

@@ -305,7 +305,8 @@ int cuStreamDestroy_v2(void *s)
     return 0;
 }
 int cuStreamSynchronize(void *) { return 0; }
-/* tkc's maps: rank 2, 16-bit elements (CU_TENSOR_MAP_DATA_TYPE_UINT16; FLOAT32
+/* tkc's maps: rank 2 (or 4: a strided rank-4 tensor, boxes 1 deep in dims 2
+ * and 3, x[8..11] its outer dims and strides, x[12] the rank), 16-bit elements (CU_TENSOR_MAP_DATA_TYPE_UINT16; FLOAT32
  * and UINT8 for tf32 and s8: x[7] holds the element bytes),
  * 16-byte aligned base and pitch, a box row of at most the swizzle width
  * (CU_TENSOR_MAP_SWIZZLE_32B/64B/128B), at most 256 box rows; the fields as
@@ -316,10 +317,13 @@ int cuTensorMapEncodeTiled(void *map, int dt, unsigned rank, void *base, const u
 {
     unsigned sw = swz == 1 ? 32 : swz == 2 ? 64 : swz == 3 ? 128 : 0;
     unsigned eb = dt == 1 ? 2 : dt == 7 ? 4 : dt == 0 ? 1 : 0;
-    if (!eb || rank != 2 || (uintptr_t)base % 16 || stride[0] % 16 || stride[0] < dim[0] * eb || !sw
+    if (!eb || (rank != 2 && rank != 4) || (uintptr_t)base % 16 || stride[0] % 16 || stride[0] < dim[0] * eb || !sw
         || box[0] * eb > sw || box[1] > 256 || es[0] != 1 || es[1] != 1 || il != 0 || oob != 0
         || !owned((uintptr_t)base, 1))
         return 1;   /* CUDA_ERROR_INVALID_VALUE */
+    for (unsigned i = 2; i < rank; i++)
+        if (stride[i - 1] % 16 || box[i] != 1 || es[i] != 1 || dim[i] == 0)
+            return 1;
     uint64_t *x = ((tk_tmap *)map)->x;
     memset(x, 0, sizeof(tk_tmap));
     x[0] = (uint64_t)(uintptr_t)base;
@@ -330,6 +334,14 @@ int cuTensorMapEncodeTiled(void *map, int dt, unsigned rank, void *base, const u
     x[5] = box[1];
     x[6] = sw;
     x[7] = eb;
+    x[8] = x[9] = 1;
+    if (rank == 4) {
+        x[8] = dim[2];
+        x[9] = dim[3];
+        x[10] = stride[1];
+        x[11] = stride[2];
+    }
+    x[12] = rank;
     return 0;
 }
 int cuStreamGetCtx(void *s, void **c)

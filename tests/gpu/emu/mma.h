@@ -360,10 +360,19 @@ TK_D void tk_mbar_wait(uint32_t a, uint32_t parity)
  * (c1, c0) of the map, its shared address with the map's swizzle (as
  * wgmma's reads above), and whether it lies in the tensor. */
 template <typename Fn>
-static void tk_emu_tma_box(uint32_t s, uint64_t map, int c0, int c1, const char *what, Fn each)
+static void tk_emu_tma_box(uint32_t s, uint64_t map, int c0, int c1, const char *what, Fn each, int c2 = 0,
+                           int c3 = 0, unsigned rank = 2)
 {
     const uint64_t *x = ((const tk_tmap *)(uintptr_t)map)->x;
     unsigned char *base = (unsigned char *)(uintptr_t)x[0];
+    if (base && x[12] != rank) {
+        fprintf(stderr, "tk_emu: a %u-d TMA copy with a rank-%u map\n", rank, (unsigned)x[12]);
+        abort();
+    }
+    /* a rank-4 map: the box's plane (c2, c3), or none of it inside */
+    bool plane = c2 >= 0 && (uint64_t)c2 < x[8] && c3 >= 0 && (uint64_t)c3 < x[9];
+    if (rank == 4 && plane)
+        base += (int64_t)c2 * (int64_t)x[10] + (int64_t)c3 * (int64_t)x[11];
     int64_t cols = (int64_t)x[1], rows = (int64_t)x[2], pitch = (int64_t)x[3];
     unsigned bc = (unsigned)x[4], br = (unsigned)x[5], sw = (unsigned)x[6], es = (unsigned)x[7];
     if (!base || s % (sw * 8)) {
@@ -375,13 +384,14 @@ static void tk_emu_tma_box(uint32_t s, uint64_t map, int c0, int c1, const char 
             int64_t gr = (int64_t)c1 + r, gc = (int64_t)c0 + c;
             uint32_t a = s + r * bc * es + c * es;
             a ^= (a >> 7 & (sw / 16 - 1)) << 4;
-            bool in = gr >= 0 && gr < rows && gc >= 0 && gc < cols;
+            bool in = plane && gr >= 0 && gr < rows && gc >= 0 && gc < cols;
             each(base + (in ? gr * pitch + gc * es : 0), tk_smem + a, es, in);
         }
 }
 /* TMA load: the box lands at once (elements outside the tensor zero) and
- * its bytes complete on the mbarrier. */
-TK_D void tk_tma_load2(uint32_t s, uint64_t map, int c0, int c1, uint32_t bar)
+ * its bytes complete on the mbarrier; a rank-2 map's at (c0, c1), a rank-4
+ * map's at (c0, c1, c2, c3). */
+static void tk_emu_tma_load(uint32_t s, uint64_t map, int c0, int c1, int c2, int c3, unsigned rank, uint32_t bar)
 {
     int64_t bytes = 0;
     tk_emu_tma_box(s, map, c0, c1, "TMA", [&](unsigned char *g, unsigned char *sh, unsigned es, bool in) {
@@ -390,11 +400,19 @@ TK_D void tk_tma_load2(uint32_t s, uint64_t map, int c0, int c1, uint32_t bar)
             memcpy(&v, g, es);
         memcpy(sh, &v, es);
         bytes += es;
-    });
+    }, c2, c3, rank);
     std::lock_guard<std::mutex> g(tk_emu_mbar_lock);
     tk_emu_mbar &m = tk_emu_mbar_at(bar);
     m.tx -= bytes;
     tk_emu_mbar_done(m);
+}
+TK_D void tk_tma_load2(uint32_t s, uint64_t map, int c0, int c1, uint32_t bar)
+{
+    tk_emu_tma_load(s, map, c0, c1, 0, 0, 2, bar);
+}
+TK_D void tk_tma_load4(uint32_t s, uint64_t map, int c0, int c1, int c2, int c3, uint32_t bar)
+{
+    tk_emu_tma_load(s, map, c0, c1, c2, c3, 4, bar);
 }
 /* TMA store: the box goes out at once (elements outside the tensor not
  * written); the bulk groups have nothing left to wait for. */
