@@ -364,7 +364,7 @@ static int compile(Arena *a, Options *o)
         ast_print(stdout, p->files[0]);
         return 0;
     }
-    SemaResult *s = sema_check(p, o->defs.v, o->defs.n, &d);
+    SemaResult *s = sema_check(p, o->defs.v, o->defs.n, sema_arch_of(o->arch), &d);
     if (d.nerrors || !check_kernel_names(o, s))
         return 1;
     Vec(TirKernel *) ks = {0};

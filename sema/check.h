@@ -30,6 +30,7 @@ typedef struct Ctx {
     KernelInfo *k;         /* the kernel being checked */
     SymTab *syms;
     Scope *globals;        /* fns */
+    int arch;              /* ARCH in const defaults (sema_arch_of) */
     Scope *scope;
     int loop_depth;
     bool in_header;        /* grid(...) / require: no tiles, loads or program ids */

@@ -9,6 +9,7 @@
  * argument types (memoized per kernel), which is how functions are generic
  * over shapes and how lowering later inlines them.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -578,6 +579,10 @@ static bool const_expr(Ctx *c, KernelDecl *kd, Expr *e, char *state, int64_t *v)
                 *v = c->k->consts[j].ival;
                 return true;
             }
+        if (!strcmp(e->u.name.id, "ARCH")) {   /* the GPU's compute capability (a const shadows it) */
+            *v = c->arch;
+            return true;
+        }
         break;
     case EX_UNARY:
         if (!const_expr(c, kd, e->u.unary.x, state, &a))
@@ -638,7 +643,7 @@ static bool const_expr(Ctx *c, KernelDecl *kd, Expr *e, char *state, int64_t *v)
     default: break;
     }
     diag_error(c->d, e->span, "a const default is a literal or an expression of literals, other int or bool "
-                              "consts, operators and where(c, a, b)");
+                              "consts, ARCH, operators and where(c, a, b)");
     return false;
 }
 
@@ -1051,9 +1056,16 @@ static void declare_globals(Ctx *c, Program *p)
     }
 }
 
-SemaResult *sema_check(Program *p, Define *defs, int ndefs, Diag *d)
+int sema_arch_of(const char *arch)
 {
-    Ctx c = {.a = p->arena, .d = d, .prog = p};
+    if (!arch || strncmp(arch, "sm_", 3) || !isdigit((unsigned char)arch[3]))
+        return 90;
+    return (int)strtol(arch + 3, NULL, 10);
+}
+
+SemaResult *sema_check(Program *p, Define *defs, int ndefs, int arch, Diag *d)
+{
+    Ctx c = {.a = p->arena, .d = d, .prog = p, .arch = arch};
     declare_globals(&c, p);
     launch_defines(&c, defs, ndefs);
     Vec(KernelInfo *) ks = {0};

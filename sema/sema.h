@@ -152,8 +152,12 @@ typedef struct SemaResult {
 } SemaResult;
 
 /* Check the whole program; kernels get -D values applied (a -D naming no
- * const param or dim of any kernel is an error). */
-SemaResult *sema_check(Program *p, Define *defs, int ndefs, Diag *d);
+ * const param or dim of any kernel is an error); arch: ARCH's value. */
+SemaResult *sema_check(Program *p, Define *defs, int ndefs, int arch, Diag *d);
+
+/* ARCH in const defaults: the compute capability of --arch times ten
+ * (sm_80: 80, sm_90a: 90; no --arch: sm_90a's). */
+int sema_arch_of(const char *arch);
 
 /* Helpers later stages share. */
 char *type_str(Arena *a, const Type *t);      /* "f32[BM, BN]", "i32" */

@@ -397,6 +397,11 @@ test_cli() {
     cli_case select_kernel 0 -- "$k" --target=c --kernel=axpy &&
         { grep -q 'axpy *(' "$d/select_kernel.out" && ! grep -q 'vadd *(' "$d/select_kernel.out" &&
           cli_pass select_kernel || cli_fail select_kernel "--kernel=axpy: want axpy and not vadd in the header"; }
+    # ARCH in a const default: --arch's compute capability (90 without --arch)
+    printf 'kernel k<B: int = where(ARCH >= 90, 128, 64)>(x: f32[N]) grid(cdiv(N, B)) {\n    store(x[program_id(0) * B + arange(B)], 1.0);\n}\n' >"$d/arch.tk"
+    cli_case arch_default 0 -- "$d/arch.tk" --target=c --emit=tir && cli_case arch_80 0 -- "$d/arch.tk" --target=c --emit=tir --arch=sm_80 &&
+        { cli_has "$d/arch_default.out" "consts(B=128)" && cli_has "$d/arch_80.out" "consts(B=64)" && cli_pass arch_const ||
+          cli_fail arch_const "want B=128 by default and B=64 with --arch=sm_80"; }
     # Without -o the header goes to stdout, the same bytes as with -o; twice the same.
     if cli_case stdout 0 -- "$k" --target=c && cli_case to_file 0 -- "$k" --target=c -o "$d/vadd.h" &&
        cli_case to_file2 0 -- "$k" --target=c -o "$d/vadd2.h"; then

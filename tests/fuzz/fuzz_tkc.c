@@ -85,7 +85,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     Program *p = program_load(a, path, search, 1, &d);
     if (p && !d.nerrors) {
         ast_print(sink, p->files[0]);
-        SemaResult *s = sema_check(p, NULL, 0, &d);
+        SemaResult *s = sema_check(p, NULL, 0, sema_arch_of(NULL), &d);
         if (!d.nerrors)
             lower_all(a, s, &d);
     }
