@@ -7,6 +7,10 @@
  *                                  rb = a b, rh = ah bh in float64
  *   mma_ab(&x, i, j, k)            one term a[i, k] b[k, j] of rb
  *   mma_free(&x);                  the references (tkt_reset frees the rest)
+ *   MMA_EXPECT(&x, "label", call, out, conv, rb or rh, tol, rel)
+ *                                  call (a kernel call writing out, M x N)
+ *                                  returns TK_OK and out, widened by conv,
+ *                                  is within tol + rel * |ref| of x.ref
  */
 #ifndef MMA_CHECK_H
 #define MMA_CHECK_H
@@ -48,6 +52,18 @@ static MmaIn mma_in(int64_t M, int64_t N, int64_t K)
         }
     return x;
 }
+
+#define MMA_EXPECT(x, label, call, out, conv, ref, tol, rel)                            \
+    do {                                                                                 \
+        tkt_status(label, (call), TK_OK, tk_last_error(), (char *)0);                    \
+        int64_t n_ = (x)->M * (x)->N;                                                    \
+        float *got_ = TKT_OUT(float, n_);                                                \
+        for (int64_t i_ = 0; i_ < n_; i_++)                                              \
+            got_[i_] = conv((out)[i_]);                                                  \
+        tkt_close(label " c", got_, (x)->ref, n_, tol, rel);                             \
+    } while (0)
+
+static inline float mma_f32(float v) { return v; }
 
 static void mma_free(MmaIn *x)
 {

@@ -12,12 +12,8 @@ static void one(int64_t M, int64_t N, int64_t K)
 {
     MmaIn x = mma_in(M, N, K);
     tk_bf16 *c1 = TKT_OUT(tk_bf16, M * N);
-    float *got = TKT_OUT(float, M * N);
-    double tol = 1e-5 * (double)(K + 1);
-    tkt_status("matmul_bf16", matmul_bf16(x.a, x.b, c1, M, K, N), TK_OK, tk_last_error(), (char *)0);
-    for (int64_t i = 0; i < M * N; i++)
-        got[i] = tk_bf16_to_f32(c1[i]);
-    tkt_close("matmul_bf16 c", got, x.rb, M * N, tol, 8e-3);
+    MMA_EXPECT(&x, "matmul_bf16", matmul_bf16(x.a, x.b, c1, M, K, N), c1, tk_bf16_to_f32, rb,
+               1e-5 * (double)(K + 1), 8e-3);
     tkt_check_guards();
     mma_free(&x);
     tkt_reset();
