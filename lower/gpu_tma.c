@@ -111,20 +111,30 @@ static bool is_zero(const GpuMma *m, int v)
     return tir_splat_const(m->k, v, &iv, &fv) && iv == 0 && fv == 0;
 }
 
-/* Every leaf of the AND tree c bounds a ramp of t->rk[d] by 0 or dim d. */
-static bool mask_ok(const GpuMma *m, int c, const GpuTma *t)
+/* Does index tile x stand for dim d of copy t? */
+typedef bool IndexOf(const GpuMma *m, int x, int d, const void *t);
+
+/* ... of the rank-2 copy t */
+static bool index_of2(const GpuMma *m, int x, int d, const void *t)
+{
+    return ramp2(m, x, d) == ((const GpuTma *)t)->rk[d];
+}
+
+/* Every leaf of the AND tree c bounds an index of some dim d < rank of
+ * tensor param `param` (index_of says which) by 0 or by the dim's size:
+ * the bounds TMA applies itself. */
+static bool mask_ok(const GpuMma *m, int c, int param, int rank, IndexOf *index_of, const void *t)
 {
     const Instr *in = I(m, c);
     if (in->op == OP_AND)
-        return mask_ok(m, in->args[0], t) && mask_ok(m, in->args[1], t);
+        return mask_ok(m, in->args[0], param, rank, index_of, t)
+            && mask_ok(m, in->args[1], param, rank, index_of, t);
     if (in->op != OP_LT && in->op != OP_GE)
         return false;
-    for (int d = 0; d < 2; d++) {
-        if (ramp2(m, in->args[0], d) != t->rk[d])
-            continue;
-        if (in->op == OP_LT ? is_size(m, in->args[1], t->param, d) : is_zero(m, in->args[1]))
+    for (int d = 0; d < rank; d++)
+        if (index_of(m, in->args[0], d, t)
+            && (in->op == OP_LT ? is_size(m, in->args[1], param, d) : is_zero(m, in->args[1])))
             return true;
-    }
     return false;
 }
 
@@ -161,7 +171,7 @@ static bool match_tile(const GpuMma *m, int param, const TTy *ty, int off, int m
         return false;
     t->rk[0] = ramp2(m, t->row, 0);
     t->rk[1] = ramp2(m, t->col, 1);
-    return !mask || mask_ok(m, mask, t);
+    return !mask || mask_ok(m, mask, t->param, 2, index_of2, t);
 }
 
 bool gpu_tma_match(const GpuMma *m, int v, GpuTma *t)
@@ -244,27 +254,14 @@ static bool is_stride(const GpuMma *m, int v, int p, int d)
     return in->op == OP_STRIDE && in->index == p && in->axis == d;
 }
 
-/* Does index tile x stand for dim d of t (the tile's rows for d 2, its
- * columns for 3, a scalar for 0 and 1)? */
-static bool index_of(const GpuMma *m, int x, int d, const GpuTma4 *t)
+/* Does index tile x stand for dim d of the rank-4 copy t (the tile's rows
+ * for d 2, its columns for 3, a scalar for 0 and 1)? */
+static bool index_of4(const GpuMma *m, int x, int d, const void *tv)
 {
+    const GpuTma4 *t = tv;
     if (d >= 2)
         return ramp2x4(m, x, d - 2) && ramp2x4(m, x, d - 2) == t->rk[d - 2];
     return scalar_root(m, x) && scalar_root(m, x) == scalar_root(m, t->x[d]);
-}
-
-static bool mask_ok4(const GpuMma *m, int c, const GpuTma4 *t)
-{
-    const Instr *in = I(m, c);
-    if (in->op == OP_AND)
-        return mask_ok4(m, in->args[0], t) && mask_ok4(m, in->args[1], t);
-    if (in->op != OP_LT && in->op != OP_GE)
-        return false;
-    for (int d = 0; d < 4; d++)
-        if (index_of(m, in->args[0], d, t)
-            && (in->op == OP_LT ? is_size(m, in->args[1], t->param, d) : is_zero(m, in->args[1])))
-            return true;
-    return false;
 }
 
 /* The terms of the add tree at v (at most n) into x; their count, -1 if more. */
@@ -313,7 +310,7 @@ bool gpu_tma_match4(const GpuMma *m, int v, GpuTma4 *t)
     }
     t->rk[0] = ramp2x4(m, t->x[2], 0);
     t->rk[1] = ramp2x4(m, t->x[3], 1);
-    return !ld->args[1] || mask_ok4(m, ld->args[1], t);
+    return !ld->args[1] || mask_ok(m, ld->args[1], t->param, 4, index_of4, t);
 }
 
 int gpu_tma_param4(GpuMma *m, const GpuTma4 *t, int64_t E, int64_t R)
