@@ -1,5 +1,5 @@
 # tests/gpu/tmap4_probe.py — does the driver build the rank-4 tensor maps of
-# sdpa_bf16's key loop (TKC_KEY_TMA=1, targets/cuda/header.c tk_cuda_tmap4)
+# sdpa_bf16's key loop (TKC_KEY_TMA=1, targets/cuda/header.c tk_cuda_tmapn)
 # for contiguous [B, H, T, D] and for views of a packed [B, T, 3, H, D]
 # (H's stride below T's)?  Prints cuTensorMapEncodeTiled's result per case.
 import ctypes
