@@ -1,28 +1,11 @@
 #!/bin/sh
-# tests/gpu/bench_mm_s6.sh — matmul_bf16 (stdlib/matmul.tk, sm_90a) in
-# variants of its K loop next to torch.matmul (cuBLAS), for picking the
-# default: each variant is built as a header, a shared library for
-# tests/gpu/bench_mm_pair.py (all variants and cuBLAS timed in turns in one
-# process, the ratio to cuBLAS per round) and a bench_mm.c binary; ptxas's
-# resource report, the SASS counts and the cubins (ptxas of the PTX each
-# header carries, $OUT/cubins.tar) for reading the K loops.  PAIR_ROUNDS:
-# bench_mm_pair.py's rounds.  With ROUNDS > 0 also ROUNDS rounds of the
-# bench_mm.c binaries (one process per variant and shape: their spread is
-# the run-to-run drift) and cuBLAS after each.  ODD="LABEL..."
-# times 4095^3 (the NAME__nomap version) of those variants.  A variant is
-# LABEL:ENV:FLAGS (ENV: VAR=VAL,... or -).
+# tests/gpu/bench_mm_s6.sh — session 6's variants of matmul_bf16's K loop
+# (one kernel without the NAME__nomap split, lb_plan, GM=16, warp-specialized,
+# persistent) next to cuBLAS, by tests/gpu/bench_mm_var.sh (its variables
+# apply: ROUNDS as the argument, ODD, PAIR_ROUNDS, VARIANTS, ...).
 #
-#   sh tests/gpu/bench_mm_s6.sh [ROUNDS]     # VARIANTS="..." overrides the list
-set -u
-cd "$(dirname "$0")/../.." || exit 2
-TKC=${TKC:-build/tkc}
-case $TKC in /*) ;; *) TKC=$PWD/$TKC ;; esac
-B=$(dirname "$TKC")/gpu-s6
-CC=${CC:-gcc}
-CUDA=${CUDA_HOME:-/usr/local/cuda}
-OUTD=${OUT:-$B/out}
-ROUNDS=${1:-0}
-ALL='def:-:
+#   sh tests/gpu/bench_mm_s6.sh [ROUNDS]
+S_LIST='def:-:
 one:TKC_SPLIT=0:
 lb:TKC_WG_LB=1:
 g16:-:-D GM=16
@@ -30,76 +13,4 @@ lbg16:TKC_WG_LB=1:-D GM=16
 ws:-:-D specialize=1 -D persistent=0
 persist:-:-D specialize=1 -D persistent=1
 pers0:-:-D specialize=0 -D persistent=1'
-VARIANTS=${VARIANTS:-$ALL}
-mkdir -p "$B" "$OUTD"
-nvidia-smi --query-gpu=name,driver_version,clocks.sm,temperature.gpu,power.draw --format=csv,noheader 2>/dev/null
-labels=""
-pairs=""
-echo "$VARIANTS" >"$B/list"
-while IFS=: read -r label envs flags; do
-    [ -n "$label" ] || continue
-    d=$B/$label
-    mkdir -p "$d"
-    ev=$( [ "$envs" = - ] || [ -z "$envs" ] || echo "$envs" | tr , ' ')
-    # shellcheck disable=SC2086
-    if env $ev "$TKC" stdlib/matmul.tk --target=cuda --kernel=matmul_bf16 $flags -o "$d/bench.h" 2>"$d/tkc.log" \
-        && $CC -std=c11 -O2 -DBENCH_MODULE=tk_cuda_mod_TKC_MATMUL_TK -I "$d" -o "$d/bench" tests/gpu/bench_mm.c -lm -ldl \
-        && $CC -std=c11 -O2 -fPIC -shared -DTK_HEADER='"bench.h"' -I "$d" -o "$d/lib.so" tests/gpu/bench_mm_lib.c -ldl \
-        && env $ev "$TKC" stdlib/matmul.tk --target=cuda --kernel=matmul_bf16 $flags --emit=ptx -o "$d/k.ptx" 2>/dev/null; then
-        labels="$labels $label"
-        pairs="$pairs $label=$d/lib.so"
-        "$CUDA/bin/ptxas" -arch=sm_90a -v -o "$d/k.cubin" "$d/k.ptx" 2>&1 | grep -E "registers|C75" | sed "s/^/$label ptxas: /"
-        cp "$d/k.cubin" "$B/$label.cubin" 2>/dev/null
-    else
-        echo "$label: build failed"; sed 's/^/    /' "$d/tkc.log" | head -20
-    fi
-done <"$B/list"
-(cd "$B" && tar -cf "$OUTD/cubins.tar" ./*.cubin) 2>/dev/null
-if [ -x "$CUDA/bin/cuobjdump" ]; then
-    for l in $labels; do
-        "$CUDA/bin/cuobjdump" -sass "$B/$l/k.cubin" >"$B/$l/k.sass" 2>/dev/null
-        echo "$l sass: $(grep -c HGMMA "$B/$l/k.sass") HGMMA, $(grep -c 'BAR.SYNC' "$B/$l/k.sass") BAR.SYNC, $(grep -c 'WARPGROUP.DEPBAR' "$B/$l/k.sass") WG.DEPBAR"
-    done
-fi
-cat >"$B/ref.py" <<'PY'
-import sys, torch
-sys.path.insert(0, "tests/gpu")
-from bench_util import median_ms
-for s in (4096, 8192):
-    a = torch.randn(s, s, device="cuda", dtype=torch.bfloat16)
-    b = torch.randn(s, s, device="cuda", dtype=torch.bfloat16)
-    ms = median_ms(lambda: torch.matmul(a, b), warmup=3, round_ms=20.0)
-    print("torch bf16 %dx%dx%d %10.3f ms %8.1f TFLOP/s" % (s, s, s, ms, 2 * s ** 3 / (ms * 1e-3) / 1e12))
-PY
-# shellcheck disable=SC2086
-python3 tests/gpu/bench_mm_pair.py $pairs -- ${SIZES:-4096 8192}
-for l in $labels; do
-    case " ${ODD:-} " in *" $l "*) "$B/$l/bench" "$l" 4095 4095 4095 ;; esac
-done
-[ "$ROUNDS" -gt 0 ] || exit 0
-r=1
-while [ "$r" -le "$ROUNDS" ]; do
-    for l in $labels; do
-        "$B/$l/bench" "$l" 4096 4096 4096 8192 8192 8192
-    done
-    python3 "$B/ref.py"
-    r=$((r + 1))
-done 2>&1 | tee "$B/times.txt"
-echo "medians over $ROUNDS rounds (TFLOP/s; ratio to cuBLAS):"
-awk '
-    $1 == "tkc"   { v[$2 " " $3] = v[$2 " " $3] " " $6; if (!($2 in seen)) { seen[$2] = 1; order[++n] = $2 } }
-    $1 == "torch" { v["torch " $3] = v["torch " $3] " " $6 }
-    function med(s,   a, k, i, j, t) { k = split(s, a, " "); for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
-        return k % 2 ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2 }
-    END {
-        order[++n] = "torch"
-        for (i = 1; i <= n; i++) {
-            l = order[i]; line = sprintf("%-8s", l)
-            for (s = 0; s < 2; s++) {
-                sh = s ? "8192x8192x8192" : "4096x4096x4096"
-                m = med(v[l " " sh]); c = med(v["torch " sh])
-                line = line sprintf("  %s %6.1f (%.3f) [%s ]", substr(sh, 1, 4), m, c ? m / c : 0, v[l " " sh])
-            }
-            print line
-        }
-    }' "$B/times.txt"
+VARIANTS=${VARIANTS:-$S_LIST} exec sh "$(dirname "$0")/bench_mm_var.sh" "$@"
