@@ -587,22 +587,6 @@ static int64_t lay_count(const GL *e, const GpuLay *l, int64_t n)
     return gpu_groups(e->T, e->V, n) * gpu_vwidth(e->V, n);
 }
 
-/* Do shapes a and b differ in size-1 dims only? */
-static bool same_but_ones(const TTy *a, const TTy *b)
-{
-    int i = 0, j = 0;
-    for (;;) {
-        while (i < a->rank && a->dim[i] == 1)
-            i++;
-        while (j < b->rank && b->dim[j] == 1)
-            j++;
-        if (i == a->rank || j == b->rank)
-            return i == a->rank && j == b->rank;
-        if (a->dim[i++] != b->dim[j++])
-            return false;
-    }
-}
-
 /* The value v's elements are, through views that keep every element where
  * it is up to size-1 dims (no expanding broadcast, no transpose). */
 static int same_base(const GL *e, int v)
@@ -613,7 +597,7 @@ static int same_base(const GL *e, int v)
             return v;
         int u = in->args[0];
         const TTy *ut = ty(e, u);
-        if (ut->rank == 0 || !same_but_ones(ut, &in->ty))
+        if (ut->rank == 0 || !tty_same_but_ones(ut, &in->ty))
             return v;
         if (in->op == OP_TRANS)
             for (int i = 0; i < in->ty.rank; i++)

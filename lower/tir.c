@@ -84,6 +84,23 @@ bool tty_eq(const TTy *a, const TTy *b)
     return true;
 }
 
+/* Do shapes a and b differ in size-1 dims only (a reshape between them is
+ * an expand_dims / squeeze that keeps every element's index)? */
+bool tty_same_but_ones(const TTy *a, const TTy *b)
+{
+    int i = 0, j = 0;
+    for (;;) {
+        while (i < a->rank && a->dim[i] == 1)
+            i++;
+        while (j < b->rank && b->dim[j] == 1)
+            j++;
+        if (i == a->rank || j == b->rank)
+            return i == a->rank && j == b->rank;
+        if (a->dim[i++] != b->dim[j++])
+            return false;
+    }
+}
+
 int64_t tty_numel(const TTy *t)
 {
     int64_t n = 1;

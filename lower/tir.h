@@ -144,6 +144,7 @@ extern const int op_flags[OP_COUNT];
 Instr *tir_new(TirKernel *k, TBlock *b, Op op, TTy ty);   /* appended to b */
 TBlock *tir_block(TirKernel *k, Instr *owner);
 bool tty_eq(const TTy *a, const TTy *b);
+bool tty_same_but_ones(const TTy *a, const TTy *b);
 int64_t tty_numel(const TTy *t);
 void tir_print(FILE *out, const TirKernel *k);
 /* The innermost FOR or WHILE around in, or NULL (in is in the body or in ifs there). */

@@ -433,23 +433,6 @@ static void linear(const TTy *t, int nl, Rows r, int64_t *c)
     }
 }
 
-/* A reshape that only adds or drops size-1 dims keeps every index: it is
- * an expand_dims/squeeze, not a linear view. */
-static bool unit_reshape(const TTy *from, const TTy *to)
-{
-    int i = 0, j = 0;
-    for (;;) {
-        while (i < from->rank && from->dim[i] == 1)
-            i++;
-        while (j < to->rank && to->dim[j] == 1)
-            j++;
-        if (i == from->rank || j == to->rank)
-            return i == from->rank && j == to->rank;
-        if (from->dim[i++] != to->dim[j++])
-            return false;
-    }
-}
-
 static bool stops(const CE *e, int v)
 {
     return !is_view(I(e, v)->op) || e->mat[v] || e->array[v];
@@ -497,7 +480,7 @@ static Acc resolve(const CE *e, int v, int nl, Rows rin, bool through)
                     memcpy(nr[in->perm[i]], r[i], sizeof nr[0]);
             break;
         default:                           /* RESHAPE */
-            if (unit_reshape(ut_, &in->ty)) {
+            if (tty_same_but_ones(ut_, &in->ty)) {
                 for (int d = 0, s = 0; d < ut_->rank; d++) {
                     if (ut_->dim[d] == 1)
                         continue;
@@ -875,7 +858,7 @@ static void plan(CE *e)
         Instr *in = I(e, v);
         if (!e->live[v])
             continue;
-        if (in->op == OP_RESHAPE && !unit_reshape(ty(e, in->args[0]), &in->ty)) {
+        if (in->op == OP_RESHAPE && !tty_same_but_ones(ty(e, in->args[0]), &in->ty)) {
             /* reshape reads its source linearly */
             int u = in->args[0];
             while (I(e, u)->op == OP_RESHAPE)
