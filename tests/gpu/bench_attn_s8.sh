@@ -8,6 +8,9 @@
 #   S8_SRC=DIR (variant sources, one LABEL.tk each; default tests/gpu/s8)
 #   S8_VARIANTS="..." (more bench_attn.sh variants)  S8_BLOCKS=def  S8_BENCH_S=130
 #   S8_RELPOS=0|1  S8_TESTS="attention_d64 ..."  S8_TEST_S=90  S8_NVPTX=0
+#   S8_ALT=FILE.tk S8_ALT_TESTS="..."  also run these tests (cuda + memcheck) in a
+#       copy of the tree (build/s8alt) whose stdlib/attention.tk is FILE.tk, at
+#       the same time as S8_TESTS
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 echo "# bench_attn_s8 $(date -u +%Y-%m-%dT%H:%MZ) $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null)"
@@ -35,5 +38,15 @@ for t in ${S8_TESTS-attention_d64 attention_d128 attention_d64_causal attention_
     (TKC=$d/tkc TKC_GPU_NVPTX=${S8_NVPTX:-0} timeout "${S8_TEST_S:-90}" \
         sh tests/gpu/run.sh "$t" >$d/log 2>&1; echo "rc=$?" >>$d/log) &
 done
+if [ -n "${S8_ALT:-}" ]; then
+    alt=build/s8alt; rm -rf $alt; mkdir -p $alt/build
+    tar -cf - stdlib tests | tar -xf - -C $alt && cp "$S8_ALT" $alt/stdlib/attention.tk && cp build/tkc $alt/build/tkc
+    for t in ${S8_ALT_TESTS:-}; do
+        i=$((i + 1)); d=build/s8t$i
+        mkdir -p $d && cp build/tkc $d/tkc
+        (cd $alt && echo "alt $S8_ALT:" && TKC=$PWD/../../$d/tkc TKC_GPU_NVPTX=0 timeout "${S8_TEST_S:-90}" \
+            sh tests/gpu/run.sh "$t" 2>&1; echo "rc=$?") >$d/log 2>&1 &
+    done
+fi
 wait
-for j in $(seq 1 $i); do grep -E "^(PASS|FAIL|SKIP)|^    |passed|rc=" build/s8t$j/log | head -20; done
+for j in $(seq 1 $i); do grep -E "^(PASS|FAIL|SKIP)|^    |passed|rc=|^alt" build/s8t$j/log | head -20; done
