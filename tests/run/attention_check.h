@@ -485,6 +485,9 @@ static int att_main(const char *test)
     att_half_case(0, 1, 1, 257, 17, 3);
     att_half_case(1, 1, 2, 100, 100, 0);
     att_half_case(1, 1, 2, 33, 129, 3);
+    /* 3 x 6 heads: under CAUSAL groups of 16 + 2 heads at D=64, 12 + 6 at
+     * D=80, 8 + 8 + 2 at D=128 in sdpa_tc's longest-first order */
+    att_half_case(0, 3, 6, 200, 200, 1);
     att_kv_shift = 1;
     att_half_case(0, 1, 2, 17, 257, 2);
     att_half_case(1, 2, 2, 33, 129, 3);
