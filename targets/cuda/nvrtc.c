@@ -16,10 +16,11 @@
  * part for the same PTX.  -Ofast-compile is not used: faster, but worse
  * code at every level (doc/bench/compile-time.md).
  *
- * Both compile a module's functions (every kernel, NAME and NAME__nomap) in
- * parallel threads (--split-compile; see count_entries): the same PTX and
- * the same machine code, in the time of the largest function instead of
- * the sum.
+ * ptxas compiles a module's functions (every kernel, NAME and NAME__nomap)
+ * in parallel threads (--split-compile): the same machine code, in about
+ * the time of the largest function instead of the sum.  NVRTC can too
+ * (TKC_PAR_COMPILE=2), but its PTX is not always the same then
+ * (nvrtc_threads).
  *
  * With a code cache (tkc --max-autotune, TargetOptions.cache) the PTX and
  * cubin are kept keyed by everything they depend on — the CUDA C, the
@@ -345,16 +346,19 @@ static void cache_store(Arena *a, const TargetCache *cache, const char *key, con
 }
 
 /* The threads of NVRTC's --split-compile (NVVM optimizes the functions of
- * the program in parallel): one per function, at most this machine's
- * processors, but two at least for a program of several functions.  The
- * PTX is byte for byte the same at every count from 2 on (stdlib/attention.tk,
- * all ten functions: 2, 4, 10 threads), so it is the same on every machine;
- * without the option NVVM orders a few instructions differently (a cvt
- * before or after a bar.sync: stdlib/attention.tk, 8 places), for the same
- * machine code from ptxas. */
+ * the program in parallel), with TKC_PAR_COMPILE=2 only: one per function,
+ * at most this machine's processors, but two at least for a program of
+ * several functions.  The PTX is the same at every count from 2 on
+ * (stdlib/attention.tk, all ten functions: 2, 4, 10 threads), but not
+ * always the same as without the option: NVVM orders some instructions
+ * differently.  For the stdlib's kernels ptxas makes the same machine code
+ * of both (matmul.tk, nn.tk, vec.tk: the same PTX; attention.tk: a cvt on
+ * the other side of a bar.sync in 8 places), not for every test kernel
+ * (tests/run/matmul.tk, dot_i8.tk, dot_tf32.tk: loop address arithmetic in
+ * another order, other SASS), so it is not the default. */
 static int nvrtc_threads(const char *src)
 {
-    if (!tkc_knob("TKC_PAR_COMPILE", 1))
+    if (tkc_knob("TKC_PAR_COMPILE", 1) < 2)
         return 1;
     int n = count_entries(src, "extern \"C\" __global__ ");
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
