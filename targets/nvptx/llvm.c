@@ -526,13 +526,15 @@ static bool compile_parallel(Arena *a, PirFunc **fs, int n, const char *arch, Cu
     for (int i = 0; i < started; i++)
         pthread_join(th[i], NULL);
     bool ok = true;
-    double ms[3] = { 0, 0, 0 };
+    double ms[3] = { 0, 0, 0 }, largest = 0;
     for (int i = 0; i < n; i++) {
         d->nerrors += parts[i].d.nerrors;
         d->nwarnings += parts[i].d.nwarnings;
         ok &= parts[i].ok;
         for (int j = 0; j < 3; j++)
             ms[j] += parts[i].ms[j];
+        double t = parts[i].ms[0] + parts[i].ms[1] + parts[i].ms[2];
+        largest = t > largest ? t : largest;
         arena_free(parts[i].f.a);
     }
     char *ptx = ok ? join_ptx(a, parts, n) : NULL;
@@ -551,8 +553,9 @@ static bool compile_parallel(Arena *a, PirFunc **fs, int n, const char *arch, Cu
     bin->ptx = ptx;
     bin->ms = now_ms() - t0;
     *done = true;
-    tir_log("nvptx", "%d kernel(s) in %.1f ms, %.1f ms/kernel (IR %.1f, opt %.1f, PTX %.1f summed over %d threads; %s, %zu bytes of PTX)",
-            n, bin->ms, bin->ms / n, ms[0], ms[1], ms[2], started + 1, arch, strlen(bin->ptx));
+    tir_log("nvptx", "%d kernel(s) in %.1f ms, %.1f ms/kernel (IR %.1f, opt %.1f, PTX %.1f summed over %d threads, "
+            "the largest function %.1f; %s, %zu bytes of PTX)",
+            n, bin->ms, bin->ms / n, ms[0], ms[1], ms[2], started + 1, largest, arch, strlen(bin->ptx));
     return true;
 }
 
