@@ -95,12 +95,12 @@ void tk_time_report(FILE *f)
     if (!tk_time_on())
         return;
     fprintf(f, "tkc --time (ms; cpu: all of tkc's threads and of the programs it ran)\n");
-    fprintf(f, "  %-30s %5s %10s %10s\n", "stage", "runs", "wall", "cpu");
+    fprintf(f, "  %-34s %5s %10s %10s\n", "stage", "runs", "wall", "cpu");
     for (int i = 0; i < nstages; i++)
         if (stages[i].cpu < 0)    /* a part another stage's cpu includes */
-            fprintf(f, "  %-30s %5d %10.1f %10s\n", stages[i].name, stages[i].runs, stages[i].wall, "-");
+            fprintf(f, "  %-34s %5d %10.1f %10s\n", stages[i].name, stages[i].runs, stages[i].wall, "-");
         else
-            fprintf(f, "  %-30s %5d %10.1f %10.1f\n", stages[i].name, stages[i].runs, stages[i].wall,
+            fprintf(f, "  %-34s %5d %10.1f %10.1f\n", stages[i].name, stages[i].runs, stages[i].wall,
                     stages[i].cpu);
-    fprintf(f, "  %-30s %5s %10.1f %10.1f\n", "total", "", tk_wall_ms() - start_wall, tk_cpu_ms() - start_cpu);
+    fprintf(f, "  %-34s %5s %10.1f %10.1f\n", "total", "", tk_wall_ms() - start_wall, tk_cpu_ms() - start_cpu);
 }
