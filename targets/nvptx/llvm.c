@@ -425,6 +425,33 @@ static void compile_part(Part *p)
     p->cpu = thread_cpu_ms() - c0;
 }
 
+/* LLVM makes some of its globals on first use (timer groups, option
+ * tables) through statics that the threads would otherwise race to make:
+ * one empty kernel through the passes and the code generator first, on
+ * this thread (about a millisecond). */
+static void warm_up(size_t arch)
+{
+    static bool done;
+    if (done)
+        return;
+    done = true;
+    LLVMTargetMachineRef tm = new_machine(arch);
+    Ll l = { 0 };
+    ll_init(&l, tm, false);
+    LLVMValueRef fn = LLVMAddFunction(l.m, "tk_warm_up", LLVMFunctionType(l.t_void, NULL, 0, 0));
+    LLVMPositionBuilderAtEnd(l.b, LLVMAppendBasicBlockInContext(l.c, fn, "entry"));
+    LLVMBuildRetVoid(l.b);
+    Diag d;
+    diag_init(&d, stderr);
+    LLVMMemoryBufferRef mb = NULL;
+    char *err = NULL;
+    if (optimize(&l, tm, &d) && !LLVMTargetMachineEmitToMemoryBuffer(tm, l.m, LLVMAssemblyFile, &err, &mb))
+        LLVMDisposeMemoryBuffer(mb);
+    LLVMDisposeMessage(err);
+    ll_free(&l);
+    LLVMDisposeTargetMachine(tm);
+}
+
 static void *worker(void *arg)
 {
     Pool *pl = arg;
@@ -522,6 +549,7 @@ static bool compile_parallel(Arena *a, PirFunc **fs, int n, const char *arch, Cu
         parts[i].d = *d;
         parts[i].d.nerrors = parts[i].d.nwarnings = 0;
     }
+    warm_up(ai);
     Pool pl = { parts, n, 0, PTHREAD_MUTEX_INITIALIZER };
     pthread_t *th = arena_alloc(a, sizeof *th * (size_t)nthreads);
     pthread_attr_t at;
