@@ -201,15 +201,19 @@ static int count_entries(const char *text, const char *what)
     return n;
 }
 
-/* The threads of ptxas's --split-compile: one per function, at most 16.
- * A number of the PTX alone, not of this machine's processors: ptxas
- * records its options in the cubin (.note.nv.tkinfo), and the header must
- * not depend on where it was built.  Its functions' machine code is the
- * same at every count (compared section by section on the stdlib's
- * kernels); TKC_PAR_COMPILE=0 turns the threads off (knob.c). */
+/* The threads of ptxas's --split-compile: one per function, at most 16,
+ * for a module of 512 KiB of PTX or more.  A number of the PTX alone, not
+ * of this machine's processors: ptxas records its options in the cubin
+ * (.note.nv.tkinfo), and the header must not depend on where it was built.
+ * The machine code is the same at every count (every .text section, the
+ * stdlib's files and tests/run's).  The split costs CPU time of its own
+ * (ptxas user+sys, 2-core machine: +15% for stdlib/nn.tk's 130 KB, +20%
+ * for tests/run/mma.tk's 440 KB, +9% for matmul_bf16's 610 KB, ~0 for
+ * sdpa_bf16 D=128's 930 KB), so small modules, which gain little wall
+ * clock from it, stay whole.  TKC_PAR_COMPILE=0 turns it off (knob.c). */
 static int ptxas_threads(const char *ptx)
 {
-    if (!tkc_knob("TKC_PAR_COMPILE", 1))
+    if (!tkc_knob("TKC_PAR_COMPILE", 1) || strlen(ptx) < 512 * 1024)
         return 1;
     int n = count_entries(ptx, ".visible .entry ");
     return n > 16 ? 16 : n;
