@@ -11,7 +11,7 @@ WARN    := -Wall -Wextra -Wshadow -Wmissing-prototypes -Wstrict-prototypes \
            -Wno-unused-parameter
 CFLAGS  ?= -O2 -g
 ALL_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) $(EXTRA_CFLAGS) -MMD -MP -I$(B) -I.
-LDLIBS  := -lm -ldl
+LDLIBS  := -lm -ldl -lpthread
 
 # LLVM 19 for --target=nvptx (LLVM's NVPTX backend through the LLVM C API).
 # Without it tkc still builds; --target=nvptx then says it was built without

@@ -19,6 +19,7 @@
 #include "../sema/sema.h"
 #include "../lower/tir.h"
 #include "../targets/target.h"
+#include "timing.h"
 #include "tune.h"
 
 typedef struct Options {
@@ -44,6 +45,7 @@ static const char usage[] =
     "  -I DIR                search DIR for imports\n"
     "  -dPASSES              print the tile IR after passes (lower,fold,cse,dce,masks | all)\n"
     "  -MD, -MF FILE         also write a make depfile (OUT.d, or FILE) listing the imports\n"
+    "  --time                print where the time went, stage by stage, to stderr\n"
     TUNE_USAGE
     "environment: TKC_LOGS=masks prints which bound checks were dropped or kept,\n"
     "             TKC_LOGS=perf_hints how to drop the ones kept, TKC_LOGS=autotune the\n"
@@ -62,7 +64,7 @@ static int usage_error(const char *fmt, const char *arg)
 }
 
 /* The options as the header's banner records them: all but the input,
- * -o FILE, -I DIR, -d and, without --max-autotune, the tuning options (none
+ * -o FILE, -I DIR, -d, --time and, without --max-autotune, the tuning options (none
  * of which change what is written), each made safe inside a C comment. */
 static const char *banner_options(Arena *a, int argc, char **argv)
 {
@@ -79,7 +81,7 @@ static const char *banner_options(Arena *a, int argc, char **argv)
             i++;
             continue;
         }
-        if (s[0] != '-' || !s[1] || !strncmp(s, "-o", 2) || !strncmp(s, "-I", 2) ||
+        if (s[0] != '-' || !s[1] || !strncmp(s, "-o", 2) || !strncmp(s, "-I", 2) || !strcmp(s, "--time") ||
             !strncmp(s, "-d", 2) || (tune && !tuning))
             continue;
         if (b.n)
@@ -103,6 +105,8 @@ static int parse_options(Arena *a, int argc, char **argv, Options *o)
         } else if (!strcmp(s, "--version")) {
             printf("tkc %s\n", TKC_VERSION);
             exit(0);
+        } else if (!strcmp(s, "--time")) {
+            tk_time_enable();
         } else if (!strcmp(s, "-MD")) {
             o->md = true;
         } else if (!strcmp(s, "-MF")) {
@@ -357,6 +361,7 @@ static int compile(Arena *a, Options *o)
         return d.nerrors ? 1 : 0;
     }
     add_default_dirs(a, o);
+    TkTimer tm = tk_timer();
     Program *p = program_load(a, o->input, o->incdirs.v, o->incdirs.n, &d);
     if (!p || d.nerrors)
         return 1;
@@ -365,6 +370,7 @@ static int compile(Arena *a, Options *o)
         return 0;
     }
     SemaResult *s = sema_check(p, o->defs.v, o->defs.n, sema_arch_of(o->arch), &d);
+    tk_timer_end(&tm, "front end (parse, check)");
     if (d.nerrors || !check_kernel_names(o, s))
         return 1;
     Vec(TirKernel *) ks = {0};
@@ -379,7 +385,10 @@ static int compile(Arena *a, Options *o)
             continue;
         if (o->tune.on && s->kernels[i]->ntune) {
             TuneResult tr = {0};
-            if ((r = tune_kernel(a, s->kernels[i], ts[0], &o->tune, &tr, &d)))
+            TkTimer tt = tk_timer();
+            r = tune_kernel(a, s->kernels[i], ts[0], &o->tune, &tr, &d);
+            tk_timer_end(&tt, "autotune (all of it)");
+            if (r)
                 return r;
             for (int j = 0; j < tr.nkernels; j++)
                 vec_push(a, ks, tr.kernels[j]);
@@ -387,7 +396,9 @@ static int compile(Arena *a, Options *o)
                 vec_push(a, ds, *tr.dispatch);
             continue;
         }
+        TkTimer tl = tk_timer();
         TirKernel *t = instantiate(a, s->kernels[i], o, &d);
+        tk_timer_end(&tl, "tile IR (lower, passes)");
         if (t)
             vec_push(a, ks, t);
     }
@@ -415,10 +426,13 @@ int main(int argc, char **argv)
 {
     Arena *a = arena_new();
     Options o = {0};
+    tk_time_on();                        /* TKC_TIME=1: the clock starts here */
     int r = parse_options(a, argc, argv, &o);
     o.banner = banner_options(a, argc, argv);
     if (!r)
         r = compile(a, &o);
+    if (r != 2)
+        tk_time_report(stderr);
     arena_free(a);
     return r;
 }

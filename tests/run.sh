@@ -410,6 +410,10 @@ test_cli() {
         elif ! cmp -s "$d/vadd.h" "$d/vadd2.h"; then cli_fail stdout "two runs differ"
         else cli_pass stdout; fi
     fi
+    # --time: the time of each stage on stderr, and the header of a run without it
+    cli_case time 0 -- "$k" --target=c --time -o "$d/vadd_time.h" &&
+        { cli_has "$d/time.err" "front end" && cli_has "$d/time.err" "total" && cmp -s "$d/vadd.h" "$d/vadd_time.h" &&
+          cli_pass time || cli_fail time "--time: want the stages on stderr and the same header as without it"; }
     cli_case bad_output 1 -- "$k" --target=c -o "$d/no/such/dir/x.h" &&
         { cli_has "$d/bad_output.err" "error:" && cli_pass bad_output || cli_fail bad_output "no error message"; }
     # A file with errors leaves no header behind.
@@ -427,6 +431,16 @@ test_cli() {
                 cli_fail nvptx "exit 1 without 'tkc was built without LLVM'"
         else
             grep -q 'vadd_cuda *(' "$d/nvptx.out" && cli_pass nvptx || cli_fail nvptx "no vadd_cuda in the header"
+            # a module's functions (here 3 kernels, each with a NAME__nomap)
+            # compiled by LLVM in parallel threads: the one module's PTX, byte
+            # for byte (TKC_PAR_COMPILE=0 compiles the one module)
+            w=tests/run/mma_ws.tk
+            TKC_PAR_COMPILE=0 limit 60 "$TKC" "$w" --target=nvptx --emit=ptx >"$d/par0.ptx" 2>"$d/par0.err" &&
+            cli_case nvptx_parallel 0 -- "$w" --target=nvptx --emit=ptx --time &&
+                { [ "$(grep -c '^.visible .entry' "$d/nvptx_parallel.out")" -gt 2 ] &&
+                  cmp -s "$d/par0.ptx" "$d/nvptx_parallel.out" &&
+                  { [ "$(nproc 2>/dev/null || echo 2)" -lt 2 ] || cli_has "$d/nvptx_parallel.err" "threads"; } &&
+                  cli_pass nvptx_parallel || cli_fail nvptx_parallel "the PTX differs from TKC_PAR_COMPILE=0's (or was not compiled in threads)"; }
         fi
     fi
     for e in tokens ast tir c pir; do

@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "cuda.h"
+#include "../../lang/timing.h"
 #include "../nvptx/nvptx.h"
 
 /* The integer helpers for the head (CxStyle.hp "tkh_"): the same definitions
@@ -636,8 +637,12 @@ static bool device_source(Arena *a, Buf *src, TirKernel **ks, int n, CudaKernel 
     set_arch(ks, n, o);
     PirFunc **fs;
     int *own;
-    if ((*total = cuda_lower_all(a, ks, n, &fs, ck, &own, d)) < 0)
+    TkTimer t = tk_timer();
+    *total = cuda_lower_all(a, ks, n, &fs, ck, &own, d);
+    tk_timer_end(&t, "per-thread IR (gpu lowering)");
+    if (*total < 0)
         return false;
+    t = tk_timer();
     bool ok = true;
     buf_puts(src, cuda_device_prelude);
     buf_puts(src, cuda_mma_prelude);
@@ -646,6 +651,7 @@ static bool device_source(Arena *a, Buf *src, TirKernel **ks, int n, CudaKernel 
         cuda_print_func(src, fs[j]);
         ok &= smem_fits(ks[own[j]], &ck[j], o, d);
     }
+    tk_timer_end(&t, "CUDA C (print)");
     return ok;
 }
 
@@ -657,7 +663,10 @@ static bool compile_llvm(Arena *a, TirKernel **ks, int n, CudaKernel *ck, int *t
     set_arch(ks, n, o);
     PirFunc **fs;
     int *own;
-    if ((*total = cuda_lower_all(a, ks, n, &fs, ck, &own, d)) < 0)
+    TkTimer t = tk_timer();
+    *total = cuda_lower_all(a, ks, n, &fs, ck, &own, d);
+    tk_timer_end(&t, "per-thread IR (gpu lowering)");
+    if (*total < 0)
         return false;
     if (!nvptx_compile_pir(a, fs, *total, ck, arch_of(o), ir, bin, d))
         return false;

@@ -16,6 +16,12 @@
  * part for the same PTX.  -Ofast-compile is not used: faster, but worse
  * code at every level (doc/bench/compile-time.md).
  *
+ * ptxas compiles a module's functions (every kernel, NAME and NAME__nomap)
+ * in parallel threads (--split-compile): the same machine code, in about
+ * the time of the largest function instead of the sum.  NVRTC can too
+ * (TKC_PAR_COMPILE=2), but its PTX is not always the same then
+ * (nvrtc_threads).
+ *
  * With a code cache (tkc --max-autotune, TargetOptions.cache) the PTX and
  * cubin are kept keyed by everything they depend on — the CUDA C, the
  * architecture, the NVRTC version and options, the ptxas binary — so a
@@ -32,6 +38,8 @@
 #include <unistd.h>
 
 #include "cuda.h"
+#include "../../lang/timing.h"
+#include "../../lower/gpu.h"
 
 extern char **environ;
 
@@ -182,10 +190,48 @@ static double now_ms(void)
     return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
 }
 
+/* How many times `what` starts a line of text (the functions of a module:
+ * "extern \"C\" __global__" in CUDA C, ".visible .entry" in PTX). */
+static int count_entries(const char *text, const char *what)
+{
+    int n = 0;
+    size_t len = strlen(what);
+    for (const char *p = text; (p = strstr(p, what)); p += len)
+        n += p == text || p[-1] == '\n';
+    return n;
+}
+
+/* The threads of ptxas's --split-compile: one per function, at most 16,
+ * for a module of 512 KiB of PTX or more.  A number of the PTX alone, not
+ * of this machine's processors: ptxas records its options in the cubin
+ * (.note.nv.tkinfo), and the header must not depend on where it was built.
+ * The machine code is the same at every count (every .text section, the
+ * stdlib's files and tests/run's).  The split costs CPU time of its own
+ * (ptxas user+sys, 2-core machine: +15% for stdlib/nn.tk's 130 KB, +20%
+ * for tests/run/mma.tk's 440 KB, +9% for matmul_bf16's 610 KB, ~0 for
+ * sdpa_bf16 D=128's 930 KB), so small modules, which gain little wall
+ * clock from it, stay whole.  TKC_PAR_COMPILE=0 turns it off (knob.c). */
+static int ptxas_threads(const char *ptx)
+{
+    if (!tkc_knob("TKC_PAR_COMPILE", 1) || strlen(ptx) < 512 * 1024)
+        return 1;
+    int n = count_entries(ptx, ".visible .entry ");
+    return n > 16 ? 16 : n;
+}
+
+static void ptxas_log(const char *ptxas, const char *arch, int threads, double ms)
+{
+    if (threads > 1)
+        tir_log("ptxas", "%s -arch=%s --split-compile=%d in %.1f ms", ptxas, arch, threads, ms);
+    else
+        tir_log("ptxas", "%s -arch=%s in %.1f ms", ptxas, arch, ms);
+}
+
 /* Run ptxas on the PTX; the cubin, or NULL (a failure is reported). */
 static bool assemble(Arena *a, const char *ptxas, const char *ptx, const char *arch,
                      CudaBinary *out, Diag *d)
 {
+    TkTimer tm = tk_timer();
     const char *tmp = getenv("TMPDIR");
     char *dir = arena_printf(a, "%s/tkc-ptxas-XXXXXX", tmp && *tmp ? tmp : "/tmp");
     if (!mkdtemp(dir))
@@ -197,7 +243,12 @@ static bool assemble(Arena *a, const char *ptxas, const char *ptx, const char *a
     if (f) {
         fputs(ptx, f);
         fclose(f);
-        char *argv[] = { (char *)ptxas, arena_printf(a, "-arch=%s", arch), "-o", obj, in, NULL };
+        int threads = ptxas_threads(ptx);
+        char *argv[] = { (char *)ptxas, arena_printf(a, "-arch=%s", arch), "-o", obj, in, NULL, NULL };
+        if (threads > 1) {        /* before the input: the PTX file stays last */
+            argv[5] = argv[4];
+            argv[4] = arena_printf(a, "--split-compile=%d", threads);
+        }
         posix_spawn_file_actions_t fa;
         posix_spawn_file_actions_init(&fa);
         posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
@@ -207,7 +258,14 @@ static bool assemble(Arena *a, const char *ptxas, const char *ptx, const char *a
         double t0 = now_ms();
         if (posix_spawn(&pid, ptxas, &fa, NULL, argv, environ) == 0)
             waitpid(pid, &st, 0);
-        tir_log("ptxas", "%s -arch=%s in %.1f ms", ptxas, arch, now_ms() - t0);
+        if (st != 0 && threads > 1) {    /* a ptxas before --split-compile (CUDA 12.1)? */
+            argv[4] = argv[5];
+            argv[5] = NULL;
+            threads = 1;
+            if (posix_spawn(&pid, ptxas, &fa, NULL, argv, environ) == 0)
+                waitpid(pid, &st, 0);
+        }
+        ptxas_log(ptxas, arch, threads, now_ms() - t0);
         posix_spawn_file_actions_destroy(&fa);
         FILE *c = st == 0 ? fopen(obj, "rb") : NULL;
         if (c) {
@@ -234,6 +292,7 @@ static bool assemble(Arena *a, const char *ptxas, const char *ptx, const char *a
     remove(obj);
     remove(log);
     rmdir(dir);
+    tk_timer_end(&tm, "ptxas (PTX -> cubin)");
     return ok;
 }
 
@@ -290,27 +349,79 @@ static void cache_store(Arena *a, const TargetCache *cache, const char *key, con
     cache->put(a, "ptx", key, b.s, b.n);
 }
 
+/* The threads of NVRTC's --split-compile (NVVM optimizes the functions of
+ * the program in parallel), with TKC_PAR_COMPILE=2 only: one per function,
+ * at most this machine's processors, but two at least for a program of
+ * several functions.  The PTX is the same at every count from 2 on
+ * (stdlib/attention.tk, all ten functions: 2, 4, 10 threads), but not
+ * always the same as without the option: NVVM orders some instructions
+ * differently.  For the stdlib's kernels ptxas makes the same machine code
+ * of both (matmul.tk, nn.tk, vec.tk: the same PTX; attention.tk: a cvt on
+ * the other side of a bar.sync in 8 places), not for every test kernel
+ * (tests/run/matmul.tk, dot_i8.tk, dot_tf32.tk: loop address arithmetic in
+ * another order, other SASS), so it is not the default. */
+static int nvrtc_threads(const char *src)
+{
+    if (tkc_knob("TKC_PAR_COMPILE", 1) < 2)
+        return 1;
+    int n = count_entries(src, "extern \"C\" __global__ ");
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 2 ? 1 : n < cpus ? n : cpus > 2 ? (int)cpus : 2;
+}
+
+/* NVRTC's --time=FILE report, into tkc's: "phase name, ms" rows. */
+static void nvrtc_phases(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    char line[512];
+    while (f && fgets(line, sizeof line, f)) {
+        char *p1 = strchr(line, ','), *p2 = p1 ? strchr(p1 + 1, ',') : NULL;
+        if (!p2 || !strstr(p2, "ms"))
+            continue;
+        double ms = atof(p2 + 1);
+        if (strstr(p1, "Frontend"))
+            tk_time_add("  NVRTC: CUDA C++ front end", ms, -1);
+        else if (strstr(p1, "Optimizer"))
+            tk_time_add("  NVRTC: NVVM optimizer", ms, -1);
+    }
+    if (f)
+        fclose(f);
+    remove(path);
+}
+
 /* NVRTC: src -> out->ptx. */
 static bool compile_ptx(Arena *a, Nvrtc *nvp, const char *src, const char *arch, const char *extra,
                         CudaBinary *out, Diag *d)
 {
     Nvrtc nv = *nvp;
     memset(out, 0, sizeof *out);
-    const char *opts[12];
+    const char *opts[16];
     int no = 0;
     opts[no++] = arena_printf(a, "--gpu-architecture=compute_%s", arch + 3);
     opts[no++] = "--std=c++17";
     opts[no++] = "-default-device";
     opts[no++] = "-w";
     int major = 0, minor = 0;
-    if (nv.version(&major, &minor) == 0 && (major > 12 || (major == 12 && minor >= 4)))
+    bool v124 = nv.version(&major, &minor) == 0 && (major > 12 || (major == 12 && minor >= 4));
+    if (v124)
         opts[no++] = "--minimal";        /* no runtime-API types, textures, device launch */
+    int threads = nvrtc_threads(src);
+    if (v124 && threads > 1)
+        opts[no++] = arena_printf(a, "--split-compile=%d", threads);
+    char *times = NULL;                  /* --time: NVRTC's own split of its time */
+    if (tk_time_on() && v124) {
+        const char *tmp = getenv("TMPDIR");
+        times = arena_printf(a, "%s/tkc-nvrtc-time-%ld.csv", tmp && *tmp ? tmp : "/tmp", (long)getpid());
+        remove(times);
+        opts[no++] = arena_printf(a, "--time=%s", times);
+    }
     const char *inc = find_include(a);
     if (inc)
         opts[no++] = arena_printf(a, "-I%s", inc);
     if (extra && *extra)
         opts[no++] = extra;
     void *prog = NULL;
+    TkTimer tm = tk_timer();
     double t0 = now_ms();
     int r = nv.create(&prog, src, "tkc.cu", 0, NULL, NULL);
     if (r != 0) {
@@ -319,6 +430,9 @@ static bool compile_ptx(Arena *a, Nvrtc *nvp, const char *src, const char *arch,
     }
     r = nv.compile(prog, no, opts);
     out->ms = now_ms() - t0;
+    tk_timer_end(&tm, threads > 1 ? "NVRTC (CUDA C -> PTX; threads)" : "NVRTC (CUDA C -> PTX)");
+    if (times)
+        nvrtc_phases(times);
     size_t n = 0;
     if (r != 0) {
         char *log = "";

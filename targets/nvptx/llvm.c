@@ -20,15 +20,22 @@
  * spills in the pipelined matmul loops).  The module is verified only
  * with TKC_NVPTX_VERIFY=1 (the tests set it).
  *
+ * A module of several functions (kernels, NAME and NAME__nomap) is built,
+ * optimized and printed one function per LLVM context in parallel threads,
+ * and the PTX texts are joined into the one the whole module gives, byte
+ * for byte (see join_ptx); TKC_PAR_COMPILE=0 compiles the one module.
+ *
  * TKC_LOGS=nvptx prints the time each step took.  For experiments:
  * TKC_NVPTX_PASSES=o3 the former configuration (default<O3>, Aggressive
  * code generation, LSR), =none no optimizer (to read the IR gen.c builds),
  * =PIPELINE another new-pass-manager pipeline; TKC_NVPTX_LLVM_ARGS="..."
  * options for LLVM itself (-time-passes: the time of every pass).
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <llvm-c/Analysis.h>
 #include <llvm-c/Support.h>
@@ -37,6 +44,8 @@
 #include <llvm-c/Transforms/PassBuilder.h>
 
 #include "ll.h"
+#include "../../lang/timing.h"
+#include "../../lower/gpu.h"
 
 /* The architectures tkc targets and the PTX ISA each gets: 7.8 knows sm_89
  * (CUDA 11.8 drivers and later); sm_90a needs 8.0. */
@@ -99,12 +108,23 @@ static void llvm_args(void)
         atexit(LLVMShutdown);      /* prints the code generator's report */
 }
 
+static LLVMTargetRef target;
+static LLVMTargetMachineRef new_machine(size_t i);
+static bool init_target(Diag *d);
+
+static size_t arch_index(const char *arch)
+{
+    size_t i = 0;
+    while (i < NARCH && strcmp(archs[i].sm, arch))
+        i++;
+    return i;
+}
+
 /* One target machine per architecture, made on first use, for the whole
  * process (the tuner compiles many variants). */
 static LLVMTargetMachineRef machine(const char *arch, Diag *d)
 {
     static LLVMTargetMachineRef tms[NARCH];
-    static LLVMTargetRef target;
     size_t i = 0;
     while (i < NARCH && strcmp(archs[i].sm, arch))
         i++;
@@ -114,6 +134,21 @@ static LLVMTargetMachineRef machine(const char *arch, Diag *d)
     }
     if (tms[i])
         return tms[i];
+    if (!init_target(d))
+        return NULL;
+    return tms[i] = new_machine(i);
+}
+
+/* A target machine of its own for a thread (one is not safe to share). */
+static LLVMTargetMachineRef new_machine(size_t i)
+{
+    return LLVMCreateTargetMachine(target, "nvptx64-nvidia-cuda", archs[i].sm, archs[i].features,
+                                   o3_mode() ? LLVMCodeGenLevelAggressive : LLVMCodeGenLevelDefault,
+                                   LLVMRelocDefault, LLVMCodeModelDefault);
+}
+
+static bool init_target(Diag *d)
+{
     if (!target) {
         llvm_args();
         LLVMInitializeNVPTXTargetInfo();
@@ -125,13 +160,10 @@ static LLVMTargetMachineRef machine(const char *arch, Diag *d)
             diag_error(d, (Span){0}, "--target=nvptx: LLVM has no NVPTX target: %s", err ? err : "?");
             LLVMDisposeMessage(err);
             target = NULL;
-            return NULL;
+            return false;
         }
     }
-    tms[i] = LLVMCreateTargetMachine(target, "nvptx64-nvidia-cuda", archs[i].sm, archs[i].features,
-                                     o3_mode() ? LLVMCodeGenLevelAggressive : LLVMCodeGenLevelDefault,
-                                     LLVMRelocDefault, LLVMCodeModelDefault);
-    return tms[i];
+    return true;
 }
 
 LLVMTypeRef ll_reg_type(Ll *l, PirTy t)
@@ -323,9 +355,259 @@ static bool emit_ptx(Arena *a, Ll *l, LLVMTargetMachineRef tm, CudaBinary *bin, 
     return true;
 }
 
+/* ------------------------------------------------ one module, in parallel */
+
+/* One function of the module in a module of its own, built, optimized and
+ * printed by one thread, in its own LLVM context and target machine. */
+typedef struct Part {
+    PirFunc f;             /* a copy of the function whose arena is the part's */
+    size_t arch;           /* index in archs */
+    unsigned align;        /* tk_smem's alignment: the whole module's */
+    Diag d;
+    char *ptx;             /* malloc'd */
+    double ms[3];          /* IR, passes, PTX */
+    double cpu;            /* the thread's CPU time for it, ms */
+    bool ok;
+} Part;
+
+static double thread_cpu_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+typedef struct Pool {
+    Part *parts;
+    int n, next;
+    pthread_mutex_t mu;
+} Pool;
+
+static void compile_part(Part *p)
+{
+    double t0 = now_ms(), c0 = thread_cpu_ms();
+    LLVMTargetMachineRef tm = new_machine(p->arch);
+    Ll l = { 0 };
+    ll_init(&l, tm, false);
+    LLVMSetAlignment(l.smem, p->align);   /* what nvptx_gen leaves in the one module */
+    p->ok = nvptx_gen(&l, &p->f, &p->d) != NULL;
+    const char *verify = getenv("TKC_NVPTX_VERIFY");
+    char *msg = NULL;
+    if (p->ok && verify && !strcmp(verify, "1") && LLVMVerifyModule(l.m, LLVMReturnStatusAction, &msg)) {
+        diag_error(&p->d, (Span){0}, "internal error: nvptx: invalid LLVM IR:\n%s", msg);
+        p->ok = false;
+    }
+    LLVMDisposeMessage(msg);
+    double t1 = now_ms();
+    p->ok = p->ok && optimize(&l, tm, &p->d);
+    if (p->ok)
+        unfreeze(&l);
+    double t2 = now_ms();
+    char *err = NULL;
+    LLVMMemoryBufferRef mb = NULL;
+    if (p->ok && LLVMTargetMachineEmitToMemoryBuffer(tm, l.m, LLVMAssemblyFile, &err, &mb)) {
+        diag_error(&p->d, (Span){0}, "internal error: nvptx: LLVM could not make PTX: %s", err ? err : "?");
+        LLVMDisposeMessage(err);
+        p->ok = false;
+    } else if (p->ok) {
+        size_t len = LLVMGetBufferSize(mb);
+        p->ptx = malloc(len + 1);
+        if (p->ptx) {
+            memcpy(p->ptx, LLVMGetBufferStart(mb), len);
+            p->ptx[len] = 0;
+        }
+        p->ok = p->ptx != NULL;
+        LLVMDisposeMemoryBuffer(mb);
+    }
+    ll_free(&l);
+    LLVMDisposeTargetMachine(tm);
+    p->ms[0] = t1 - t0, p->ms[1] = t2 - t1, p->ms[2] = now_ms() - t2;
+    p->cpu = thread_cpu_ms() - c0;
+}
+
+/* LLVM makes some of its globals on first use (timer groups, option
+ * tables) through statics that the threads would otherwise race to make:
+ * one empty kernel through the passes and the code generator first, on
+ * this thread (about a millisecond). */
+static void warm_up(size_t arch)
+{
+    static bool done;
+    if (done)
+        return;
+    done = true;
+    LLVMTargetMachineRef tm = new_machine(arch);
+    Ll l = { 0 };
+    ll_init(&l, tm, false);
+    LLVMValueRef fn = LLVMAddFunction(l.m, "tk_warm_up", LLVMFunctionType(l.t_void, NULL, 0, 0));
+    LLVMPositionBuilderAtEnd(l.b, LLVMAppendBasicBlockInContext(l.c, fn, "entry"));
+    LLVMBuildRetVoid(l.b);
+    Diag d;
+    diag_init(&d, stderr);
+    LLVMMemoryBufferRef mb = NULL;
+    char *err = NULL;
+    if (optimize(&l, tm, &d) && !LLVMTargetMachineEmitToMemoryBuffer(tm, l.m, LLVMAssemblyFile, &err, &mb))
+        LLVMDisposeMemoryBuffer(mb);
+    LLVMDisposeMessage(err);
+    ll_free(&l);
+    LLVMDisposeTargetMachine(tm);
+}
+
+static void *worker(void *arg)
+{
+    Pool *pl = arg;
+    for (;;) {
+        pthread_mutex_lock(&pl->mu);
+        int i = pl->next++;
+        pthread_mutex_unlock(&pl->mu);
+        if (i >= pl->n)
+            return NULL;
+        compile_part(&pl->parts[i]);
+    }
+}
+
+/* Append s[0..len) with the function number of the labels and the stack
+ * frame of a module of one function (0) made k. */
+static void put_renumbered(Buf *b, const char *s, size_t len, int k)
+{
+    static const char *const names[] = { "$L__BB0_", "__local_depot0" };
+    const char *end = s + len;
+    while (s < end) {
+        size_t i = 0, nl = 0;
+        for (; i < 2; i++) {
+            nl = strlen(names[i]);
+            if ((size_t)(end - s) >= nl && !memcmp(s, names[i], nl))
+                break;
+        }
+        if (i == 2) {
+            buf_putc(b, *s++);
+            continue;
+        }
+        buf_printf(b, "%.*s%d%s", (int)nl - (i ? 1 : 2), names[i], k, i ? "" : "_");
+        s += nl;
+    }
+}
+
+/* The PTX of the whole module from its functions' modules'.  LLVM prints a
+ * module as its header (version, target), then per function a "// .globl"
+ * line and the function, the module's globals (tk_smem) after the first
+ * such line; it numbers the functions in order ($L__BB1_7 is a label of the
+ * second).  So: the first part whole, the others from their .globl line
+ * on, less their tk_smem, renumbered.  NULL if a text is not of that form
+ * (then the one module is compiled instead). */
+static char *join_ptx(Arena *a, const Part *p, int n)
+{
+    Buf b = { .a = a };
+    for (int k = 0; k < n; k++) {
+        const char *s = p[k].ptx;
+        if (k > 0) {
+            s = strstr(s, "\t// .globl\t");
+            const char *nl = s ? strchr(s, '\n') : NULL;
+            if (!nl)
+                return NULL;
+            put_renumbered(&b, s, (size_t)(nl + 1 - s), k);
+            s = nl + 1;
+            if (strncmp(s, ".extern .shared .align ", 23) || !(nl = strstr(s, " tk_smem[];\n")) ||
+                memchr(s, '\n', (size_t)(nl - s)))
+                return NULL;
+            s = nl + strlen(" tk_smem[];\n");
+            if (*s == '\n')
+                s++;
+        }
+        if (strstr(s, "$L__BB1_") || strstr(s, "__local_depot1"))   /* not a module of one function */
+            return NULL;
+        put_renumbered(&b, s, strlen(s), k);
+    }
+    return b.s;
+}
+
+/* fs[0..n) compiled in parallel and joined: true with bin->ptx set, or
+ * false with nothing reported (*done false: compile the one module
+ * instead) or after reporting an error (*done true). */
+static bool compile_parallel(Arena *a, PirFunc **fs, int n, const char *arch, CudaBinary *bin, Diag *d,
+                             bool *done)
+{
+    *done = false;
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    int nthreads = n < cpus ? n : (int)cpus;
+    if (n < 2 || nthreads < 2 || !tkc_knob("TKC_PAR_COMPILE", 1) || o3_mode() || getenv("TKC_NVPTX_HOST"))
+        return false;
+    size_t ai = arch_index(arch);
+    if (ai == NARCH || !machine(arch, d))          /* the target and LLVM's options, once */
+        return false;
+    double t0 = now_ms();
+    TkTimer tm = tk_timer();
+    unsigned align = 16;
+    for (int i = 0; i < n; i++)
+        if (fs[i]->smem_align > (int)align)
+            align = (unsigned)fs[i]->smem_align;
+    Part *parts = arena_alloc(a, sizeof *parts * (size_t)n);
+    for (int i = 0; i < n; i++) {
+        parts[i].f = *fs[i];
+        parts[i].f.a = arena_new();          /* gen.c allocates in the function's arena */
+        parts[i].arch = ai;
+        parts[i].align = align;
+        parts[i].d = *d;
+        parts[i].d.nerrors = parts[i].d.nwarnings = 0;
+    }
+    warm_up(ai);
+    Pool pl = { parts, n, 0, PTHREAD_MUTEX_INITIALIZER };
+    pthread_t *th = arena_alloc(a, sizeof *th * (size_t)nthreads);
+    pthread_attr_t at;
+    pthread_attr_init(&at);
+    pthread_attr_setstacksize(&at, 64u << 20);   /* LLVM recurses on long blocks */
+    int started = 0;
+    while (started < nthreads - 1 && pthread_create(&th[started], &at, worker, &pl) == 0)
+        started++;
+    pthread_attr_destroy(&at);
+    worker(&pl);                                 /* this thread works too */
+    for (int i = 0; i < started; i++)
+        pthread_join(th[i], NULL);
+    bool ok = true;
+    double ms[3] = { 0, 0, 0 }, largest = 0, cpu = 0;
+    for (int i = 0; i < n; i++) {
+        d->nerrors += parts[i].d.nerrors;
+        d->nwarnings += parts[i].d.nwarnings;
+        ok &= parts[i].ok;
+        for (int j = 0; j < 3; j++)
+            ms[j] += parts[i].ms[j];
+        largest = parts[i].cpu > largest ? parts[i].cpu : largest;
+        cpu += parts[i].cpu;
+        arena_free(parts[i].f.a);
+    }
+    char *ptx = ok ? join_ptx(a, parts, n) : NULL;
+    for (int i = 0; i < n; i++)
+        free(parts[i].ptx);
+    if (!ok) {
+        *done = true;
+        return false;
+    }
+    if (!ptx)
+        return false;
+    tk_timer_end(&tm, "LLVM (IR, passes, PTX; threads)");
+    tk_time_add("  LLVM IR (gen.c), threads' sum", ms[0], -1);
+    tk_time_add("  LLVM passes, threads' sum", ms[1], -1);
+    tk_time_add("  LLVM codegen, threads' sum", ms[2], -1);
+    bin->ptx = ptx;
+    bin->ms = now_ms() - t0;
+    *done = true;
+    tir_log("nvptx", "%d kernel(s) in %.1f ms, %.1f ms/kernel (IR %.1f, opt %.1f, PTX %.1f summed over %d threads, "
+            "CPU %.1f, the largest function's %.1f; %s, %zu bytes of PTX)",
+            n, bin->ms, bin->ms / n, ms[0], ms[1], ms[2], started + 1, cpu, largest, arch, strlen(bin->ptx));
+    return true;
+}
+
 bool nvptx_compile_pir(Arena *a, PirFunc **fs, int n, CudaKernel *ck, const char *arch, char **ir,
                        CudaBinary *bin, Diag *d)
 {
+    bool done = false;
+    if (!ir) {
+        for (int i = 0; i < n; i++)
+            ck[i] = (CudaKernel){ fs[i]->name, fs[i]->threads, fs[i]->smem, fs[i], -1 };
+        bool ok = compile_parallel(a, fs, n, arch, bin, d, &done);
+        if (done)
+            return ok;
+    }
+    TkTimer tt = tk_timer();
     double t0 = now_ms();
     const char *h = getenv("TKC_NVPTX_HOST");
     bool host = ir && h && !strcmp(h, "1");
@@ -361,6 +643,10 @@ bool nvptx_compile_pir(Arena *a, PirFunc **fs, int n, CudaKernel *ck, const char
     double t3 = now_ms();
     ll_free(&l);
     bin->ms = t3 - t0;
+    tk_timer_end(&tt, "LLVM (IR, passes, PTX)");
+    tk_time_add("  LLVM IR (gen.c)", t1 - t0, -1);
+    tk_time_add("  LLVM passes", t2 - t1, -1);
+    tk_time_add("  LLVM codegen", t3 - t2, -1);
     if (ok && !ir)
         tir_log("nvptx", "%d kernel(s) in %.1f ms, %.1f ms/kernel (IR %.1f, opt %.1f, PTX %.1f; %s, %zu bytes of PTX)",
                 n, bin->ms, bin->ms / (n ? n : 1), t1 - t0, t2 - t1, t3 - t2, arch, strlen(bin->ptx));
