@@ -118,6 +118,10 @@ typedef struct PirParam {
     int tmrank;            /* PP_TMAP: 0 a rank-2 map of a contiguous tensor; 4 a rank-4
                             * map of a strided rank-4 tensor (its dims innermost first,
                             * its strides; boxes of box[0] x box[1] x 1 x 1) */
+    bool repack;           /* PP_TMAP of rank 2 in a kernel with a NAME__nomap version: the
+                            * kernel reaches the tensor only through its maps, so the
+                            * launcher may give them a copy with 16-byte-aligned rows
+                            * (gpu_stage.c, gpu_mark_repack) */
 } PirParam;
 
 typedef struct PirLocal {
