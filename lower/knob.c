@@ -53,7 +53,7 @@ static const struct {
     { "TKC_WARPS", "the warps of a kernel that sets none" },
     { "TKC_WGMMA", "0: K loop dots on mma.sync instead of wgmma" },
     { "TKC_WG_ATTN", "0: single dots (attention) on mma.sync instead of wgmma" },
-    { "TKC_WG_DTYPE", "K loop dots on wgmma (gpu_wgdt.c): 1 tf32, 2 i8 (the default), 3 both, 0 neither" },
+    { "TKC_WG_DTYPE", "K loop dots on wgmma (gpu_wgdt.c): 1 tf32 (in NAME__nomap too), 2 i8, 3 both (the default; tf32 in the TMA version NAME only), 0 neither" },
     { "TKC_WGDT_CVT", "1: wgmma tf32 operands rounded by cvt.rna.tf32.f32 (else integer adds)" },
     { "TKC_WGDT_RA", "1: wgmma tf32's A from registers (ldmatrix, rounded there; not measured)" },
     { "TKC_WGDT_W0", "1: warp 0 (the TMA issuer) stays out of gpu_wgdt.c's rewrite of the operands" },

@@ -122,6 +122,8 @@ typedef struct PirParam {
                             * kernel reaches the tensor only through its maps, so the
                             * launcher may give them a copy with 16-byte-aligned rows
                             * (gpu_stage.c, gpu_mark_repack) */
+    int role;              /* PP_TMAP: 1 the A operand (M x K) of a K loop's dot, 2 its B
+                            * (K x N), 0 else: the launcher's estimate of the work */
 } PirParam;
 
 typedef struct PirLocal {

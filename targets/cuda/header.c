@@ -271,16 +271,26 @@ static const char runtime[] =
     "}\n"
     "/* Repacking (lower/gpu_stage.c): a tensor that got no map copied into a\n"
     " * buffer with 16-byte-aligned rows, its maps built on that.  Off with\n"
-    " * TKC_REPACK=0 or TKC_TMA=0 in the environment; TKC_REPACK=1: for every grid,\n"
-    " * else for a grid of np >= one program per multiprocessor (on a smaller one\n"
-    " * the copies cost more than NAME__nomap's cp.async path loses). */\n"
-    "static TK_UNUSED int tk_cuda_repack_on(int64_t np)\n"
+    " * TKC_REPACK=0 or TKC_TMA=0 in the environment; TKC_REPACK=1: every call.\n"
+    " * Else where the dot's work (flop: 2 M N K) is at least TK_REPACK_INTENSITY\n"
+    " * times the bytes the copies move (bytes: read and written, a stored tensor\n"
+    " * twice), or, when the work is not known (flop 0), for a grid of np >= one\n"
+    " * program per multiprocessor: on less the copies cost more than\n"
+    " * NAME__nomap's cp.async path loses. */\n"
+    "#ifndef TK_REPACK_INTENSITY\n"
+    "#define TK_REPACK_INTENSITY 64.0\n"
+    "#endif\n"
+    "static TK_UNUSED int tk_cuda_repack_on(int64_t np, double flop, double bytes)\n"
     "{\n"
     "    const char *e = getenv(\"TKC_REPACK\"), *t = getenv(\"TKC_TMA\");\n"
     "    if (!tk_cu.MemAllocAsync || (e && !strcmp(e, \"0\")) || (t && !strcmp(t, \"0\")))\n"
     "        return 0;\n"
+    "    if (e && !strcmp(e, \"1\"))\n"
+    "        return 1;\n"
+    "    if (flop > 0)\n"
+    "        return flop >= TK_REPACK_INTENSITY * bytes;\n"
     "    unsigned sms = tk_cuda_persist(2147483647u);   /* 2^31 - 1 when unknown */\n"
-    "    return (e && !strcmp(e, \"1\")) || (sms < 2147483647u && np >= (int64_t)sms);\n"
+    "    return sms < 2147483647u && np >= (int64_t)sms;\n"
     "}\n"
     "/* The rows x cols tensor of es-byte elements at base (rows packed) copied on\n"
     " * stream into a new buffer *buf whose rows start every *rp bytes (a multiple\n"
@@ -618,7 +628,38 @@ static void emit_tmap_build(HE *h, TirKernel *k, const CudaKernel *ck, const Hos
     for (int t = 0; t < ki->nparams; t++)
         if (repack_tensor(ck, t))
             buf_printf(o, "    tk_CUdeviceptr tk_rb%d = 0;\n    size_t tk_rq%d = 0;\n", t, t);
-    buf_puts(o, "    if (!tk_tma && tk_rpon && tk_cuda_repack_on(tk_np)) {\n");
+    /* the work: 2 M N K of the first dot's A (M x K) and B (K x N) maps */
+    const char *fl = "0.0";
+    int ra = -1, rb = -1;
+    for (int i = 0; i < ck->f->params.n; i++) {
+        const PirParam *q = &ck->f->params.v[i];
+        if (q->kind == PP_TMAP && q->role == 1 && ra < 0)
+            ra = q->index;
+        if (q->kind == PP_TMAP && q->role == 2 && rb < 0)
+            rb = q->index;
+    }
+    if (ra >= 0 && rb >= 0) {
+        const char *m = args_dim(h->a, k, hn, ra, 0), *kk = args_dim(h->a, k, hn, ra, 1), *n = args_dim(h->a, k, hn, rb, 1);
+        if (m && kk && n)
+            fl = arena_printf(h->a, "2.0 * (double)(%s) * (double)(%s) * (double)(%s)", m, kk, n);
+    }
+    buf_puts(o, "    double tk_rbytes = 0;   /* the copies' bytes */\n");
+    for (int t = 0; t < ki->nparams; t++) {
+        if (!repack_tensor(ck, t))
+            continue;
+        Buf ok = { .a = h->a };
+        buf_puts(&ok, "");
+        int es = 0;
+        for (int i = 0; i < ck->f->params.n; i++)
+            if (ck->f->params.v[i].kind == PP_TMAP && ck->f->params.v[i].index == t) {
+                buf_printf(&ok, "%stk_ok%d", ok.n ? " && " : "", i);
+                es = pir_ty_bits[ck->f->params.v[i].ty] / 8;
+            }
+        const char *r = args_dim(h->a, k, hn, t, 0), *c = args_dim(h->a, k, hn, t, 1);
+        buf_printf(o, "    if (!(%s))\n        tk_rbytes += %d.0 * (double)(%s) * (double)(%s);\n", ok.s,
+                   (ki->params[t].stored ? 4 : 2) * es, r ? r : "0", c ? c : "0");
+    }
+    buf_printf(o, "    if (!tk_tma && tk_rpon && tk_cuda_repack_on(tk_np, %s, tk_rbytes)) {\n", fl);
     buf_puts(o, "        tk_tma = 1;\n");
     for (int t = 0; t < ki->nparams; t++) {
         if (!repack_tensor(ck, t))
