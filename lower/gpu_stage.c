@@ -264,7 +264,7 @@ static void gpu_mark_repack(PirFunc *f)
     rw_written(&w, f->body);
     for (int i = 0; i < f->params.n; i++) {
         PirParam *q = &f->params.v[i];
-        if (q->kind != PP_TMAP || q->tmrank != 0 || !tkc_knob("TKC_REPACK", 1))
+        if (q->kind != PP_TMAP || q->tmrank != 0 || q->role == 3 || !tkc_knob("TKC_REPACK", 1))
             continue;
         w.param = -1;
         for (int j = 0; j < f->params.n; j++)

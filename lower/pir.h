@@ -99,7 +99,8 @@ typedef enum {
                     * type; a PE_PARAM of it is the map's generic address (U64).
                     * Follows the PP_GRID params. */
     PP_TMA_OK,     /* I32: 1 when the launcher built every PP_TMAP (else they are
-                    * zeros and the kernel must not use them); last */
+                    * zeros and the kernel must not use them); 3: every one but
+                    * the optional ones (role 3), which are zeros; last */
 } PirParamKind;
 
 enum {
@@ -123,7 +124,9 @@ typedef struct PirParam {
                             * launcher may give them a copy with 16-byte-aligned rows
                             * (gpu_stage.c, gpu_mark_repack) */
     int role;              /* PP_TMAP: 1 the A operand (M x K) of a K loop's dot, 2 its B
-                            * (K x N), 0 else: the launcher's estimate of the work */
+                            * (K x N) (the launcher's estimate of the work), 3 a result
+                            * stored by TMA where PP_TMA_OK's bit 1 is clear, else by the
+                            * threads (so optional), 0 else */
 } PirParam;
 
 typedef struct PirLocal {

@@ -577,6 +577,8 @@ static bool repack_tensor(const CudaKernel *ck, int t)
     return any;
 }
 
+static void emit_repack(HE *h, TirKernel *k, const CudaKernel *ck, const HostNames *hn);
+
 static void emit_tmap_build(HE *h, TirKernel *k, const CudaKernel *ck, const HostNames *hn)
 {
     Buf *o = h->o;
@@ -608,6 +610,11 @@ static void emit_tmap_build(HE *h, TirKernel *k, const CudaKernel *ck, const Hos
                        nr, i, hn->pname[q->index], q->box[0], q->box[1], pir_ty_bits[q->ty] / 8);
             continue;
         }
+        if (q->role == 3) {     /* optional: else stored by the threads (PP_TMA_OK = 3) */
+            buf_printf(o, "    int tk_st%d = tk_cuda_tmap(&tk_tm%d, (const void *)(uintptr_t)%s, %s, %s, %d, %d, %d);\n", i, i,
+                       hn->pname[q->index], r ? r : "0", c ? c : "0", q->box[0], q->box[1], pir_ty_bits[q->ty] / 8);
+            continue;
+        }
         if (repack_tensor(ck, q->index)) {
             buf_printf(o, "    int tk_ok%d = tk_cuda_tmap(&tk_tm%d, (const void *)(uintptr_t)%s, %s, %s, %d, %d, %d);\n", i, i,
                        hn->pname[q->index], r ? r : "0", c ? c : "0", q->box[0], q->box[1], pir_ty_bits[q->ty] / 8);
@@ -621,8 +628,21 @@ static void emit_tmap_build(HE *h, TirKernel *k, const CudaKernel *ck, const Hos
         buf_puts(o, "    if (getenv(\"TKC_TMA\") && !strcmp(getenv(\"TKC_TMA\"), \"0\"))   /* comparisons */\n");
         buf_puts(o, "        tk_tma = 0;\n");
     }
-    if (!rp)
-        return;
+    if (rp)
+        emit_repack(h, k, ck, hn);
+    Buf st = { .a = h->a };
+    buf_puts(&st, "");
+    for (int i = 0; ck->f && i < ck->f->params.n; i++)
+        if (ck->f->params.v[i].kind == PP_TMAP && ck->f->params.v[i].role == 3)
+            buf_printf(&st, "%stk_st%d", st.n ? " && " : "", i);
+    if (st.n)
+        buf_printf(o, "    if (tk_tma && !(%s))\n        tk_tma = 3;   /* the result stored by the threads */\n", st.s);
+}
+
+/* The repacking of tensors whose maps failed (tk_cuda_repack). */
+static void emit_repack(HE *h, TirKernel *k, const CudaKernel *ck, const HostNames *hn)
+{
+    Buf *o = h->o;
     /* Repacking: only where every map that cannot be repacked was built. */
     const KernelInfo *ki = k->info;
     for (int t = 0; t < ki->nparams; t++)

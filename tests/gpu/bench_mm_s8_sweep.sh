@@ -6,7 +6,9 @@
 # off (=0), then with the launcher's own choice, next to torch.matmul
 # (cuBLAS); then matmul_tf32 with its new default (wgmma .tf32 in NAME,
 # mma.sync in NAME__nomap: tf) and the old (mma.sync: TKC_WG_DTYPE=2, tf2).
-# PRE=DIR: headers built beforehand as DIR/LABEL.h (rp, tf, tf2).
+# First rp against crp (the result repacked too, not stored by the threads)
+# in turns with cuBLAS at 4095^3, 4096^3, 8192^3.
+# PRE=DIR: headers built beforehand as DIR/LABEL.h (rp, crp, tf, tf2).
 #
 #   PRE=DIR sh tests/gpu/bench_mm_s8_sweep.sh
 set -u
@@ -23,9 +25,14 @@ hdr() {   # LABEL ENV KERNELS
     if [ -n "$PRE" ] && [ -f "$PRE/$1.h" ]; then cp "$PRE/$1.h" "$B/$1/bench.h"; return; fi
     env $2 "$TKC" stdlib/matmul.tk --target=cuda --kernel=$3 -o "$B/$1/bench.h" 2>"$B/$1/tkc.log"
 }
-hdr rp TKC_REPACK=1 matmul_bf16 && hdr tf TKC_REPACK=1 matmul_tf32,matmul_i8 \
+hdr rp TKC_REPACK=1 matmul_bf16 && hdr crp TKC_STORE_MAP_OPT=0 matmul_bf16 && hdr tf TKC_REPACK=1 matmul_tf32,matmul_i8 \
     && hdr tf2 TKC_WG_DTYPE=2 matmul_tf32,matmul_i8 || exit 1
-$CC -std=c11 -O2 -DBENCH_MODULE=tk_cuda_mod_TKC_MATMUL_TK -I "$B/rp" -o "$B/rp/bench" tests/gpu/bench_mm.c -lm -ldl || exit 1
+for v in rp crp; do
+    $CC -std=c11 -O2 -DBENCH_MODULE=tk_cuda_mod_TKC_MATMUL_TK -I "$B/$v" -o "$B/$v/bench" tests/gpu/bench_mm.c -lm -ldl || exit 1
+    $CC -std=c11 -O2 -fPIC -shared -DTK_HEADER='"bench.h"' -I "$B/$v" -o "$B/$v/lib.so" tests/gpu/bench_mm_lib.c -ldl || exit 1
+done
+echo "== pair: rp (a result whose rows TMA cannot take stored by the threads) and crp (repacked too: h100-s8-mm-1.log's)"
+PAIR_ROUNDS=${PAIR_ROUNDS:-10} python3 tests/gpu/bench_mm_pair.py rp="$B/rp/lib.so" crp="$B/crp/lib.so" -- 4095 4096 8192
 for v in tf tf2; do
     $CC -std=c11 -O2 -DBENCH_MODULE=tk_cuda_mod_TKC_MATMUL_TK -I "$B/$v" -I tests/gpu -o "$B/$v/bench" tests/gpu/bench_dtype.c -lm -ldl || exit 1
 done
