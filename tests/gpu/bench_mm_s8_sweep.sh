@@ -37,7 +37,7 @@ for v in tf tf2; do
     $CC -std=c11 -O2 -DBENCH_MODULE=tk_cuda_mod_TKC_MATMUL_TK -I "$B/$v" -I tests/gpu -o "$B/$v/bench" tests/gpu/bench_dtype.c -lm -ldl || exit 1
 done
 # M N K, by work per copied byte: 16 31 32 59 60 64 108 114 128 187 205 256
-S="4095 4095 64  64 4095 4095  255 255 255  128 4095 4095  4095 4095 255  511 511 511  256 4095 4095
+S="4095 4095 64  64 4095 4095  255 255 255  128 4095 4095  4095 4095 255  511 511 511  256 4095 4095 \
    4095 4095 511  1023 1023 1023  512 4095 4095  4095 4095 1023  2047 2047 2047"
 echo "== bf16 repacking forced on (rp=1) and off (rp=0), then the launcher's choice (rp)"
 # shellcheck disable=SC2086
