@@ -36,9 +36,10 @@
  * slower (8192^3: 653-660 against 720-738 TFLOP/s; registers 188 -> 255):
  * hence the two kernels, NAME (TMA, no cp.async code: matmul_bf16 154
  * registers) and NAME__nomap (this, 255), the launcher picking per call.
- * Next: loads issued an iteration ahead of their stores (a register stage),
- * as the remaining gap to cuBLAS is the loads' latency inside each
- * iteration.
+ * Since session 8 the launcher repacks such tensors for NAME instead
+ * (below: 4095^3 at 418.6 TFLOP/s, doc/bench/h100-s8-mm-2.log), so
+ * NAME__nomap runs only with TKC_REPACK=0, where an allocation fails, or for
+ * kernels whose maps cannot be repacked.
  */
 #include "gpu.h"
 
