@@ -1955,6 +1955,7 @@ static void frag_store_tma(GL *e, const Instr *st, const TTy *L, const GpuTma *t
     if (e->plan && (pw ? 2 : 1) * G * cb * EPI_BOX > e->epi_need)
         e->epi_need = (pw ? 2 : 1) * G * cb * EPI_BOX;
     int map = gpu_tma_param(&e->mma, t, 64, 64);
+    F->params.v[map].role = tkc_knob("TKC_STORE_MAP_OPT", 1) ? 3 : 0;
     PirExpr *zero = gpu_i(e, 0);
     PirLocal *r0 = gpu_let(e, "er", pir_conv(F, PT_I32, gpu_at_raw(e, t->row, zero, zero)));
     PirLocal *c0 = gpu_let(e, "ec", pir_conv(F, PT_I32, gpu_at_raw(e, t->col, zero, zero)));
@@ -2045,7 +2046,15 @@ static void flush_lay(GL *e)
             frag_store(e, st, L);
             continue;
         }
-        PirStmt *c = pir_if(F, gpu_cur(e), pir_ref(F, e->mma.tma_on));
+        /* by TMA where the launcher built the result's map: it says otherwise
+         * by bit 1 of PP_TMA_OK (a result whose rows are not 16-byte aligned
+         * while the operands' maps were built, or repacked: header.c) */
+        PirExpr *cond = pir_ref(F, e->mma.tma_on);
+        if (tkc_knob("TKC_STORE_MAP_OPT", 1))
+            cond = pir_bin(F, PB_AND, cond,
+                           pir_bin(F, PB_EQ, pir_bin(F, PB_AND, pir_param(F, e->mma.tma_ok), pir_int(F, PT_I32, 2)),
+                                   pir_int(F, PT_I32, 0)));
+        PirStmt *c = pir_if(F, gpu_cur(e), cond);
         gpu_push(e, c->body);
         frag_store_tma(e, st, L, &t);
         gpu_pop(e);

@@ -1569,6 +1569,8 @@ void gpu_mma_kernel_head(GpuMma *m)
             int64_t es = kind_of(ty(m, dot->args[0])->dt).es;   /* the widths in elements */
             p->map[0] = gpu_tma_param(m, &p->ta, p->ea * 2 / es, ty(m, dot->args[0])->dim[0]);
             p->map[1] = gpu_tma_param(m, &p->tb, p->eb * 2 / es, ty(m, dot->args[1])->dim[0]);
+            F->params.v[p->map[0]].role = 1;
+            F->params.v[p->map[1]].role = 2;
         }
         p->ph = let(m, "ph", pir_int(F, PT_U32, 0));
         any = true;

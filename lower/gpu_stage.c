@@ -36,9 +36,10 @@
  * slower (8192^3: 653-660 against 720-738 TFLOP/s; registers 188 -> 255):
  * hence the two kernels, NAME (TMA, no cp.async code: matmul_bf16 154
  * registers) and NAME__nomap (this, 255), the launcher picking per call.
- * Next: loads issued an iteration ahead of their stores (a register stage),
- * as the remaining gap to cuBLAS is the loads' latency inside each
- * iteration.
+ * Since session 8 the launcher repacks such tensors for NAME instead
+ * (below: 4095^3 at 418.6 TFLOP/s, doc/bench/h100-s8-mm-2.log), so
+ * NAME__nomap runs only with TKC_REPACK=0, where an allocation fails, or for
+ * kernels whose maps cannot be repacked.
  */
 #include "gpu.h"
 
@@ -134,6 +135,150 @@ static bool has_tma_ok(const PirFunc *f)
     return false;
 }
 
+/* Repacking (tensor maps of a copy): a rank-2 tensor whose rows are not a
+ * multiple of 16 bytes apart (a 4095-wide bf16 matrix) gets no tensor map,
+ * and the launcher ran NAME__nomap for the whole call (H100, matmul_bf16
+ * 4095^3: 109 TFLOP/s against 700 at 4096^3).  Where NAME reaches such a
+ * tensor only through its maps, the launcher may instead copy it into a
+ * buffer whose rows are padded to 16 bytes (cuMemcpy2DAsync on the call's
+ * stream), build the maps on that, run NAME, and copy a stored tensor back
+ * (targets/cuda/header.c, tk_cuda_repack).  NAME keeps the tensor's own
+ * pointer as its parameter: the walk below checks that its live code never
+ * uses it, the cp.async paths under `if (tma)` (a constant true in NAME)
+ * being dead there. */
+
+typedef struct {
+    PirLocal **kl;      /* locals declared once with a BOOL constant and never written */
+    int nk;
+    int param;          /* the PP_TENSOR parameter looked for */
+    int uses;
+} RepackWalk;
+
+static void rw_expr(RepackWalk *w, const PirExpr *x)
+{
+    if (!x)
+        return;
+    if (x->kind == PE_PARAM && x->index == w->param)
+        w->uses++;
+    rw_expr(w, x->a);
+    rw_expr(w, x->b);
+    rw_expr(w, x->c);
+    if (x->kind == PE_LOAD) {
+        rw_expr(w, x->mem.ptr);
+        rw_expr(w, x->mem.idx);
+    }
+}
+
+static void rw_block(RepackWalk *w, const PirBlock *b, const PirExpr *const *kv);
+
+/* The value of a constant BOOL local (0, 1), or -1. */
+static int rw_value(const RepackWalk *w, const PirExpr *const *kv, const PirExpr *c)
+{
+    if (!c || c->kind != PE_LOCAL)
+        return -1;
+    for (int i = 0; i < w->nk; i++)
+        if (w->kl[i] == c->local)
+            return kv[i]->ival != 0;
+    return -1;
+}
+
+static void rw_stmt(RepackWalk *w, const PirStmt *s, const PirExpr *const *kv)
+{
+    if (s->kind == PS_IF) {
+        int v = rw_value(w, kv, s->cond);
+        if (v < 0)
+            rw_expr(w, s->cond);
+        if (v != 0 && s->body)
+            rw_block(w, s->body, kv);
+        if (v != 1 && s->els)
+            rw_block(w, s->els, kv);
+        return;
+    }
+    const PirExpr *const e[] = { s->init, s->idx, s->val, s->cond, s->lo, s->hi, s->next, s->w[0], s->w[1],
+                                 s->w[2], s->w[3], s->out[0], s->out[1], s->out[2], s->out[3], s->in[0],
+                                 s->in[1], s->in[2], s->in[3], s->in[4], s->in[5], s->in[6], s->in[7] };
+    for (size_t i = 0; i < sizeof e / sizeof *e; i++)
+        rw_expr(w, e[i]);
+    if (s->kind == PS_STORE || s->kind == PS_LOADV) {
+        rw_expr(w, s->mem.ptr);
+        rw_expr(w, s->mem.idx);
+    }
+    if (s->body)
+        rw_block(w, s->body, kv);
+    if (s->els)
+        rw_block(w, s->els, kv);
+}
+
+static void rw_block(RepackWalk *w, const PirBlock *b, const PirExpr *const *kv)
+{
+    for (int i = 0; i < b->s.n; i++)
+        rw_stmt(w, b->s.v[i], kv);
+}
+
+/* Locals written anywhere but their declaration: cleared from kl. */
+static void rw_written(RepackWalk *w, const PirBlock *b)
+{
+    for (int i = 0; i < b->s.n; i++) {
+        const PirStmt *s = b->s.v[i];
+        const PirLocal *l[6] = { NULL };
+        if (s->kind == PS_ASSIGN || s->kind == PS_FOR || s->kind == PS_LOADV)
+            l[0] = s->local;
+        for (int j = 0; j < 4; j++)
+            if (s->out[j] && (s->out[j]->kind == PE_LOCAL || s->out[j]->kind == PE_ELEM))
+                l[1 + j] = s->out[j]->local;
+        if (s->acc)
+            l[5] = s->acc;
+        for (int j = 0; j < 6; j++)
+            for (int k = 0; l[j] && k < w->nk; k++)
+                if (w->kl[k] == l[j])
+                    w->kl[k] = NULL;
+        if (s->body)
+            rw_written(w, s->body);
+        if (s->els)
+            rw_written(w, s->els);
+    }
+}
+
+static void rw_decls(RepackWalk *w, const PirBlock *b, const PirExpr **kv, int cap)
+{
+    for (int i = 0; i < b->s.n; i++) {
+        const PirStmt *s = b->s.v[i];
+        if (s->kind == PS_DECL && s->init && s->init->kind == PE_CONST && s->init->ty == PT_BOOL
+            && s->local->n == 0 && w->nk < cap) {
+            kv[w->nk] = s->init;
+            w->kl[w->nk++] = s->local;
+        }
+        if (s->body)
+            rw_decls(w, s->body, kv, cap);
+        if (s->els)
+            rw_decls(w, s->els, kv, cap);
+    }
+}
+
+static void gpu_mark_repack(PirFunc *f)
+{
+    enum { CAP = 64 };
+    PirLocal *kl[CAP];
+    const PirExpr *kv[CAP];
+    RepackWalk w = { .kl = kl };
+    rw_decls(&w, f->body, kv, CAP);
+    rw_written(&w, f->body);
+    for (int i = 0; i < f->params.n; i++) {
+        PirParam *q = &f->params.v[i];
+        if (q->kind != PP_TMAP || q->tmrank != 0 || q->role == 3 || !tkc_knob("TKC_REPACK", 1))
+            continue;
+        w.param = -1;
+        for (int j = 0; j < f->params.n; j++)
+            if (f->params.v[j].kind == PP_TENSOR && f->params.v[j].index == q->index)
+                w.param = j;
+        if (w.param < 0)
+            continue;
+        w.uses = 0;
+        rw_block(&w, f->body, kv);
+        q->repack = w.uses == 0;
+    }
+}
+
 int gpu_lower_versions(TirKernel *k, PirFunc *out[2], Diag *d)
 {
     bool split = tkc_knob("TKC_SPLIT", 1) != 0;
@@ -144,6 +289,7 @@ int gpu_lower_versions(TirKernel *k, PirFunc *out[2], Diag *d)
         out[1] = gpu_lower(k, d);
         if (out[1]) {
             out[1]->name = arena_printf(k->arena, "%s__nomap", out[0]->name);
+            gpu_mark_repack(out[0]);
             n = 2;
         } else {
             n = 0;

@@ -46,15 +46,20 @@
 
 
 
-/* TKC_WG_DTYPE: bit 0 tf32, bit 1 s8.  s8 only by default: on an H100 tf32
- * on wgmma is 1.28x mma.sync at 4096^3 but 0.58x at 4095^3, where TMA is
- * off (rows not 16-byte aligned) and the cp.async stages plus the rewrite
- * cost more than mma.sync's loop (doc/bench/h100-s5-dtype-*.log). */
+/* TKC_WG_DTYPE: bit 0 tf32, bit 1 s8; both by default, but tf32 only in a
+ * kernel's TMA version (NAME): on an H100 tf32 on wgmma is 1.28x mma.sync
+ * at 4096^3 but 0.58x at 4095^3 where TMA is off (rows not 16-byte aligned:
+ * the cp.async stages plus the rewrite cost more than mma.sync's loop,
+ * doc/bench/h100-s5-dtype-*.log), so NAME__nomap keeps mma.sync; since the
+ * launcher repacks such tensors for TMA (gpu_stage.c) 4095^3 mostly runs
+ * NAME too (h100-s8-mm-1.log: 150.7 / 116.6 TFLOP/s at 4096^3 / 4095^3
+ * against mma.sync's 109.0 / 52.7).  TKC_WG_DTYPE=2 gives the old default
+ * (s8 only). */
 bool gpu_wgdt_on(const GpuMma *m, const Instr *dot, DType a)
 {
-    int on = tkc_knob("TKC_WG_DTYPE", 2);
+    int on = tkc_knob("TKC_WG_DTYPE", 3);
     if (a == DT_F32)
-        return (on & 1) && dot->ival && dot->ty.dt == DT_F32;
+        return (on & 1) && dot->ival && dot->ty.dt == DT_F32 && (m->k->tma_version != 2 || on == 1);
     return (on & 2) && a == DT_I8 && dot->ty.dt == DT_I32;
 }
 

@@ -99,7 +99,8 @@ typedef enum {
                     * type; a PE_PARAM of it is the map's generic address (U64).
                     * Follows the PP_GRID params. */
     PP_TMA_OK,     /* I32: 1 when the launcher built every PP_TMAP (else they are
-                    * zeros and the kernel must not use them); last */
+                    * zeros and the kernel must not use them); 3: every one but
+                    * the optional ones (role 3), which are zeros; last */
 } PirParamKind;
 
 enum {
@@ -118,6 +119,14 @@ typedef struct PirParam {
     int tmrank;            /* PP_TMAP: 0 a rank-2 map of a contiguous tensor; 4 a rank-4
                             * map of a strided rank-4 tensor (its dims innermost first,
                             * its strides; boxes of box[0] x box[1] x 1 x 1) */
+    bool repack;           /* PP_TMAP of rank 2 in a kernel with a NAME__nomap version: the
+                            * kernel reaches the tensor only through its maps, so the
+                            * launcher may give them a copy with 16-byte-aligned rows
+                            * (gpu_stage.c, gpu_mark_repack) */
+    int role;              /* PP_TMAP: 1 the A operand (M x K) of a K loop's dot, 2 its B
+                            * (K x N) (the launcher's estimate of the work), 3 a result
+                            * stored by TMA where PP_TMA_OK's bit 1 is clear, else by the
+                            * threads (so optional), 0 else */
 } PirParam;
 
 typedef struct PirLocal {

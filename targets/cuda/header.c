@@ -77,6 +77,19 @@ static const char runtime[] =
     "#endif\n"
     "typedef int tk_CUresult;\n"
     "typedef unsigned long long tk_CUdeviceptr;\n"
+    "typedef struct tk_cumemcpy2d {   /* CUDA_MEMCPY2D */\n"
+    "    size_t srcXInBytes, srcY;\n"
+    "    int srcMemoryType;\n"
+    "    const void *srcHost;\n"
+    "    tk_CUdeviceptr srcDevice;\n"
+    "    void *srcArray;\n"
+    "    size_t srcPitch, dstXInBytes, dstY;\n"
+    "    int dstMemoryType;\n"
+    "    void *dstHost;\n"
+    "    tk_CUdeviceptr dstDevice;\n"
+    "    void *dstArray;\n"
+    "    size_t dstPitch, WidthInBytes, Height;\n"
+    "} tk_cumemcpy2d;\n"
     "typedef struct tk_cuda_api {\n"
     "    int state;     /* 0 not tried, 1 ready, -1 no driver, -2 no device */\n"
     "    tk_CUresult (*Init)(unsigned);\n"
@@ -101,6 +114,9 @@ static const char runtime[] =
     "    tk_CUresult (*TensorMapEncodeTiled)(void *, int, unsigned, void *, const uint64_t *, const uint64_t *,\n"
     "                                        const unsigned *, const unsigned *, int, int, int, int);\n"
     "    tk_CUresult (*DeviceGetAttribute)(int *, int, int);   /* or NULL */\n"
+    "    tk_CUresult (*MemAllocAsync)(tk_CUdeviceptr *, size_t, void *);   /* the three or NULL */\n"
+    "    tk_CUresult (*MemFreeAsync)(tk_CUdeviceptr, void *);\n"
+    "    tk_CUresult (*Memcpy2DAsync)(const tk_cumemcpy2d *, void *);\n"
     "} tk_cuda_api;\n"
     "#define TK_CUDA_MAXCTX 8\n"
     "/* One header's module: loaded once per context, functions cached. */\n"
@@ -140,6 +156,9 @@ static const char runtime[] =
     "tk_CUresult cuTensorMapEncodeTiled(void *, int, unsigned, void *, const uint64_t *, const uint64_t *,\n"
     "                                   const unsigned *, const unsigned *, int, int, int, int);\n"
     "tk_CUresult cuDeviceGetAttribute(int *, int, int);\n"
+    "tk_CUresult cuMemAllocAsync(tk_CUdeviceptr *, size_t, void *);\n"
+    "tk_CUresult cuMemFreeAsync(tk_CUdeviceptr, void *);\n"
+    "tk_CUresult cuMemcpy2DAsync_v2(const tk_cumemcpy2d *, void *);\n"
     "#endif\n"
     "#define TK_CU_SYM(f, s) do { void (*tk_p_)(void) = (void (*)(void))s; \\\n"
     "                             memcpy(&tk_cu.f, &tk_p_, sizeof tk_p_); } while (0)\n"
@@ -175,6 +194,9 @@ static const char runtime[] =
     "#ifdef TKC_CUDA_LINKED\n"
     "    TK_CU_SYM(TensorMapEncodeTiled, cuTensorMapEncodeTiled);\n"
     "    TK_CU_SYM(DeviceGetAttribute, cuDeviceGetAttribute);\n"
+    "    TK_CU_SYM(MemAllocAsync, cuMemAllocAsync);\n"
+    "    TK_CU_SYM(MemFreeAsync, cuMemFreeAsync);\n"
+    "    TK_CU_SYM(Memcpy2DAsync, cuMemcpy2DAsync_v2);\n"
     "#else   /* CUDA 12 on: without it kernels take their cp.async path */\n"
     "    void *tk_tm_ = dlsym(tk_h, \"cuTensorMapEncodeTiled\");\n"
     "    if (tk_tm_)\n"
@@ -182,6 +204,13 @@ static const char runtime[] =
     "    void *tk_da_ = dlsym(tk_h, \"cuDeviceGetAttribute\");   /* persistent grids: else a full grid */\n"
     "    if (tk_da_)\n"
     "        memcpy(&tk_cu.DeviceGetAttribute, &tk_da_, sizeof tk_da_);\n"
+    "    void *tk_ma_ = dlsym(tk_h, \"cuMemAllocAsync\"), *tk_mf_ = dlsym(tk_h, \"cuMemFreeAsync\");\n"
+    "    void *tk_mc_ = dlsym(tk_h, \"cuMemcpy2DAsync_v2\");   /* repacking (tk_cuda_repack) */\n"
+    "    if (tk_ma_ && tk_mf_ && tk_mc_) {\n"
+    "        memcpy(&tk_cu.MemAllocAsync, &tk_ma_, sizeof tk_ma_);\n"
+    "        memcpy(&tk_cu.MemFreeAsync, &tk_mf_, sizeof tk_mf_);\n"
+    "        memcpy(&tk_cu.Memcpy2DAsync, &tk_mc_, sizeof tk_mc_);\n"
+    "    }\n"
     "#endif\n"
     "    return 1;\n"
     "}\n"
@@ -217,7 +246,16 @@ static const char runtime[] =
     "    int dt = es == 4 ? 7 : es == 1 ? 0 : 1;\n"
     "    return tk_cu.TensorMapEncodeTiled(m, dt, (unsigned)n, (void *)base, dim, pitch, box, step, 0, swz, 2, 0) == 0;\n"
     "}\n"
-    "/* The same of a contiguous rows x cols matrix. */\n"
+    "/* The same of a rows x cols matrix whose rows are rp bytes apart. */\n"
+    "static TK_UNUSED int tk_cuda_tmapp(tk_cutmap *m, const void *base, int64_t rows, int64_t cols, size_t rp,\n"
+    "                                   unsigned box0, unsigned box1, unsigned es)\n"
+    "{\n"
+    "    int64_t d[2] = { rows, cols }, st[2] = { (int64_t)(rp / es), 1 };\n"
+    "    if (rp % es || rp / es > (size_t)INT64_MAX)\n"
+    "        st[0] = 0;                       /* refused */\n"
+    "    return tk_cuda_tmapn(m, base, 2, d, st, box0, box1, es);\n"
+    "}\n"
+    "/* ... of a contiguous one: rows cols * es bytes apart */\n"
     "static TK_UNUSED int tk_cuda_tmap(tk_cutmap *m, const void *base, int64_t rows, int64_t cols,\n"
     "                                  unsigned box0, unsigned box1, unsigned es)\n"
     "{\n"
@@ -233,6 +271,85 @@ static const char runtime[] =
     "        || tk_cu.DeviceGetAttribute(&sms, 16, dev) != 0 || sms <= 0)   /* MULTIPROCESSOR_COUNT */\n"
     "        return n;\n"
     "    return (unsigned)sms < n ? (unsigned)sms : n;\n"
+    "}\n"
+    "/* Repacking (lower/gpu_stage.c): a tensor that got no map copied into a\n"
+    " * buffer with 16-byte-aligned rows, its maps built on that.  Off with\n"
+    " * TKC_REPACK=0 or TKC_TMA=0 in the environment; TKC_REPACK=1: every call.\n"
+    " * Else where the dot's work (flop: 2 M N K) is at least TK_REPACK_INTENSITY\n"
+    " * times the bytes the copies move (bytes: read and written, a stored tensor\n"
+    " * twice), or, when the work is not known (flop 0), for a grid of np >= one\n"
+    " * program per multiprocessor: on less the copies cost more than\n"
+    " * NAME__nomap's cp.async path loses. */\n"
+    "#ifndef TK_REPACK_INTENSITY   /* H100, bf16 matmuls repacked (A, B): faster than NAME__nomap\n"
+    "                                * at every shape measured, from 0.5 (one row: 1 x 4095^2, 0.099\n"
+    "                                * against 0.346 ms, doc/bench/h100-s8-mm-3.log) and 31 (64 x\n"
+    "                                * 4095^2: 21.5 against 6.0 TFLOP/s) to 1024 (4095^2 x 64: 27.7 /\n"
+    "                                * 26.4; h100-s8-mm-2.log): so every matmul (2 M N K over at\n"
+    "                                * least 4 N K bytes) */\n"
+    "#define TK_REPACK_INTENSITY 0.25\n"
+    "#endif\n"
+    "static TK_UNUSED int tk_cuda_repack_on(int64_t np, double flop, double bytes)\n"
+    "{\n"
+    "    const char *e = getenv(\"TKC_REPACK\"), *t = getenv(\"TKC_TMA\");\n"
+    "    if (!tk_cu.MemAllocAsync || (e && !strcmp(e, \"0\")) || (t && !strcmp(t, \"0\")))\n"
+    "        return 0;\n"
+    "    if (e && !strcmp(e, \"1\"))\n"
+    "        return 1;\n"
+    "    if (flop > 0)\n"
+    "        return flop >= TK_REPACK_INTENSITY * bytes;\n"
+    "    unsigned sms = tk_cuda_persist(2147483647u);   /* 2^31 - 1 when unknown */\n"
+    "    return sms < 2147483647u && np >= (int64_t)sms;\n"
+    "}\n"
+    "/* The rows x cols tensor of es-byte elements at base (rows packed) copied on\n"
+    " * stream into a new buffer *buf whose rows start every *rp bytes (a multiple\n"
+    " * of 16); 0 when done (else *buf is 0). */\n"
+    "static TK_UNUSED tk_CUresult tk_cuda_repack(tk_CUdeviceptr *buf, size_t *rp, const void *base, int64_t rows,\n"
+    "                                            int64_t cols, unsigned es, void *stream)\n"
+    "{\n"
+    "    *buf = 0;\n"
+    "    *rp = ((size_t)(cols > 0 ? cols : 0) * es + 15) & ~(size_t)15;\n"
+    "    if (rows <= 0 || cols <= 0)\n"
+    "        return 1;   /* CUDA_ERROR_INVALID_VALUE */\n"
+    "    tk_CUresult r = tk_cu.MemAllocAsync(buf, *rp * (size_t)rows, stream);\n"
+    "    if (r != 0) {\n"
+    "        *buf = 0;\n"
+    "        return r;\n"
+    "    }\n"
+    "    tk_cumemcpy2d c;\n"
+    "    memset(&c, 0, sizeof c);\n"
+    "    c.srcMemoryType = c.dstMemoryType = 2;   /* CU_MEMORYTYPE_DEVICE */\n"
+    "    c.srcDevice = (tk_CUdeviceptr)(uintptr_t)base;\n"
+    "    c.srcPitch = c.WidthInBytes = (size_t)cols * es;\n"
+    "    c.dstDevice = *buf;\n"
+    "    c.dstPitch = *rp;\n"
+    "    c.Height = (size_t)rows;\n"
+    "    if ((r = tk_cu.Memcpy2DAsync(&c, stream)) != 0) {\n"
+    "        tk_cu.MemFreeAsync(*buf, stream);\n"
+    "        *buf = 0;\n"
+    "    }\n"
+    "    return r;\n"
+    "}\n"
+    "/* The copy at buf (if any) back into the tensor at base (NULL: not stored by\n"
+    " * the kernel), then freed; all on stream. */\n"
+    "static TK_UNUSED tk_CUresult tk_cuda_unpack(tk_CUdeviceptr buf, size_t rp, void *base, int64_t rows,\n"
+    "                                            int64_t cols, unsigned es, void *stream)\n"
+    "{\n"
+    "    tk_CUresult r = 0;\n"
+    "    if (!buf)\n"
+    "        return 0;\n"
+    "    if (base) {\n"
+    "        tk_cumemcpy2d c;\n"
+    "        memset(&c, 0, sizeof c);\n"
+    "        c.srcMemoryType = c.dstMemoryType = 2;\n"
+    "        c.srcDevice = buf;\n"
+    "        c.srcPitch = rp;\n"
+    "        c.dstDevice = (tk_CUdeviceptr)(uintptr_t)base;\n"
+    "        c.dstPitch = c.WidthInBytes = (size_t)cols * es;\n"
+    "        c.Height = (size_t)rows;\n"
+    "        r = tk_cu.Memcpy2DAsync(&c, stream);\n"
+    "    }\n"
+    "    tk_CUresult f = tk_cu.MemFreeAsync(buf, stream);\n"
+    "    return r ? r : f;\n"
     "}\n"
     "static TK_UNUSED tk_status tk_cuda_error(const char *kernel, const char *call, tk_CUresult r)\n"
     "{\n"
@@ -452,17 +569,39 @@ static void emit_tmaps(HE *h, TirKernel *k, const CudaKernel *ck, const HostName
     }
 }
 
+/* Whether the kernel's maps of tensor param t are all repackable (PirParam.repack),
+ * and there is one. */
+static bool repack_tensor(const CudaKernel *ck, int t)
+{
+    bool any = false;
+    for (int i = 0; ck->f && i < ck->f->params.n; i++) {
+        const PirParam *q = &ck->f->params.v[i];
+        if (q->kind == PP_TMAP && q->index == t) {
+            if (!q->repack)
+                return false;
+            any = true;
+        }
+    }
+    return any;
+}
+
+static void emit_repack(HE *h, TirKernel *k, const CudaKernel *ck, const HostNames *hn);
+
 static void emit_tmap_build(HE *h, TirKernel *k, const CudaKernel *ck, const HostNames *hn)
 {
     Buf *o = h->o;
-    bool any = false;
+    bool any = false, rp = false;
+    for (int i = 0; ck->f && i < ck->f->params.n; i++)
+        rp |= ck->f->params.v[i].kind == PP_TMAP && repack_tensor(ck, ck->f->params.v[i].index);
+    /* tk_rpon: every map of a tensor that cannot be repacked built */
+    const char *nr = rp ? "tk_rpon &= " : "";
     for (int i = 0; ck->f && i < ck->f->params.n; i++) {
         const PirParam *q = &ck->f->params.v[i];
         if (q->kind != PP_TMAP)
             continue;
         const char *r = args_dim(h->a, k, hn, q->index, 0), *c = args_dim(h->a, k, hn, q->index, 1);
         if (!any)
-            buf_puts(o, "    int32_t tk_tma = 1;\n");
+            buf_printf(o, "    int32_t tk_tma = 1;\n%s", rp ? "    int tk_rpon = 1;\n" : "");
         any = true;
         buf_printf(o, "    tk_cutmap tk_tm%d;\n", i);
         if (q->tmrank == 4) {           /* a strided rank-4 tensor (gpu_tma_match4) */
@@ -475,17 +614,132 @@ static void emit_tmap_build(HE *h, TirKernel *k, const CudaKernel *ck, const Hos
             buf_puts(o, " }, tk_s[4] = { ");
             for (int j = 0; j < 4; j++)
                 buf_printf(o, "%s(int64_t)%s", j ? ", " : "", sn ? sn[j] : "0");
-            buf_printf(o, " };\n        tk_tma &= tk_cuda_tmapn(&tk_tm%d, (const void *)(uintptr_t)%s, 4, tk_d, tk_s, %d, %d, %d);\n    }\n",
-                       i, hn->pname[q->index], q->box[0], q->box[1], pir_ty_bits[q->ty] / 8);
+            buf_printf(o, " };\n        tk_tma &= %stk_cuda_tmapn(&tk_tm%d, (const void *)(uintptr_t)%s, 4, tk_d, tk_s, %d, %d, %d);\n    }\n",
+                       nr, i, hn->pname[q->index], q->box[0], q->box[1], pir_ty_bits[q->ty] / 8);
             continue;
         }
-        buf_printf(o, "    tk_tma &= tk_cuda_tmap(&tk_tm%d, (const void *)(uintptr_t)%s, %s, %s, %d, %d, %d);\n", i,
+        if (q->role == 3) {     /* optional: else stored by the threads (PP_TMA_OK = 3) */
+            buf_printf(o, "    int tk_st%d = tk_cuda_tmap(&tk_tm%d, (const void *)(uintptr_t)%s, %s, %s, %d, %d, %d);\n", i, i,
+                       hn->pname[q->index], r ? r : "0", c ? c : "0", q->box[0], q->box[1], pir_ty_bits[q->ty] / 8);
+            continue;
+        }
+        if (repack_tensor(ck, q->index)) {
+            buf_printf(o, "    int tk_ok%d = tk_cuda_tmap(&tk_tm%d, (const void *)(uintptr_t)%s, %s, %s, %d, %d, %d);\n", i, i,
+                       hn->pname[q->index], r ? r : "0", c ? c : "0", q->box[0], q->box[1], pir_ty_bits[q->ty] / 8);
+            buf_printf(o, "    tk_tma &= tk_ok%d;\n", i);
+            continue;
+        }
+        buf_printf(o, "    tk_tma &= %stk_cuda_tmap(&tk_tm%d, (const void *)(uintptr_t)%s, %s, %s, %d, %d, %d);\n", nr, i,
                    hn->pname[q->index], r ? r : "0", c ? c : "0", q->box[0], q->box[1], pir_ty_bits[q->ty] / 8);
     }
     if (any) {
         buf_puts(o, "    if (getenv(\"TKC_TMA\") && !strcmp(getenv(\"TKC_TMA\"), \"0\"))   /* comparisons */\n");
         buf_puts(o, "        tk_tma = 0;\n");
     }
+    if (rp)
+        emit_repack(h, k, ck, hn);
+    Buf st = { .a = h->a };
+    buf_puts(&st, "");
+    for (int i = 0; ck->f && i < ck->f->params.n; i++)
+        if (ck->f->params.v[i].kind == PP_TMAP && ck->f->params.v[i].role == 3)
+            buf_printf(&st, "%stk_st%d", st.n ? " && " : "", i);
+    if (st.n)
+        buf_printf(o, "    if (tk_tma && !(%s))\n        tk_tma = 3;   /* the result stored by the threads */\n", st.s);
+}
+
+/* The repacking of tensors whose maps failed (tk_cuda_repack). */
+static void emit_repack(HE *h, TirKernel *k, const CudaKernel *ck, const HostNames *hn)
+{
+    Buf *o = h->o;
+    /* Repacking: only where every map that cannot be repacked was built. */
+    const KernelInfo *ki = k->info;
+    for (int t = 0; t < ki->nparams; t++)
+        if (repack_tensor(ck, t))
+            buf_printf(o, "    tk_CUdeviceptr tk_rb%d = 0;\n    size_t tk_rq%d = 0;\n", t, t);
+    /* the work: 2 M N K of the first dot's A (M x K) and B (K x N) maps */
+    const char *fl = "0.0";
+    int ra = -1, rb = -1;
+    for (int i = 0; i < ck->f->params.n; i++) {
+        const PirParam *q = &ck->f->params.v[i];
+        if (q->kind == PP_TMAP && q->role == 1 && ra < 0)
+            ra = q->index;
+        if (q->kind == PP_TMAP && q->role == 2 && rb < 0)
+            rb = q->index;
+    }
+    if (ra >= 0 && rb >= 0) {
+        const char *m = args_dim(h->a, k, hn, ra, 0), *kk = args_dim(h->a, k, hn, ra, 1), *n = args_dim(h->a, k, hn, rb, 1);
+        if (m && kk && n)
+            fl = arena_printf(h->a, "2.0 * (double)(%s) * (double)(%s) * (double)(%s)", m, kk, n);
+    }
+    buf_puts(o, "    double tk_rbytes = 0;   /* the copies' bytes */\n");
+    for (int t = 0; t < ki->nparams; t++) {
+        if (!repack_tensor(ck, t))
+            continue;
+        Buf ok = { .a = h->a };
+        buf_puts(&ok, "");
+        int es = 0;
+        for (int i = 0; i < ck->f->params.n; i++)
+            if (ck->f->params.v[i].kind == PP_TMAP && ck->f->params.v[i].index == t) {
+                buf_printf(&ok, "%stk_ok%d", ok.n ? " && " : "", i);
+                es = pir_ty_bits[ck->f->params.v[i].ty] / 8;
+            }
+        const char *r = args_dim(h->a, k, hn, t, 0), *c = args_dim(h->a, k, hn, t, 1);
+        buf_printf(o, "    if (!(%s))\n        tk_rbytes += %d.0 * (double)(%s) * (double)(%s);\n", ok.s,
+                   (ki->params[t].stored ? 4 : 2) * es, r ? r : "0", c ? c : "0");
+    }
+    buf_printf(o, "    if (!tk_tma && tk_rpon && tk_cuda_repack_on(tk_np, %s, tk_rbytes)) {\n", fl);
+    buf_puts(o, "        tk_tma = 1;\n");
+    for (int t = 0; t < ki->nparams; t++) {
+        if (!repack_tensor(ck, t))
+            continue;
+        Buf ok = { .a = h->a };
+        buf_puts(&ok, "");
+        for (int i = 0; i < ck->f->params.n; i++)
+            if (ck->f->params.v[i].kind == PP_TMAP && ck->f->params.v[i].index == t)
+                buf_printf(&ok, "%stk_ok%d", ok.n ? " && " : "", i);
+        const char *r = args_dim(h->a, k, hn, t, 0), *c = args_dim(h->a, k, hn, t, 1);
+        int es = 0;
+        for (int i = 0; i < ck->f->params.n; i++)
+            if (ck->f->params.v[i].kind == PP_TMAP && ck->f->params.v[i].index == t)
+                es = pir_ty_bits[ck->f->params.v[i].ty] / 8;
+        buf_printf(o, "        if (tk_tma && !(%s)) {\n", ok.s);
+        buf_printf(o, "            tk_tma = tk_cuda_repack(&tk_rb%d, &tk_rq%d, (const void *)(uintptr_t)%s, %s, %s, %d, tk_stream) == 0;\n",
+                   t, t, hn->pname[t], r ? r : "0", c ? c : "0", es);
+        for (int i = 0; i < ck->f->params.n; i++) {
+            const PirParam *q = &ck->f->params.v[i];
+            if (q->kind == PP_TMAP && q->index == t)
+                buf_printf(o, "            tk_tma = tk_tma && tk_cuda_tmapp(&tk_tm%d, (const void *)(uintptr_t)tk_rb%d, %s, %s, tk_rq%d, %d, %d, %d);\n",
+                           i, t, r ? r : "0", c ? c : "0", t, q->box[0], q->box[1], es);
+        }
+        buf_puts(o, "        }\n");
+    }
+    buf_puts(o, "        if (!tk_tma) {   /* NAME__nomap after all */\n");
+    for (int t = 0; t < ki->nparams; t++)
+        if (repack_tensor(ck, t))
+            buf_printf(o, "            tk_cuda_unpack(tk_rb%d, 0, NULL, 0, 0, 0, tk_stream);\n            tk_rb%d = 0;\n", t, t);
+    buf_puts(o, "        }\n    }\n");
+}
+
+/* After the launch: the repacked tensors the kernel stores copied back, the copies freed. */
+static void emit_unpack(HE *h, TirKernel *k, const CudaKernel *ck, const HostNames *hn)
+{
+    const KernelInfo *ki = k->info;
+    for (int t = 0; ck->f && t < ki->nparams; t++) {
+        if (!repack_tensor(ck, t))
+            continue;
+        const char *r = args_dim(h->a, k, hn, t, 0), *c = args_dim(h->a, k, hn, t, 1);
+        int es = 0;
+        for (int i = 0; i < ck->f->params.n; i++)
+            if (ck->f->params.v[i].kind == PP_TMAP && ck->f->params.v[i].index == t)
+                es = pir_ty_bits[ck->f->params.v[i].ty] / 8;
+        buf_printf(h->o, "    tk_CUresult tk_u%d = tk_cuda_unpack(tk_rb%d, tk_rq%d, %s, %s, %s, %d, tk_stream);\n", t, t, t,
+                   ki->params[t].stored ? arena_printf(h->a, "(void *)(uintptr_t)%s", hn->pname[t]) : "NULL",
+                   r ? r : "0", c ? c : "0", es);
+    }
+    for (int t = 0; ck->f && t < ki->nparams; t++)
+        if (repack_tensor(ck, t))
+            buf_printf(h->o, "    if (tk_r == 0 && tk_u%d != 0)\n        return tk_cuda_error(\"%s\", \"cuMemcpy2DAsync\", tk_u%d);\n",
+                       t, k->name, t);
 }
 
 /* NAME_cuda: kernel `index` of the module, or its NAME__nomap version
@@ -536,6 +790,7 @@ static void emit_launcher(HE *h, TirKernel *k, int index, const CudaKernel *all,
         smem = arena_printf(h->a, "tk_tma ? %lld : %lld", (long long)ck->smem, (long long)alt->smem);
     buf_printf(o, "    tk_CUresult tk_r = tk_cu.LaunchKernel(tk_fn, tk_nb, 1, 1, %s, 1, 1, %s, tk_stream, tk_args, NULL);\n",
                threads, smem);
+    emit_unpack(h, k, ck, hn);
     buf_printf(o, "    if (tk_r != 0)\n        return tk_cuda_error(\"%s\", \"cuLaunchKernel\", tk_r);\n", k->name);
     buf_printf(o, "    return TK_OK;\n}\n\n");
 }

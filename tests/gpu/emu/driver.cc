@@ -274,6 +274,35 @@ int cuMemsetD8_v2(uint64_t d, unsigned char v, size_t n)
     memset((void *)(uintptr_t)d, v, n);
     return 0;
 }
+/* stream-ordered: launches and copies are synchronous here */
+int cuMemAllocAsync(uint64_t *p, size_t n, void *) { return cuMemAlloc_v2(p, n); }
+int cuMemFreeAsync(uint64_t p, void *) { return cuMemFree_v2(p); }
+struct emu_memcpy2d {   /* CUDA_MEMCPY2D */
+    size_t srcXInBytes, srcY;
+    int srcMemoryType;
+    const void *srcHost;
+    uint64_t srcDevice;
+    void *srcArray;
+    size_t srcPitch, dstXInBytes, dstY;
+    int dstMemoryType;
+    void *dstHost;
+    uint64_t dstDevice;
+    void *dstArray;
+    size_t dstPitch, WidthInBytes, Height;
+};
+int cuMemcpy2DAsync_v2(const emu_memcpy2d *c, void *)
+{
+    if (c->srcMemoryType != 2 || c->dstMemoryType != 2 || c->srcXInBytes || c->srcY || c->dstXInBytes || c->dstY
+        || c->srcPitch < c->WidthInBytes || c->dstPitch < c->WidthInBytes || !c->Height)
+        return 1;
+    size_t sn = c->srcPitch * (c->Height - 1) + c->WidthInBytes, dn = c->dstPitch * (c->Height - 1) + c->WidthInBytes;
+    if (!owned((uintptr_t)c->srcDevice, sn) || !owned((uintptr_t)c->dstDevice, dn))
+        return 1;
+    for (size_t y = 0; y < c->Height; y++)
+        memcpy((char *)(uintptr_t)c->dstDevice + y * c->dstPitch, (const char *)(uintptr_t)c->srcDevice + y * c->srcPitch,
+               c->WidthInBytes);
+    return 0;
+}
 int cuCtxSynchronize(void) { return 0; }
 /* contexts besides the primary one, and streams (emu_stream) */
 int cuCtxCreate_v2(void **c, unsigned, int dev)
