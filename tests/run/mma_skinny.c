@@ -1,0 +1,33 @@
+/* Run test: the few-rows variant of stdlib matmul_bf16 / matmul_f16
+ * (tests/run/mma_skinny.tk) against float64 on the rounded inputs, at M of
+ * 1, 16, 17 and primes, on the TMA path (N, K multiples of 8) and the
+ * cp.async one, K = 0 included. */
+#include "mma_skinny.h"
+#include "tkt.h"
+#include "mma_check.h"
+
+static void one(int64_t M, int64_t N, int64_t K)
+{
+    MmaIn x = mma_in(M, N, K);
+    tk_bf16 *c1 = TKT_OUT(tk_bf16, M * N);
+    tk_f16 *c2 = TKT_OUT(tk_f16, M * N);
+    double tol = 1e-5 * (double)(K + 1);
+    MMA_EXPECT(&x, "skinny8", skinny8(x.a, x.b, c1, M, K, N), c1, tk_bf16_to_f32, rb, tol, 8e-3);
+    MMA_EXPECT(&x, "skinny6_f16", skinny6_f16(x.ah, x.bh, c2, M, K, N), c2, tk_f16_to_f32, rh, tol, 2e-3);
+    tkt_check_guards();
+    mma_free(&x);
+    tkt_reset();
+}
+
+int main(void)
+{
+    static const int64_t shapes[][3] = {
+        {1, 264, 136}, {16, 512, 1024}, {17, 200, 520}, {31, 136, 1000}, {16, 72, 0},
+        {13, 257, 129}, {1, 7, 3}, {97, 128, 64},
+    };
+    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+        tkt_casef("M=%lld N=%lld K=%lld", (long long)shapes[s][0], (long long)shapes[s][1], (long long)shapes[s][2]);
+        one(shapes[s][0], shapes[s][1], shapes[s][2]);
+    }
+    return tkt_done("mma_skinny");
+}
