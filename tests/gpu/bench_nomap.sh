@@ -24,7 +24,7 @@ for l in 0 1; do
     for k in "stdlib/matmul.tk --kernel=matmul_bf16" "stdlib/attention.tk --kernel=sdpa_bf16 -D D=128"; do
         TKC_NOMAP_LEAN=$l "$TKC" $k --target=cuda --emit=ptx -o $B/k.ptx
         s=$(date +%s.%N); "$P" -arch=sm_90a -v -o /dev/null $B/k.ptx 2>$B/ptxas.log; e=$(date +%s.%N)
-        echo "LEAN=$l $k: PTX lines $(wc -l <$B/k.ptx), ptxas $(echo "$e - $s" | bc) s; $(grep -o 'Compiling entry.*\|Used [0-9]* registers' $B/ptxas.log | tr '\n' ' ')"
+        echo "LEAN=$l $k: PTX lines $(wc -l <$B/k.ptx), ptxas $(awk "BEGIN { printf \"%.2f\", $e - $s }") s; $(grep -o 'Compiling entry.*\|Used [0-9]* registers' $B/ptxas.log | tr '\n' ' ')"
     done
 done
 for r in 1 2; do for l in 0 1; do
