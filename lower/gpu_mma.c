@@ -1279,13 +1279,13 @@ static void store_chunk(GpuMma *m, PirBlock *b, PirLocal *dst, PirExpr **w)
 /* Open the loop over rounds [q0, q1) of chunks of load v ([R, C], ce
  * elements a chunk) and the test that the chunk exists: its round (from 0),
  * row, column and byte offset in the stage; *depth the scopes to close. */
-static PirExpr *chunk_loop(GpuMma *m, int v, PirExpr *at, int64_t q0, int64_t q1, int64_t E, int64_t pad,
-                           PirLocal **i0, PirLocal **i1, PirLocal **dst, int *depth)
+static PirExpr *chunk_loop_u(GpuMma *m, int v, PirExpr *at, int64_t q0, int64_t q1, int64_t E, int64_t pad,
+                             PirLocal **i0, PirLocal **i1, PirLocal **dst, int *depth, bool unroll)
 {
     const TTy *t = ty(m, v);
     int64_t ce = chunk_elems(m, v), es = 16 / ce;
     int64_t R = t->dim[0], C = t->dim[1], SR = C + pad, nch = R * C / ce;
-    PirExpr *qq = loop(m, "q", q1 - q0, 1, true);
+    PirExpr *qq = loop(m, "q", q1 - q0, 1, unroll);
     PirLocal *ch = let(m, "ch", add(m, mul(m, add(m, qq, ci(m, q0)), ci(m, m->T)), gpu_tid(m->e)));
     *depth = 1;
     if (nch % m->T) {
@@ -1299,6 +1299,13 @@ static PirExpr *chunk_loop(GpuMma *m, int v, PirExpr *at, int64_t q0, int64_t q1
                    : mul(m, add(m, mul(m, ref(m, *i0), ci(m, SR)), ref(m, *i1)), ci(m, es));
     *dst = let(m, "dst", add(m, at, o));
     return qq;
+}
+
+/* chunk_loop_u unrolled. */
+static PirExpr *chunk_loop(GpuMma *m, int v, PirExpr *at, int64_t q0, int64_t q1, int64_t E, int64_t pad,
+                           PirLocal **i0, PirLocal **i1, PirLocal **dst, int *depth)
+{
+    return chunk_loop_u(m, v, at, q0, q1, E, pad, i0, i1, dst, depth, true);
 }
 
 /* Copy rounds [q0, q1) of load v ([R, C]) of the iteration whose counter
@@ -1426,6 +1433,58 @@ static PirExpr *all_aligned(GpuMma *m, int v)
  * copy_plain). */
 typedef struct CopyLoad { int v; PirExpr *at; int64_t q0, q1, E, pad; } CopyLoad;
 
+/* NAME__nomap's lean copy (TKC_NOMAP_LEAN, on by default there): rounds
+ * [q0, q1) of load v in one loop that is not unrolled, each chunk by one
+ * cp.async when it is in bounds and 16-byte aligned, by gpu_stage_load's
+ * word loads (its five registers, then gpu_stage_words) when it is in
+ * bounds but not aligned, and element by element at the tensor's edges.
+ * One copy path instead of copy_plain's and the two-pass staged copy's,
+ * unrolled over the rounds, in every copy site of the pipeline (prologue,
+ * loop, both operands): NAME__nomap runs only where the launcher could
+ * neither build the tensor maps nor repack (gpu_stage.c), so it trades the
+ * staged copy's loads in flight at once for size. */
+static void copy_lean(GpuMma *m, int v, PirExpr *at, int64_t q0, int64_t q1, int64_t E, int64_t pad)
+{
+    if (q1 <= q0)
+        return;
+    scope(m);
+    PirLocal *i0, *i1, *dst;
+    int depth;
+    chunk_loop_u(m, v, at, q0, q1, E, pad, &i0, &i1, &dst, &depth, false);
+    PirExpr *ptr, *ok, *w[4];
+    int es = (int)(16 / chunk_elems(m, v));
+    if (gpu_load_chunk(m->e, v, ref(m, i0), ref(m, i1), &ptr, &ok)) {
+        PirLocal *okl = let(m, "uok", ok ? ok : pir_int(F, PT_BOOL, 1));
+        PirExpr *al = op(m, PB_EQ, op(m, PB_AND, pir_ptrint(F, ptr), pir_int(F, PT_U64, 15)), pir_int(F, PT_U64, 0));
+        PirStmt *s = pir_if(F, CUR, op(m, PB_AND, ref(m, okl), al));
+        PirStmt *cp = pir_asm_stmt(F, s->body, PA_CP_ASYNC);
+        cp->in[0] = pir_saddr(F, ref(m, dst));
+        cp->in[1] = ptr;
+        cp->in[2] = pir_int(F, PT_U32, 16);
+        s->els = pir_block(F);
+        gpu_push(m->e, s->els);
+        depth++;
+        int nr = gpu_stage_raw(m->k, es);
+        if (nr && ptr->kind == PE_PTRADD) {
+            s = pir_if(F, CUR, ref(m, okl));
+            gpu_push(m->e, s->body);
+            PirLocal *raw = pir_local(F, "ur", PT_U32, nr);
+            pir_decl(F, CUR, raw, NULL);
+            PirExpr *odd = gpu_stage_load(m->e, ptr, es, pir_int(F, PT_BOOL, 1), raw, ci(m, 0));
+            gpu_stage_words(m->e, es, raw, ci(m, 0), odd, w);
+            store_chunk(m, CUR, dst, w);
+            gpu_pop(m->e);
+            s->els = pir_block(F);
+            gpu_push(m->e, s->els);
+            depth++;
+        }
+    }
+    for (int i = 0; i < 4; i++)
+        w[i] = chunk_word(m, v, ref(m, i0), ref(m, i1), i);
+    store_chunk(m, CUR, dst, w);
+    close_n(m, depth + 1);
+}
+
 /* Copy loads c[0 .. n) (n <= 2): those whose chunks may be unaligned
  * (all_aligned) by copy_plain's code when every one of them is aligned at
  * run time and by the staged copy otherwise, the others by copy_plain
@@ -1434,6 +1493,11 @@ typedef struct CopyLoad { int v; PirExpr *at; int64_t q0, q1, E, pad; } CopyLoad
 static void copy_loads(GpuMma *m, const CopyLoad *c, int n)
 {
     PirExpr *al = NULL, *ok[2];
+    if (m->k->tma_version == 2 && tkc_knob("TKC_NOMAP_LEAN", 1)) {
+        for (int i = 0; i < n; i++)
+            copy_lean(m, c[i].v, c[i].at, c[i].q0, c[i].q1, c[i].E, c[i].pad);
+        return;
+    }
     for (int i = 0; i < n; i++) {
         ok[i] = c[i].q1 > c[i].q0 ? all_aligned(m, c[i].v) : NULL;
         al = !ok[i] ? al : al ? op(m, PB_AND, al, ok[i]) : ok[i];
