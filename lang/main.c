@@ -42,9 +42,8 @@ static const char usage[] =
     "                        specialize, persistent, blocks, fast_exp2)\n"
     "  --kernel=NAME[,NAME]  emit these kernels (default: every kernel of FILE)\n"
     "  --emit=KIND           tokens | ast | tir | c | pir | cuda | ptx | llvm (default: the header)\n"
-    "  -I DIR                search DIR for imports\n"
     "  -dPASSES              print the tile IR after passes (lower,fold,cse,dce,masks | all)\n"
-    "  -MD, -MF FILE         also write a make depfile (OUT.d, or FILE) listing the imports\n"
+    "  -I DIR, -MD, -MF FILE  search DIR for imports; also write a make depfile (OUT.d, or FILE)\n"
     "  --time                print where the time went, stage by stage, to stderr\n"
     TUNE_USAGE
     "environment: TKC_LOGS=masks prints which bound checks were dropped or kept,\n"
