@@ -622,19 +622,15 @@ static void emit_tmap_build(HE *h, TirKernel *k, const CudaKernel *ck, const Hos
                        nr, i, hn->pname[q->index], q->box[0], q->box[1], pir_ty_bits[q->ty] / 8);
             continue;
         }
-        if (q->role == 3) {     /* optional: else stored by the threads (PP_TMA_OK = 3) */
-            buf_printf(o, "    int tk_st%d = tk_cuda_tmap(&tk_tm%d, (const void *)(uintptr_t)%s, %s, %s, %d, %d, %d);\n", i, i,
-                       hn->pname[q->index], r ? r : "0", c ? c : "0", q->box[0], q->box[1], pir_ty_bits[q->ty] / 8);
-            continue;
-        }
-        if (repack_tensor(ck, q->index)) {
-            buf_printf(o, "    int tk_ok%d = tk_cuda_tmap(&tk_tm%d, (const void *)(uintptr_t)%s, %s, %s, %d, %d, %d);\n", i, i,
-                       hn->pname[q->index], r ? r : "0", c ? c : "0", q->box[0], q->box[1], pir_ty_bits[q->ty] / 8);
-            buf_printf(o, "    tk_tma &= tk_ok%d;\n", i);
-            continue;
-        }
-        buf_printf(o, "    tk_tma &= %stk_cuda_tmap(&tk_tm%d, (const void *)(uintptr_t)%s, %s, %s, %d, %d, %d);\n", nr, i,
-                   hn->pname[q->index], r ? r : "0", c ? c : "0", q->box[0], q->box[1], pir_ty_bits[q->ty] / 8);
+        const char *map = arena_printf(h->a, "tk_cuda_tmap(&tk_tm%d, (const void *)(uintptr_t)%s, %s, %s, %d, %d, %d)", i,
+                                       hn->pname[q->index], r ? r : "0", c ? c : "0", q->box[0], q->box[1],
+                                       pir_ty_bits[q->ty] / 8);
+        if (q->role == 3)       /* optional: else stored by the threads (PP_TMA_OK = 3) */
+            buf_printf(o, "    int tk_st%d = %s;\n", i, map);
+        else if (repack_tensor(ck, q->index))
+            buf_printf(o, "    int tk_ok%d = %s;\n    tk_tma &= tk_ok%d;\n", i, map, i);
+        else
+            buf_printf(o, "    tk_tma &= %s%s;\n", nr, map);
     }
     if (any) {
         buf_puts(o, "    if (getenv(\"TKC_TMA\") && !strcmp(getenv(\"TKC_TMA\"), \"0\"))   /* comparisons */\n");
@@ -649,6 +645,28 @@ static void emit_tmap_build(HE *h, TirKernel *k, const CudaKernel *ck, const Hos
             buf_printf(&st, "%stk_st%d", st.n ? " && " : "", i);
     if (st.n)
         buf_printf(o, "    if (tk_tma && !(%s))\n        tk_tma = 3;   /* the result stored by the threads */\n", st.s);
+}
+
+/* What the launcher's repacking code says of repackable tensor param t: its
+ * maps' tk_ok tests joined by &&, its rows and cols, its element bytes. */
+typedef struct RepackT { const char *ok, *rows, *cols; int es; } RepackT;
+
+static RepackT repack_of(HE *h, TirKernel *k, const CudaKernel *ck, const HostNames *hn, int t)
+{
+    Buf ok = { .a = h->a };
+    buf_puts(&ok, "");
+    RepackT r = { 0 };
+    for (int i = 0; i < ck->f->params.n; i++)
+        if (ck->f->params.v[i].kind == PP_TMAP && ck->f->params.v[i].index == t) {
+            buf_printf(&ok, "%stk_ok%d", ok.n ? " && " : "", i);
+            r.es = pir_ty_bits[ck->f->params.v[i].ty] / 8;
+        }
+    r.ok = ok.s;
+    r.rows = args_dim(h->a, k, hn, t, 0);
+    r.cols = args_dim(h->a, k, hn, t, 1);
+    r.rows = r.rows ? r.rows : "0";
+    r.cols = r.cols ? r.cols : "0";
+    return r;
 }
 
 /* The repacking of tensors whose maps failed (tk_cuda_repack). */
@@ -679,41 +697,24 @@ static void emit_repack(HE *h, TirKernel *k, const CudaKernel *ck, const HostNam
     for (int t = 0; t < ki->nparams; t++) {
         if (!repack_tensor(ck, t))
             continue;
-        Buf ok = { .a = h->a };
-        buf_puts(&ok, "");
-        int es = 0;
-        for (int i = 0; i < ck->f->params.n; i++)
-            if (ck->f->params.v[i].kind == PP_TMAP && ck->f->params.v[i].index == t) {
-                buf_printf(&ok, "%stk_ok%d", ok.n ? " && " : "", i);
-                es = pir_ty_bits[ck->f->params.v[i].ty] / 8;
-            }
-        const char *r = args_dim(h->a, k, hn, t, 0), *c = args_dim(h->a, k, hn, t, 1);
-        buf_printf(o, "    if (!(%s))\n        tk_rbytes += %d.0 * (double)(%s) * (double)(%s);\n", ok.s,
-                   (ki->params[t].stored ? 4 : 2) * es, r ? r : "0", c ? c : "0");
+        RepackT r = repack_of(h, k, ck, hn, t);
+        buf_printf(o, "    if (!(%s))\n        tk_rbytes += %d.0 * (double)(%s) * (double)(%s);\n", r.ok,
+                   (ki->params[t].stored ? 4 : 2) * r.es, r.rows, r.cols);
     }
     buf_printf(o, "    if (!tk_tma && tk_rpon && tk_cuda_repack_on(tk_np, %s, tk_rbytes)) {\n", fl);
     buf_puts(o, "        tk_tma = 1;\n");
     for (int t = 0; t < ki->nparams; t++) {
         if (!repack_tensor(ck, t))
             continue;
-        Buf ok = { .a = h->a };
-        buf_puts(&ok, "");
-        for (int i = 0; i < ck->f->params.n; i++)
-            if (ck->f->params.v[i].kind == PP_TMAP && ck->f->params.v[i].index == t)
-                buf_printf(&ok, "%stk_ok%d", ok.n ? " && " : "", i);
-        const char *r = args_dim(h->a, k, hn, t, 0), *c = args_dim(h->a, k, hn, t, 1);
-        int es = 0;
-        for (int i = 0; i < ck->f->params.n; i++)
-            if (ck->f->params.v[i].kind == PP_TMAP && ck->f->params.v[i].index == t)
-                es = pir_ty_bits[ck->f->params.v[i].ty] / 8;
-        buf_printf(o, "        if (tk_tma && !(%s)) {\n", ok.s);
+        RepackT r = repack_of(h, k, ck, hn, t);
+        buf_printf(o, "        if (tk_tma && !(%s)) {\n", r.ok);
         buf_printf(o, "            tk_tma = tk_cuda_repack(&tk_rb%d, &tk_rq%d, (const void *)(uintptr_t)%s, %s, %s, %d, tk_stream) == 0;\n",
-                   t, t, hn->pname[t], r ? r : "0", c ? c : "0", es);
+                   t, t, hn->pname[t], r.rows, r.cols, r.es);
         for (int i = 0; i < ck->f->params.n; i++) {
             const PirParam *q = &ck->f->params.v[i];
             if (q->kind == PP_TMAP && q->index == t)
                 buf_printf(o, "            tk_tma = tk_tma && tk_cuda_tmapp(&tk_tm%d, (const void *)(uintptr_t)tk_rb%d, %s, %s, tk_rq%d, %d, %d, %d);\n",
-                           i, t, r ? r : "0", c ? c : "0", t, q->box[0], q->box[1], es);
+                           i, t, r.rows, r.cols, t, q->box[0], q->box[1], r.es);
         }
         buf_puts(o, "        }\n");
     }
@@ -731,14 +732,10 @@ static void emit_unpack(HE *h, TirKernel *k, const CudaKernel *ck, const HostNam
     for (int t = 0; ck->f && t < ki->nparams; t++) {
         if (!repack_tensor(ck, t))
             continue;
-        const char *r = args_dim(h->a, k, hn, t, 0), *c = args_dim(h->a, k, hn, t, 1);
-        int es = 0;
-        for (int i = 0; i < ck->f->params.n; i++)
-            if (ck->f->params.v[i].kind == PP_TMAP && ck->f->params.v[i].index == t)
-                es = pir_ty_bits[ck->f->params.v[i].ty] / 8;
+        RepackT r = repack_of(h, k, ck, hn, t);
         buf_printf(h->o, "    tk_CUresult tk_u%d = tk_cuda_unpack(tk_rb%d, tk_rq%d, %s, %s, %s, %d, tk_stream);\n", t, t, t,
                    ki->params[t].stored ? arena_printf(h->a, "(void *)(uintptr_t)%s", hn->pname[t]) : "NULL",
-                   r ? r : "0", c ? c : "0", es);
+                   r.rows, r.cols, r.es);
     }
     for (int t = 0; ck->f && t < ki->nparams; t++)
         if (repack_tensor(ck, t))
