@@ -341,17 +341,49 @@ static bool optimize(Ll *l, LLVMTargetMachineRef tm, Diag *d)
     return false;
 }
 
-static bool emit_ptx(Arena *a, Ll *l, LLVMTargetMachineRef tm, CudaBinary *bin, Diag *d)
+/* With TKC_NVPTX_VERIFY=1: is the module valid LLVM IR?  (Else an error.) */
+static bool verify_ir(Ll *l, Diag *d)
+{
+    const char *verify = getenv("TKC_NVPTX_VERIFY");
+    char *msg = NULL;
+    bool ok = true;
+    if (verify && !strcmp(verify, "1") && LLVMVerifyModule(l->m, LLVMReturnStatusAction, &msg)) {
+        diag_error(d, (Span){0}, "internal error: nvptx: invalid LLVM IR:\n%s", msg);
+        ok = false;
+    }
+    LLVMDisposeMessage(msg);
+    return ok;
+}
+
+/* The module's PTX, malloc'd (NUL-terminated), or NULL after an error. */
+static char *ptx_text(Ll *l, LLVMTargetMachineRef tm, Diag *d)
 {
     char *err = NULL;
     LLVMMemoryBufferRef mb = NULL;
     if (LLVMTargetMachineEmitToMemoryBuffer(tm, l->m, LLVMAssemblyFile, &err, &mb)) {
         diag_error(d, (Span){0}, "internal error: nvptx: LLVM could not make PTX: %s", err ? err : "?");
         LLVMDisposeMessage(err);
-        return false;
+        return NULL;
     }
-    bin->ptx = arena_copy(a, LLVMGetBufferStart(mb), LLVMGetBufferSize(mb));
+    size_t len = LLVMGetBufferSize(mb);
+    char *ptx = malloc(len + 1);
+    if (ptx) {
+        memcpy(ptx, LLVMGetBufferStart(mb), len);
+        ptx[len] = 0;
+    } else {
+        diag_error(d, (Span){0}, "nvptx: out of memory for %zu bytes of PTX", len);
+    }
     LLVMDisposeMemoryBuffer(mb);
+    return ptx;
+}
+
+static bool emit_ptx(Arena *a, Ll *l, LLVMTargetMachineRef tm, CudaBinary *bin, Diag *d)
+{
+    char *ptx = ptx_text(l, tm, d);
+    if (!ptx)
+        return false;
+    bin->ptx = arena_copy(a, ptx, strlen(ptx));
+    free(ptx);
     return true;
 }
 
@@ -390,35 +422,14 @@ static void compile_part(Part *p)
     Ll l = { 0 };
     ll_init(&l, tm, false);
     LLVMSetAlignment(l.smem, p->align);   /* what nvptx_gen leaves in the one module */
-    p->ok = nvptx_gen(&l, &p->f, &p->d) != NULL;
-    const char *verify = getenv("TKC_NVPTX_VERIFY");
-    char *msg = NULL;
-    if (p->ok && verify && !strcmp(verify, "1") && LLVMVerifyModule(l.m, LLVMReturnStatusAction, &msg)) {
-        diag_error(&p->d, (Span){0}, "internal error: nvptx: invalid LLVM IR:\n%s", msg);
-        p->ok = false;
-    }
-    LLVMDisposeMessage(msg);
+    p->ok = nvptx_gen(&l, &p->f, &p->d) != NULL && verify_ir(&l, &p->d);
     double t1 = now_ms();
     p->ok = p->ok && optimize(&l, tm, &p->d);
     if (p->ok)
         unfreeze(&l);
     double t2 = now_ms();
-    char *err = NULL;
-    LLVMMemoryBufferRef mb = NULL;
-    if (p->ok && LLVMTargetMachineEmitToMemoryBuffer(tm, l.m, LLVMAssemblyFile, &err, &mb)) {
-        diag_error(&p->d, (Span){0}, "internal error: nvptx: LLVM could not make PTX: %s", err ? err : "?");
-        LLVMDisposeMessage(err);
-        p->ok = false;
-    } else if (p->ok) {
-        size_t len = LLVMGetBufferSize(mb);
-        p->ptx = malloc(len + 1);
-        if (p->ptx) {
-            memcpy(p->ptx, LLVMGetBufferStart(mb), len);
-            p->ptx[len] = 0;
-        }
-        p->ok = p->ptx != NULL;
-        LLVMDisposeMemoryBuffer(mb);
-    }
+    if (p->ok)
+        p->ok = (p->ptx = ptx_text(&l, tm, &p->d)) != NULL;
     ll_free(&l);
     LLVMDisposeTargetMachine(tm);
     p->ms[0] = t1 - t0, p->ms[1] = t2 - t1, p->ms[2] = now_ms() - t2;
@@ -621,13 +632,7 @@ bool nvptx_compile_pir(Arena *a, PirFunc **fs, int n, CudaKernel *ck, const char
         ok = nvptx_gen(&l, fs[i], d) != NULL;
         ck[i] = (CudaKernel){ fs[i]->name, fs[i]->threads, fs[i]->smem, fs[i], -1 };
     }
-    const char *verify = getenv("TKC_NVPTX_VERIFY");
-    char *msg = NULL;
-    if (ok && verify && !strcmp(verify, "1") && LLVMVerifyModule(l.m, LLVMReturnStatusAction, &msg)) {
-        diag_error(d, (Span){0}, "internal error: nvptx: invalid LLVM IR:\n%s", msg);
-        ok = false;
-    }
-    LLVMDisposeMessage(msg);
+    ok = ok && verify_ir(&l, d);
     double t1 = now_ms();
     ok = ok && optimize(&l, tm, d);
     if (ok)
