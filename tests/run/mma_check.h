@@ -63,6 +63,26 @@ static MmaIn mma_in(int64_t M, int64_t N, int64_t K)
         tkt_close(label " c", got_, (x)->ref, n_, tol, rel);                             \
     } while (0)
 
+/* One shape through a bf16 kernel and an f16 one, both called as
+ * KERNEL(a, b, c, M, K, N) (stdlib matmul_bf16 / matmul_f16 or variants of
+ * them), each against float64 on the rounded inputs, then the guards.  An
+ * empty result (M or N 0) still gets one element, a non-NULL pointer. */
+#define MMA_PAIR(M, N, K, bf16_kernel, f16_kernel)                                         \
+    do {                                                                                 \
+        MmaIn x_ = mma_in(M, N, K);                                                      \
+        int64_t n_c_ = (M) * (N) + ((M) * (N) == 0);                                     \
+        tk_bf16 *c1_ = TKT_OUT(tk_bf16, n_c_);                                           \
+        tk_f16 *c2_ = TKT_OUT(tk_f16, n_c_);                                             \
+        double tol_ = 1e-5 * (double)((K) + 1);                                          \
+        MMA_EXPECT(&x_, #bf16_kernel, bf16_kernel(x_.a, x_.b, c1_, M, K, N), c1_, tk_bf16_to_f32, rb, \
+                   tol_, 8e-3);                                                          \
+        MMA_EXPECT(&x_, #f16_kernel, f16_kernel(x_.ah, x_.bh, c2_, M, K, N), c2_, tk_f16_to_f32, rh, \
+                   tol_, 2e-3);                                                          \
+        tkt_check_guards();                                                              \
+        mma_free(&x_);                                                                   \
+        tkt_reset();                                                                     \
+    } while (0)
+
 static inline float mma_f32(float v) { return v; }
 
 static void mma_free(MmaIn *x)

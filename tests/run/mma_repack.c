@@ -13,15 +13,7 @@
 
 static void one(int64_t M, int64_t N, int64_t K)
 {
-    MmaIn x = mma_in(M, N, K);
-    tk_bf16 *c1 = TKT_OUT(tk_bf16, M * N + 1);
-    tk_f16 *c2 = TKT_OUT(tk_f16, M * N + 1);
-    double tol = 1e-5 * (double)(K + 1);
-    MMA_EXPECT(&x, "matmul_bf16", matmul_bf16(x.a, x.b, c1, M, K, N), c1, tk_bf16_to_f32, rb, tol, 8e-3);
-    MMA_EXPECT(&x, "matmul_f16", matmul_f16(x.ah, x.bh, c2, M, K, N), c2, tk_f16_to_f32, rh, tol, 2e-3);
-    tkt_check_guards();
-    mma_free(&x);
-    tkt_reset();
+    MMA_PAIR(M, N, K, matmul_bf16, matmul_f16);
 }
 
 int main(void)

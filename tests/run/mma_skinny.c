@@ -8,15 +8,7 @@
 
 static void one(int64_t M, int64_t N, int64_t K)
 {
-    MmaIn x = mma_in(M, N, K);
-    tk_bf16 *c1 = TKT_OUT(tk_bf16, M * N);
-    tk_f16 *c2 = TKT_OUT(tk_f16, M * N);
-    double tol = 1e-5 * (double)(K + 1);
-    MMA_EXPECT(&x, "skinny8", skinny8(x.a, x.b, c1, M, K, N), c1, tk_bf16_to_f32, rb, tol, 8e-3);
-    MMA_EXPECT(&x, "skinny6_f16", skinny6_f16(x.ah, x.bh, c2, M, K, N), c2, tk_f16_to_f32, rh, tol, 2e-3);
-    tkt_check_guards();
-    mma_free(&x);
-    tkt_reset();
+    MMA_PAIR(M, N, K, skinny8, skinny6_f16);
 }
 
 int main(void)
