@@ -2616,6 +2616,9 @@ static void emit_other(GL *e, const Instr *in)
     case OP_DOT:
         if (!gpu_mma_dot(&e->mma, in))
             emit_dot(e, in);
+        if (e->mma.ndefer && (e->shared[in->id] || e->needb[in->id]
+                              || (e->mma.res && e->mma.res[in->id] >= 0)))
+            gpu_mma_defer_wait(&e->mma);   /* settle reads the result now */
         settle(e, in->id);
         break;
     case OP_VAR_GET: case OP_VAR_SET:     /* of a var in the MMA fragment layout */
@@ -2758,6 +2761,10 @@ static void emit_block(GL *e, TBlock *b)
         Instr *in = I(e, b->ins.v[i]);
         if (early && early[i])
             continue;
+        if (gpu_mma_defer_due(&e->mma, in)) {      /* a wgmma dot's first reader */
+            flush(e);
+            gpu_mma_defer_wait(&e->mma);
+        }
         switch (classify(e, in)) {
         case CL_SKIP:
             break;
@@ -2774,6 +2781,8 @@ static void emit_block(GL *e, TBlock *b)
         }
     }
     flush(e);
+    if (gpu_mma_defer_due(&e->mma, NULL))
+        gpu_mma_defer_wait(&e->mma);
 }
 
 /* ------------------------------------------------------------ versioning */

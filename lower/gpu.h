@@ -118,6 +118,15 @@ typedef struct GpuMma {
     int *chain;                /* single wgmma DOT -> the single wgmma DOT that takes its
                                 * result as accumulator (one MMA group for both), or 0 */
     PirLocal **chain_acc;      /* such a later DOT -> the earlier one's accumulators */
+    int *pair;                 /* single wgmma DOT -> the next one in its block, after whose
+                                * commit it is waited for (TKC_WG_PAIR), or 0 */
+    PirLocal **pair_acc;       /* such a later DOT -> the earlier one's accumulators */
+    bool defer;                /* TKC_WG_DEFER */
+    int ndefer;                /* single wgmma DOTs issued, not yet waited for (TKC_WG_DEFER) */
+    int defer_id[8];           /* their ids, */
+    int defer_in[8];           /* their accumulator operands (args[2]) */
+    PirLocal *defer_acc[8];    /* and their accumulators */
+    int defer_nacc[8];
     int64_t *res_e;            /* resident operands in wgmma's swizzled layout: its width
                                 * (gpu_wg_width), else 0 (rows padded for ldmatrix) */
     int64_t *early_e;          /* the same for the early region's operands */
@@ -137,6 +146,12 @@ typedef struct GpuMma {
 void gpu_mma_plan(GpuMma *m);
 /* A DOT on tensor cores; false (building nothing) when it does not fit. */
 bool gpu_mma_dot(GpuMma *m, const Instr *in);
+/* Before instruction in of a block (NULL: the block's end): the wait for
+ * the single wgmma dots still in flight (TKC_WG_DEFER) when in reads one or
+ * holds blocks.  True when it waited (the caller flushed its lanes first:
+ * gpu_mma_defer_due says whether it must). */
+bool gpu_mma_defer_due(const GpuMma *m, const Instr *in);
+void gpu_mma_defer_wait(GpuMma *m);
 /* Is `in` a VAR_GET/VAR_SET of a var in the fragment layout?  Those are
  * built by gpu_mma_var_op (a VAR_GET defines v's block-layout registers). */
 bool gpu_mma_var(const GpuMma *m, const Instr *in);

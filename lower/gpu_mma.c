@@ -368,6 +368,50 @@ static void plan_chain(GpuMma *m, const int *uses)
     }
 }
 
+/* Two single wgmma dots of one block, u and then w, with nothing from u
+ * to w reading u's result (w included) and no control flow or other dot
+ * on tensor cores between them (sdpa_tc's key loop at D >= 128: s = q
+ * k_n^T, then acc = dot(p, v_{n-1}, acc * alpha)): u's MMAs are not waited
+ * for after its commit but after w's, with wait_group 1 (groups complete in
+ * order), and then w's own wait 0.  The tensor cores run the two groups
+ * back to back, and what comes between them (p's conversion to 16 bits,
+ * acc's rescale, w's descriptors) runs while u's MMAs do, as in
+ * FlashAttention-3's intra-warpgroup pipelining (S of the next block and
+ * P V of the current one both issued before the softmax).  TKC_WG_PAIR=1
+ * (an experiment, off). */
+static void plan_pair(GpuMma *m)
+{
+    if (tkc_knob("TKC_WG_PAIR", 0) != 1 || tkc_knob("TKC_PINGPONG", 0) == 1)
+        return;
+    int n = m->k->instrs.n;
+    for (int u = 1; u < n; u++) {
+        const Instr *in = I(m, u);
+        if (in->op != OP_DOT || !m->wgd[u] || !m->live[u] || m->fused[u] || m->chain[u])
+            continue;
+        const TBlock *b = in->parent;
+        int iu = -1;
+        for (int i = 0; i < b->ins.n && iu < 0; i++)
+            if (b->ins.v[i] == u)
+                iu = i;
+        for (int i = iu + 1; iu >= 0 && i < b->ins.n; i++) {
+            const Instr *x = I(m, b->ins.v[i]);
+            bool reads = false;
+            for (int j = 0; j < x->nargs; j++)
+                reads |= x->args[j] == u;
+            if (reads || x->blocks[0] || x->blocks[1])
+                break;
+            if (x->op != OP_DOT || !m->on[x->id])
+                continue;
+            bool outer = false;            /* the outer dot of a chain: its group is two */
+            for (int v = 1; v < n; v++)
+                outer |= m->chain[v] == x->id;
+            if (m->wgd[x->id] && m->live[x->id] && !m->chain[x->id] && !outer)
+                m->pair[u] = x->id;
+            break;
+        }
+    }
+}
+
 void gpu_mma_plan(GpuMma *m)
 {
     TirKernel *k = m->k;
@@ -388,6 +432,8 @@ void gpu_mma_plan(GpuMma *m)
     m->early_e = arena_alloc(m->a, sizeof(int64_t) * ((size_t)n + 1));
     m->chain = arena_alloc(m->a, sizeof(int) * ((size_t)n + 1));
     m->chain_acc = arena_alloc(m->a, sizeof(PirLocal *) * ((size_t)n + 1));
+    m->pair = arena_alloc(m->a, sizeof(int) * ((size_t)n + 1));
+    m->pair_acc = arena_alloc(m->a, sizeof(PirLocal *) * ((size_t)n + 1));
     if (!tkc_knob("TKC_MMA", 1))
         return;
     int *uses = tir_use_counts(k);
@@ -429,6 +475,8 @@ void gpu_mma_plan(GpuMma *m)
         if (m->wgd[v] && pipe_of(m, I(m, v)))
             m->wgd[v] = false;
     plan_chain(m, uses);
+    plan_pair(m);
+    m->defer = tkc_knob("TKC_WG_DEFER", 0) == 1 && tkc_knob("TKC_PINGPONG", 0) != 1;
 }
 
 bool gpu_mma_var(const GpuMma *m, const Instr *in)
@@ -2466,6 +2514,35 @@ static bool zero_tile(const GpuMma *m, int v)
     return c->op == OP_CONST && c->ty.rank == 0 && dtype_is_float(c->ty.dt) && c->fval == 0.0;
 }
 
+/* TKC_WG_DEFER=1 (an experiment, off): a single wgmma dot (not chained,
+ * not fused into a var) is not waited for after its commit; the wait
+ * (wait_group 0, for every dot in flight) comes before the first
+ * instruction of its block that reads its result or its accumulator
+ * operand, before any instruction holding blocks (if, for), and at the
+ * block's end: nothing stays in flight across a branch or a back edge.
+ * What the source puts between a dot and its result's first use (sdpa_tc:
+ * the next dot's issue, the softmax of another block) runs while its MMAs
+ * do, without relying on ptxas to move it above the wait. */
+bool gpu_mma_defer_due(const GpuMma *m, const Instr *in)
+{
+    if (!m->ndefer)
+        return false;
+    if (!in || in->blocks[0] || in->blocks[1])
+        return true;
+    for (int j = 0; j < m->ndefer; j++)
+        for (int a = 0; a < in->nargs; a++)
+            if (in->args[a] > 0 && (in->args[a] == m->defer_id[j] || in->args[a] == m->defer_in[j]))
+                return true;
+    return false;
+}
+
+void gpu_mma_defer_wait(GpuMma *m)
+{
+    for (int j = 0; j < m->ndefer; j++)
+        gpu_wg_wait(m, m->defer_acc[j], m->defer_nacc[j], 0);
+    m->ndefer = 0;
+}
+
 static bool wg_single(GpuMma *m, const Instr *in, const Grid *g)
 {
     int a = in->args[0], b = in->args[1], bt = trans_src(m, b), bs = bt ? bt : b;
@@ -2529,6 +2606,25 @@ static bool wg_single(GpuMma *m, const Instr *in, const Grid *g)
         m->chain_acc[m->chain[in->id]] = acc;
         return true;
     }
+    if (m->defer && m->ndefer < 8 && !m->fused[in->id]) {    /* waited for at its first reader */
+        close_n(m, 1);
+        int j = m->ndefer++;
+        m->defer_id[j] = in->id;
+        m->defer_in[j] = in->args[2];
+        m->defer_acc[j] = acc;
+        m->defer_nacc[j] = g->NI * 4;
+        gpu_bind(m->e, in->id, acc);
+        return true;
+    }
+    if (m->pair[in->id]) {                    /* waited for after the next dot's commit */
+        close_n(m, 1);
+        m->pair_acc[m->pair[in->id]] = acc;
+        if (!m->fused[in->id])
+            gpu_bind(m->e, in->id, acc);
+        return true;
+    }
+    if (m->pair_acc[in->id])                  /* the earlier dot's group (plan_pair) */
+        gpu_wg_wait(m, m->pair_acc[in->id], g->NI * 4, 1);
     gpu_wg_wait(m, acc, g->NI * 4, 0);
     close_n(m, 1);
     if (!m->fused[in->id])

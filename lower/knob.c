@@ -63,6 +63,8 @@ static const struct {
     { "TKC_WGDT_FENCE", "0: no proxy fence after gpu_wgdt.c's rewrite (timing only: unordered)" },
     { "TKC_WGDT_PREP", "0: no rewrite of tf32/s8 wgmma operands (timing only: wrong results)" },
     { "TKC_WG_LB", "1: the TMA version's K loop reuses a stage after the wait for the MMAs before it, copies S - 1 ahead, its block barrier after that wait (lb_plan)" },
+    { "TKC_WG_PAIR", "1: a single wgmma dot followed in its block by another that does not read it is waited for after that one's commit (wait_group 1), not on its own (sdpa_tc at D >= 128)" },
+    { "TKC_WG_DEFER", "1: a single wgmma dot waited for before the first instruction of its block that reads it (or holds blocks, or at the block end), not right after its commit" },
     { "TKC_WG_INFLIGHT", "0: every wgmma group waited for in its own iteration" },
     { "TKC_WG_ZERO", "1: a single wgmma dot whose accumulator operand is zeros skips the zeroing (its first k step ignores the accumulators; measured slower)" },
     { "TKC_WG_DINC", "1: a single wgmma dot's k step descriptors of B, 2: of A and B, the first one plus a constant (else each built from its address; measured slower)" },
