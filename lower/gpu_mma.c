@@ -378,7 +378,10 @@ static void plan_chain(GpuMma *m, const int *uses)
  * acc's rescale, w's descriptors) runs while u's MMAs do, as in
  * FlashAttention-3's intra-warpgroup pipelining (S of the next block and
  * P V of the current one both issued before the softmax).  TKC_WG_PAIR=1
- * (an experiment, off). */
+ * (an experiment, off): ptxas places the waits itself (SASS of the base
+ * code: q k^T waited for before p v's HGMMAs, the softmax's MUFU.EX2 among
+ * them); H100 sdpa_bf16 D=128 476.5 vs 468.7 TFLOP/s, causal 379.8 vs
+ * 375.8 (doc/bench/h100-s9-s9-attn-1.log), within the noise. */
 static void plan_pair(GpuMma *m)
 {
     if (tkc_knob("TKC_WG_PAIR", 0) != 1 || tkc_knob("TKC_PINGPONG", 0) == 1)
@@ -2522,7 +2525,16 @@ static bool zero_tile(const GpuMma *m, int v)
  * block's end: nothing stays in flight across a branch or a back edge.
  * What the source puts between a dot and its result's first use (sdpa_tc:
  * the next dot's issue, the softmax of another block) runs while its MMAs
- * do, without relying on ptxas to move it above the wait. */
+ * do, without relying on ptxas to move it above the wait.  Only sdpa_tc's
+ * D >= 128 loop changes (every other kernel's PTX is the same).  H100,
+ * D=128, three runs: 476.9 vs 468.7, 473.0 / 474.1 vs 466.8 / 466.2, 477.9
+ * vs 485.8; causal 382.7 vs 375.8, 378.0 vs 379.1, 389.0 vs 382.2
+ * (doc/bench/h100-s9-s9-attn-1..3.log): noise.  With it a source that
+ * runs the softmax one key block behind q k^T (tests/gpu/s9/lag.tk: both
+ * groups of MMAs in flight during the softmax, FlashAttention-3's
+ * intra-warpgroup pipelining) does overlap them in SASS, but needs 224
+ * accumulator registers at 128 x 128 (580 bytes spilled) and measured
+ * 361.8 at 128 x 64. */
 bool gpu_mma_defer_due(const GpuMma *m, const Instr *in)
 {
     if (!m->ndefer)
