@@ -164,11 +164,12 @@ static void att_compare(const char *what, int64_t B, int64_t H, int64_t S, const
         tkt_close("lse", lse, rlse, B * H * S, 1e-4, 1e-5);
 }
 
-static const double att_scales[] = {0.125, 1.0, 0.0, 0.3};   /* 0.0: 1/sqrt(D) */
+/* 0.0: 1/sqrt(D); -0.2: a negative scale (sdpa_tc negates q for it) */
+static const double att_scales[] = {0.125, 1.0, 0.0, 0.3, -0.2};
 static double att_scale(int which)
 {
-    double s = att_scales[which % 4];
-    return s > 0 ? s : 1.0 / sqrt((double)ATT_D);
+    double s = att_scales[which % 5];
+    return s != 0 ? s : 1.0 / sqrt((double)ATT_D);
 }
 
 /* ---- sdpa, sdpa_lse: f32 ---- */
@@ -485,6 +486,8 @@ static int att_main(const char *test)
     att_half_case(0, 1, 1, 257, 17, 3);
     att_half_case(1, 1, 2, 100, 100, 0);
     att_half_case(1, 1, 2, 33, 129, 3);
+    att_half_case(0, 1, 2, 100, 100, 4);         /* negative scale */
+    att_half_case(1, 1, 2, 33, 129, 4);
     /* 3 x 6 heads: under CAUSAL groups of 16 + 2 heads at D=64, 12 + 6 at
      * D=80, 8 + 8 + 2 at D=128 in sdpa_tc's longest-first order */
     att_half_case(0, 3, 6, 200, 200, 1);
