@@ -2530,7 +2530,7 @@ static bool zero_tile(const GpuMma *m, int v)
  * D=128, three runs: 476.9 vs 468.7, 473.0 / 474.1 vs 466.8 / 466.2, 477.9
  * vs 485.8; causal 382.7 vs 375.8, 378.0 vs 379.1, 389.0 vs 382.2
  * (doc/bench/h100-s9-s9-attn-1..3.log): noise.  With it a source that
- * runs the softmax one key block behind q k^T (tests/gpu/s9/lag.tk: both
+ * runs the softmax one key block behind q k^T (tests/gpu/s9/lag.tk on branch s9-attn, 0f8af7f: both
  * groups of MMAs in flight during the softmax, FlashAttention-3's
  * intra-warpgroup pipelining) does overlap them in SASS, but needs 224
  * accumulator registers at 128 x 128 (580 bytes spilled) and measured

@@ -1,7 +1,7 @@
 #!/bin/sh
 # tests/gpu/bench_attn_s9.sh — session 9 (issue 5): sdpa_bf16 with the
 # single wgmma dots' waits moved (TKC_WG_PAIR=1, TKC_WG_DEFER=1) and the
-# softmax one key block behind q k^T (tests/gpu/s9/lag.tk with
+# softmax one key block behind q k^T (tests/gpu/s9/lag.tk on branch s9-attn, 0f8af7f with
 # TKC_WG_DEFER=1), next to the tree in the same run; the SASS of the D=128
 # key loops (cubins built beforehand with ptxas into tests/gpu/s9/sass/,
 # when there); then run tests (cuda + memcheck) with the switches on.
