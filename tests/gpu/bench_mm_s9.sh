@@ -17,7 +17,11 @@
 # rounds of bench_mm.c processes (def / all, def16 / all16) with cuBLAS
 # timed by its own process after each (bench_mm.sh's way).
 #
-#   PRE=DIR [ROUNDS=1] [PAIR_ROUNDS=40] sh tests/gpu/bench_mm_s9.sh
+# BF, FH: the variant lists (bf16, f16); SEP_BF, SEP_FH: those of the
+# bench_mm.c rounds; RT_ENV: the run tests' knobs (empty: the defaults);
+# DISPATCH=1: also tests/gpu/mm_dispatch.sh (stdlib/matmul.tktune's header).
+#
+#   PRE=DIR [ROUNDS=1] [PAIR_ROUNDS=30] sh tests/gpu/bench_mm_s9.sh
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 PRE=${PRE:?PRE=DIR of prebuilt headers}
@@ -26,8 +30,8 @@ CC=${CC:-gcc}
 CUDA=${CUDA_HOME:-/usr/local/cuda}
 mkdir -p "$B"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,temperature.gpu,power.draw --format=csv,noheader 2>/dev/null
-BF="def wgbar db both all"
-FH="def16 all16 ws16 wsall16"
+BF=${BF:-def wgbar db both all}
+FH=${FH:-def16 all16 ws16 wsall16}
 for v in $BF $FH; do     # in parallel: a header with its cubin takes seconds to compile
     mkdir -p "$B/$v"
     cp "$PRE/$v.h" "$B/$v/bench.h" || exit 1
@@ -53,8 +57,11 @@ p=""
 for v in $FH; do p="$p $v=$B/$v/lib.so"; done
 # shellcheck disable=SC2086
 PAIR_DTYPE=f16 timeout 70 python3 tests/gpu/bench_mm_pair.py $p -- 4096 8192
-echo "run tests, knobs of all on (cuda + memcheck):"
-TKC_EPI_WGBAR=1 TKC_EPI_DB=1 TKC_TMA_STORE=2 TKC_GPU_NVPTX=0 timeout 100 sh tests/gpu/run.sh mma mma_ws mma_pipe mma_odd mma_repack matmul_dtypes 2>&1 | tail -8
+RT_ENV=${RT_ENV-TKC_EPI_WGBAR=1 TKC_EPI_DB=1 TKC_TMA_STORE=2}
+echo "run tests, with [$RT_ENV] (cuda + memcheck):"
+# shellcheck disable=SC2086
+env $RT_ENV TKC_GPU_NVPTX=0 timeout 100 sh tests/gpu/run.sh mma mma_ws mma_pipe mma_odd mma_repack matmul_dtypes 2>&1 | tail -8
+[ "${DISPATCH:-0}" = 1 ] && timeout 60 sh tests/gpu/mm_dispatch.sh 2>&1 | tail -12
 cat >"$B/ref.py" <<'PY'
 import sys, torch
 sys.path.insert(0, "tests/gpu")
@@ -68,9 +75,9 @@ for s in (4096, 8192):
 PY
 r=1
 while [ "$r" -le "${ROUNDS:-1}" ]; do
-    for v in def all; do timeout 20 "$B/$v/bench" "$v" 4096 4096 4096 8192 8192 8192; done
+    for v in ${SEP_BF:-def all}; do timeout 20 "$B/$v/bench" "$v" 4096 4096 4096 8192 8192 8192; done
     timeout 20 python3 "$B/ref.py" bf16
-    for v in def16 ws16 wsall16; do timeout 20 "$B/$v/bench" "$v" 4096 4096 4096 8192 8192 8192; done
+    for v in ${SEP_FH:-def16 ws16 wsall16}; do timeout 20 "$B/$v/bench" "$v" 4096 4096 4096 8192 8192 8192; done
     timeout 20 python3 "$B/ref.py" f16
     r=$((r + 1))
 done

@@ -2,6 +2,9 @@
 # tests/gpu/bench_mm_s9_pre.sh — the headers (with cubins: run where ptxas
 # is) and cubins of tests/gpu/bench_mm_s9.sh's variants into DIR.
 #
+# Second run (after matmul_f16 took bf16's @launch): old16 is
+# matmul_f16 -D specialize=0 -D persistent=0 (its default before).
+#
 #   sh tests/gpu/bench_mm_s9_pre.sh DIR
 set -u
 cd "$(dirname "$0")/../.." || exit 2
@@ -26,4 +29,6 @@ def16:matmul_f16:TKC_EPI_WGBAR=0:
 all16:matmul_f16:TKC_EPI_WGBAR=1 TKC_EPI_DB=1 TKC_TMA_STORE=2:
 ws16:matmul_f16:TKC_EPI_WGBAR=0:-D specialize=1 -D persistent=1
 wsall16:matmul_f16:TKC_EPI_WGBAR=1 TKC_EPI_DB=1 TKC_TMA_STORE=2:-D specialize=1 -D persistent=1
+old16:matmul_f16:TKC_EPI_WGBAR=0:-D specialize=0 -D persistent=0
+both16:matmul_f16:TKC_EPI_WGBAR=1 TKC_EPI_DB=1:
 L
