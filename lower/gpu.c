@@ -1924,16 +1924,21 @@ static void frag_store(GL *e, const Instr *st, const TTy *L)
  * persistent kernel's next tile overlaps the stores.  Only when the kernel's
  * TMA maps were built (the launcher's tk_tma; else frag_store).
  * TKC_TMA_STORE=0: frag_store always.
- * Two experiments (issue 4, off by default; doc/bench/README.md s9-mm):
- * TKC_EPI_WGBAR=1 orders a warpgroup's writes and its TMA stores by a
+ * Two refinements (issue 4, session 9; TKC_EPI_WGBAR=0 / TKC_EPI_DB=0 take
+ * them back): a warpgroup's writes and its TMA stores are ordered by a
  * named barrier of its own 128 threads (4 + w), not all consumers'
  * barrier (warp-specialized kernels only: there the producer alone writes
  * the stages, so nothing else leans on that barrier): the buffer is the
- * warpgroup's alone, so the other warpgroups need not wait.  TKC_EPI_DB=1 (buffers of two boxes) writes
- * and sends one box per chunk, alternating between the two, and waits
- * before writing one only for the reads of the store group before last:
- * the threads' writes of box h overlap the unit's read of box h - 1 (the
- * default waits for every read before writing the next pair). */
+ * warpgroup's alone, so the other warpgroups need not wait; and buffers of
+ * two boxes are written and sent one box per chunk, alternating between
+ * the two, each waiting only for the reads of the store group before last:
+ * the threads' writes of box h overlap the unit's read of box h - 1 (before:
+ * every read waited for before the next pair was written).  On an H100 in
+ * turns with cuBLAS, two runs: matmul_bf16 0.996 / 0.992 of cuBLAS at
+ * 4096^3 against 0.991 / 0.985, 1.019 / 1.017 at 8192^3 against 1.015 /
+ * 1.016; matmul_f16 0.992 / 1.019 against 0.983 / 1.015
+ * (doc/bench/h100-s9-mm-1.log, -2.log): small, every time the same way.
+ * TKC_TMA_STORE=2 on top of them: no faster (0.995 / 1.018). */
 #define EPI_BOX 8192
 
 static int64_t epi_at(const GL *e)
@@ -1975,10 +1980,10 @@ static void frag_store_tma(GL *e, const Instr *st, const TTy *L, const GpuTma *t
     const GpuGrid *g = &e->run_lay.g;
     DType tdt = e->ki->params[st->index].dt;
     int64_t gm = g->WM / 4, G = e->T / 128, cb = g->TN >= 128 ? 2 : 1;
-    int64_t per = cb == 2 && tkc_knob("TKC_EPI_DB", 0) == 1 ? 1 : cb;   /* boxes per chunk */
+    int64_t per = cb == 2 && tkc_knob("TKC_EPI_DB", 1) == 1 ? 1 : cb;   /* boxes per chunk */
     int64_t nh = g->TN / 64 / per;
     PirLocal *pw = e->mma.pp_wg;     /* ping-pong consumers: a buffer per warpgroup */
-    bool wgbar = !pw && G > 1 && gpu_mma_ws_loop(&e->mma) && tkc_knob("TKC_EPI_WGBAR", 0) == 1;
+    bool wgbar = !pw && G > 1 && gpu_mma_ws_loop(&e->mma) && tkc_knob("TKC_EPI_WGBAR", 1) == 1;
     if (e->plan && (pw ? 2 : 1) * G * cb * EPI_BOX > e->epi_need)
         e->epi_need = (pw ? 2 : 1) * G * cb * EPI_BOX;
     int map = gpu_tma_param(&e->mma, t, 64, 64);

@@ -2,8 +2,11 @@
 # tests/gpu/bench_mm_s9_pre.sh — the headers (with cubins: run where ptxas
 # is) and cubins of tests/gpu/bench_mm_s9.sh's variants into DIR.
 #
-# Second run (after matmul_f16 took bf16's @launch): old16 is
-# matmul_f16 -D specialize=0 -D persistent=0 (its default before).
+# Every header names its knobs and launch options, so that the lines give
+# the logs' variants whatever the defaults are: def / def16 are the
+# defaults of h100-s9-mm-2.log's run (no epilogue knobs; matmul_f16
+# specialized + persistent; h100-s9-mm-1.log's def16 was old16, matmul_f16's
+# default then), both / both16 the defaults after it.
 #
 #   sh tests/gpu/bench_mm_s9_pre.sh DIR
 set -u
@@ -20,15 +23,15 @@ while IFS=: read -r v k envs flags; do
     "$PTXAS" -arch=sm_90a -v -o "$D/$v.cubin" "$D/$v.ptx" 2>&1 | grep -E "registers|spill|C75" | sed "s/^/$v: /"
     rm -f "$D/$v.ptx"
 done <<'L'
-def:matmul_bf16:TKC_EPI_WGBAR=0:
-wgbar:matmul_bf16:TKC_EPI_WGBAR=1:
-db:matmul_bf16:TKC_EPI_DB=1:
+def:matmul_bf16:TKC_EPI_WGBAR=0 TKC_EPI_DB=0:
+wgbar:matmul_bf16:TKC_EPI_WGBAR=1 TKC_EPI_DB=0:
+db:matmul_bf16:TKC_EPI_WGBAR=0 TKC_EPI_DB=1:
 both:matmul_bf16:TKC_EPI_WGBAR=1 TKC_EPI_DB=1:
 all:matmul_bf16:TKC_EPI_WGBAR=1 TKC_EPI_DB=1 TKC_TMA_STORE=2:
-def16:matmul_f16:TKC_EPI_WGBAR=0:
-all16:matmul_f16:TKC_EPI_WGBAR=1 TKC_EPI_DB=1 TKC_TMA_STORE=2:
-ws16:matmul_f16:TKC_EPI_WGBAR=0:-D specialize=1 -D persistent=1
+def16:matmul_f16:TKC_EPI_WGBAR=0 TKC_EPI_DB=0:-D specialize=1 -D persistent=1
+all16:matmul_f16:TKC_EPI_WGBAR=1 TKC_EPI_DB=1 TKC_TMA_STORE=2:-D specialize=0 -D persistent=0
+ws16:matmul_f16:TKC_EPI_WGBAR=0 TKC_EPI_DB=0:-D specialize=1 -D persistent=1
 wsall16:matmul_f16:TKC_EPI_WGBAR=1 TKC_EPI_DB=1 TKC_TMA_STORE=2:-D specialize=1 -D persistent=1
-old16:matmul_f16:TKC_EPI_WGBAR=0:-D specialize=0 -D persistent=0
-both16:matmul_f16:TKC_EPI_WGBAR=1 TKC_EPI_DB=1:
+old16:matmul_f16:TKC_EPI_WGBAR=0 TKC_EPI_DB=0:-D specialize=0 -D persistent=0
+both16:matmul_f16:TKC_EPI_WGBAR=1 TKC_EPI_DB=1:-D specialize=1 -D persistent=1
 L
