@@ -1923,7 +1923,22 @@ static void frag_store(GL *e, const Instr *st, const TTy *L)
  * it is written again, and every group at the end of the kernel.  A
  * persistent kernel's next tile overlaps the stores.  Only when the kernel's
  * TMA maps were built (the launcher's tk_tma; else frag_store).
- * TKC_TMA_STORE=0: frag_store always. */
+ * TKC_TMA_STORE=0: frag_store always.
+ * Two refinements (issue 4, session 9; TKC_EPI_WGBAR=0 / TKC_EPI_DB=0 take
+ * them back): a warpgroup's writes and its TMA stores are ordered by a
+ * named barrier of its own 128 threads (4 + w), not all consumers'
+ * barrier (warp-specialized kernels only: there the producer alone writes
+ * the stages, so nothing else leans on that barrier): the buffer is the
+ * warpgroup's alone, so the other warpgroups need not wait; and buffers of
+ * two boxes are written and sent one box per chunk, alternating between
+ * the two, each waiting only for the reads of the store group before last:
+ * the threads' writes of box h overlap the unit's read of box h - 1 (before:
+ * every read waited for before the next pair was written).  On an H100 in
+ * turns with cuBLAS, two runs: matmul_bf16 0.996 / 0.992 of cuBLAS at
+ * 4096^3 against 0.991 / 0.985, 1.019 / 1.017 at 8192^3 against 1.015 /
+ * 1.016; matmul_f16 0.992 / 1.019 against 0.983 / 1.015
+ * (doc/bench/h100-s9-mm-1.log, -2.log): small, every time the same way.
+ * TKC_TMA_STORE=2 on top of them: no faster (0.995 / 1.018). */
 #define EPI_BOX 8192
 
 static int64_t epi_at(const GL *e)
@@ -1946,12 +1961,29 @@ static bool tma_store_ok(GL *e, const Instr *st, const TTy *L, GpuTma *t)
     return gpu_tma_match_store(&e->mma, st->id, t);
 }
 
+/* The epilogue's barrier: the block's (the consumers' in a specialized
+ * kernel), or with `wgbar` named barrier 4 + wg of the warpgroup's 128
+ * threads (ids 2 and 3 are the key loops' ping-pong's, gpu_mma.c). */
+static void epi_barrier(GL *e, bool wgbar, PirLocal *wg)
+{
+    if (!wgbar) {
+        pir_barrier(F, gpu_cur(e));
+        return;
+    }
+    PirStmt *s = pir_asm_stmt(F, gpu_cur(e), PA_NBAR_SYNC);
+    s->in[0] = gpu_add(e, pir_ref(F, wg), gpu_i(e, 4));
+    s->in[1] = gpu_i(e, 128);
+}
+
 static void frag_store_tma(GL *e, const Instr *st, const TTy *L, const GpuTma *t)
 {
     const GpuGrid *g = &e->run_lay.g;
     DType tdt = e->ki->params[st->index].dt;
-    int64_t gm = g->WM / 4, G = e->T / 128, cb = g->TN >= 128 ? 2 : 1, nh = g->TN / 64 / cb;
+    int64_t gm = g->WM / 4, G = e->T / 128, cb = g->TN >= 128 ? 2 : 1;
+    int64_t per = cb == 2 && tkc_knob("TKC_EPI_DB", 1) == 1 ? 1 : cb;   /* boxes per chunk */
+    int64_t nh = g->TN / 64 / per;
     PirLocal *pw = e->mma.pp_wg;     /* ping-pong consumers: a buffer per warpgroup */
+    bool wgbar = !pw && G > 1 && gpu_mma_ws_loop(&e->mma) && tkc_knob("TKC_EPI_WGBAR", 1) == 1;
     if (e->plan && (pw ? 2 : 1) * G * cb * EPI_BOX > e->epi_need)
         e->epi_need = (pw ? 2 : 1) * G * cb * EPI_BOX;
     int map = gpu_tma_param(&e->mma, t, 64, 64);
@@ -1973,11 +2005,12 @@ static void frag_store_tma(GL *e, const Instr *st, const TTy *L, const GpuTma *t
     int64_t base = epi_at(e);
     for (int64_t h = 0; h < nh; h++) {
         gpu_push(e, pir_if(F, gpu_cur(e), lead)->body);
-        pir_asm_stmt(F, gpu_cur(e), PA_BULK_WAIT_READ)->in[0] = gpu_i(e, 0);
+        /* per < cb: the group before this one read the other box */
+        pir_asm_stmt(F, gpu_cur(e), PA_BULK_WAIT_READ)->in[0] = gpu_i(e, h > 0 && per < cb ? 1 : 0);
         gpu_pop(e);
-        pir_barrier(F, gpu_cur(e));
+        epi_barrier(e, wgbar, wg);
         GpuSlots sl = gpu_mma_open_pairs(&e->mma, g);
-        gpu_push(e, pir_if(F, gpu_cur(e), pir_bin(F, PB_EQ, pir_bin(F, PB_DIV, sl.ni, gpu_i(e, 8 * cb)), gpu_i(e, h)))->body);
+        gpu_push(e, pir_if(F, gpu_cur(e), pir_bin(F, PB_EQ, pir_bin(F, PB_DIV, sl.ni, gpu_i(e, 8 * per)), gpu_i(e, h)))->body);
         e->cur_lay = e->run_lay;
         PirExpr *w[2];
         for (int j = 0; j < 2; j++) {
@@ -2003,13 +2036,13 @@ static void frag_store_tma(GL *e, const Instr *st, const TTy *L, const GpuTma *t
             gpu_pop(e);
         e->cur_lay = (GpuLay){ .kind = GL_BLOCK };
         pir_asm_stmt(F, gpu_cur(e), PA_FENCE_PROXY);
-        pir_barrier(F, gpu_cur(e));
+        epi_barrier(e, wgbar, wg);
         gpu_push(e, pir_if(F, gpu_cur(e), lead)->body);
-        for (int64_t b = 0; b < cb; b++) {
+        for (int64_t b = 0; b < per; b++) {
             PirStmt *x = pir_asm_stmt(F, gpu_cur(e), PA_TMA_STORE2);
-            x->in[0] = pir_saddr(F, gpu_add(e, gpu_i(e, base + b * EPI_BOX), pir_ref(F, buf)));
+            x->in[0] = pir_saddr(F, gpu_add(e, gpu_i(e, base + (h * per + b) % cb * EPI_BOX), pir_ref(F, buf)));
             x->in[1] = pir_param(F, map);
-            x->in[2] = gpu_add(e, pir_ref(F, gc), gpu_i(e, (h * cb + b) * 64));
+            x->in[2] = gpu_add(e, pir_ref(F, gc), gpu_i(e, (h * per + b) * 64));
             x->in[3] = pir_ref(F, gr);
         }
         pir_asm_stmt(F, gpu_cur(e), PA_BULK_COMMIT);

@@ -14,10 +14,16 @@
 
 #include TK_HEADER   /* tkc stdlib/matmul.tk --target=cuda --kernel=matmul_bf16 */
 
+/* -DTKB_F16: the header's matmul_f16 (f16 tensors) instead. */
 int tkb_mm(uint64_t a, uint64_t b, uint64_t c, int64_t M, int64_t K, int64_t N, void *stream)
 {
+#ifdef TKB_F16
+    return matmul_f16_cuda((const tk_f16 *)(uintptr_t)a, (const tk_f16 *)(uintptr_t)b,
+                           (tk_f16 *)(uintptr_t)c, M, K, N, stream);
+#else
     return matmul_bf16_cuda((const tk_bf16 *)(uintptr_t)a, (const tk_bf16 *)(uintptr_t)b,
                             (tk_bf16 *)(uintptr_t)c, M, K, N, stream);
+#endif
 }
 
 const char *tkb_error(void)

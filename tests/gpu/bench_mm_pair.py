@@ -17,6 +17,8 @@
 # 725-732: every column (tkc's too) reads lower under the ~10 s of
 # back-to-back bursts; the per-round ratios are the figures to compare.
 #
+# PAIR_DTYPE=f16: f16 tensors (libraries built with -DTKB_F16: matmul_f16).
+#
 #   python3 tests/gpu/bench_mm_pair.py LABEL=lib.so ... [-- SIZE ...]
 import ctypes
 import os
@@ -25,6 +27,7 @@ import sys
 import torch
 
 ROUNDS = max(1, int(os.environ.get("PAIR_ROUNDS", "25")))
+DT = torch.float16 if os.environ.get("PAIR_DTYPE", "bf16") == "f16" else torch.bfloat16
 BURST_MS = float(os.environ.get("BURST_MS", "30"))
 args = sys.argv[1:]
 sizes = [4096, 8192]
@@ -51,8 +54,8 @@ def med(v):
 
 for s in sizes:
     torch.manual_seed(s)
-    a = torch.randn(s, s, device="cuda", dtype=torch.bfloat16)
-    b = torch.randn(s, s, device="cuda", dtype=torch.bfloat16)
+    a = torch.randn(s, s, device="cuda", dtype=DT)
+    b = torch.randn(s, s, device="cuda", dtype=DT)
     ref = a.float() @ b.float()
     stream = ctypes.c_void_p(torch.cuda.current_stream().cuda_stream)
     fns = {}
@@ -60,7 +63,7 @@ for s in sizes:
     # where torch.matmul(a, b) runs at 740-800 (doc/bench/h100-s6-mm-2.log)
     fns["cublas"] = lambda: torch.matmul(a, b)
     for label, lib in libs:
-        c = torch.empty(s, s, device="cuda", dtype=torch.bfloat16)
+        c = torch.empty(s, s, device="cuda", dtype=DT)
 
         def fn(lib=lib, c=c, label=label):
             r = lib.tkb_mm(a.data_ptr(), b.data_ptr(), c.data_ptr(), s, s, s, stream)
