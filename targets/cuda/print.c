@@ -131,6 +131,7 @@ const char cuda_mma_prelude[] =
     "TK_D void tk_cp_async(uint32_t s, const void *g, uint32_t n)\n"
     "{ asm volatile(\"cp.async.cg.shared.global [%0], [%1], 16, %2;\" :: \"r\"(s), \"l\"(g), \"r\"(n) : \"memory\"); }\n"
     "TK_D void tk_cp_commit(void) { asm volatile(\"cp.async.commit_group;\" ::: \"memory\"); }\n"
+    "TK_D int32_t tk_opaque(int32_t x) { int32_t r; asm volatile(\"mov.b32 %0, %1;\" : \"=r\"(r) : \"r\"(x) : \"memory\"); return r; }\n"
     "#define tk_cp_wait(n) asm volatile(\"cp.async.wait_group %0;\" :: \"n\"(n) : \"memory\")\n"
     "TK_D void tk_wg_commit(void) { asm volatile(\"wgmma.commit_group.sync.aligned;\" ::: \"memory\"); }\n"
     "TK_D void tk_fence_proxy(void) { asm volatile(\"fence.proxy.async.shared::cta;\" ::: \"memory\"); }\n"
