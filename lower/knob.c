@@ -39,6 +39,7 @@ static const struct {
     { "TKC_MMA_STAGES", "the K loop pipeline's stages when the kernel sets none" },
     { "TKC_MM_PP", "1: a specialized persistent wgmma K loop of one consumer warpgroup (T = 128) runs two, each its own programs, taking turns (ping-pong)" },
     { "TKC_PAR_COMPILE", "0: a module's functions compiled one after another, not in parallel threads (ptxas's --split-compile, LLVM one context per function; the same code either way); 2: NVRTC's --split-compile too (the same SASS for the stdlib's kernels, not for all: targets/cuda/nvrtc.c)" },
+    { "TKC_PRINT_DEAD", "1: the CUDA printer prints both arms of an if with a constant test (if (true) { ... } else { dead }), as before s9-ln" },
     { "TKC_PERSIST", "1/0: overrides the launch option persistent" },
     { "TKC_PERSIST_ANY", "1: the launch option persistent applies to every kernel, not only to one whose K loop is warp-specialized" },
     { "TKC_UNALIGNED", "1: unaligned in-bounds operand chunks of a K loop by word loads staged through registers, one operand at a time (gpu_stage.c; the default in NAME__nomap kernels), 0: never; 2: both operands' loads at once" },
