@@ -2940,6 +2940,33 @@ static bool guard_test(GL *e, const Instr *in, PirLocal *ok)
     return vec;
 }
 
+/* One copy of the program's body.  In a kernel compiled for `blocks`
+ * resident programs (a register cap), each copy's thread index is hidden
+ * from the optimizers (PA_OPAQUE): else NVVM finds the two copies' common
+ * index and address arithmetic and computes it once above the vote,
+ * where it holds registers across the fast copy's loads and reductions.
+ * H100, layernorm_f16 8192 x 4096 BLOCK=4096 PASSES=1 warps=8 blocks=5 (48
+ * registers): NVRTC's SASS 52 B of spills and 1504 instructions -> none
+ * and 1280 (LLVM's PTX: none, 1304), 2621-2639 -> 2694-2709 GB/s
+ * (doc/bench/h100-s9-ln-1.log).  Not without a cap: softmax BLOCK=4096
+ * warps=4 went from 2887 to 2676 GB/s (the index's range lost, ptxas no
+ * longer issued the row's eight loads together).  TKC_VERSION_TID=0:
+ * never, 2: in every versioned kernel. */
+static void emit_copy(GL *e)
+{
+    PirLocal *tid = e->tid;
+    int knob = tkc_knob("TKC_VERSION_TID", 1);
+    if (knob == 2 || (knob == 1 && e->k->blocks > 1)) {
+        e->tid = pir_local(F, "tid", PT_I32, 0);
+        pir_decl(F, gpu_cur(e), e->tid, NULL);
+        PirStmt *s = pir_asm_stmt(F, gpu_cur(e), PA_OPAQUE);
+        s->out[0] = pir_ref(F, e->tid);
+        s->in[0] = pir_ref(F, tid);
+    }
+    emit_block(e, e->k->body);
+    e->tid = tid;
+}
+
 /* The body of program, versioned when it has guarded accesses; false
  * (nothing built) when not. */
 static bool emit_versions(GL *e)
@@ -2975,11 +3002,11 @@ static bool emit_versions(GL *e)
     s->els = pir_block(F);
     gpu_push(e, s->body);
     e->fast = true;
-    emit_block(e, e->k->body);
+    emit_copy(e);
     e->fast = false;
     gpu_pop(e);
     gpu_push(e, s->els);
-    emit_block(e, e->k->body);
+    emit_copy(e);
     gpu_pop(e);
     return true;
 }

@@ -425,7 +425,12 @@ typedef struct PirExpr {
      * multiple of 32): NBAR_SYNC waits for the count, NBAR_ARRIVE only counts this    \
      * thread's warp (FlashAttention-3's ordering of two warpgroups' MMAs) */          \
     X(PA_NBAR_SYNC, "nbar_sync", 0, 2, "bar.sync %0, %1;", "r,r", 1)                     \
-    X(PA_NBAR_ARRIVE, "nbar_arrive", 0, 2, "bar.arrive %0, %1;", "r,r", 1)
+    X(PA_NBAR_ARRIVE, "nbar_arrive", 0, 2, "bar.arrive %0, %1;", "r,r", 1)            \
+    /* I32 out = I32 in, through a volatile asm that no optimizer sees into: values   \
+     * computed from out are not shared with (CSE'd against, hoisted above a branch   \
+     * together with) those computed from in (gpu.c's versioned copies; NVVM hoisted  \
+     * the copies' common address arithmetic above the vote, and spilled) */          \
+    X(PA_OPAQUE, "opaque", 1, 1, "mov.b32 %0, %1;", "=r,r", 1)
 
 typedef enum {
 #define X(n, s, no, ni, t, c, v) n,

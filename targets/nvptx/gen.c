@@ -737,6 +737,10 @@ static void asm_stmt(Gen *g, const PirStmt *s)
         asm_bound(g, s);
         return;
     }
+    if (s->asm_op == PA_OPAQUE) {      /* LLVM's own allocation does better with the value shared */
+        write_lvalue(g, s->out[0], ex(g, s->in[0]));
+        return;
+    }
     LLVMTypeRef outt[4], argt[16];
     LLVMValueRef args[16];
     int nargs = 0, nin = 0;

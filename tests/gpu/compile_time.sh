@@ -30,16 +30,22 @@ stdlib/nn.tk:layernorm_f16:-D BLOCK=4096
 $KERNELS"
 fi
 
-# best LOG TOPIC ARGS...: the least time TOPIC logged over REPS runs
+# best LOG TOPIC ARGS...: the least time TOPIC logged over REPS runs; when
+# no run logged one, "fail: " and the first line tkc wrote that was not a
+# log line (its error), so that a failing row says why
 best() {
     topic=$1; shift
     i=0; : >"$T/times"
     while [ $i -lt "$REPS" ]; do
-        TKC_LOGS=$topic "$TKC" "$@" -o "$T/k.h" 2>&1 >/dev/null |
-            sed -n "s/^\[$topic\] .* in \([0-9.]*\) ms.*/\1/p" >>"$T/times"
+        TKC_LOGS=$topic "$TKC" "$@" -o "$T/k.h" >/dev/null 2>"$T/err"
+        sed -n "s/^\[$topic\] .* in \([0-9.]*\) ms.*/\1/p" "$T/err" >>"$T/times"
         i=$((i + 1))
     done
-    sort -n "$T/times" | head -n 1
+    if [ -s "$T/times" ]; then
+        sort -n "$T/times" | head -n 1
+    else
+        echo "fail: $(grep -v '^\[' "$T/err" | head -n 1 | tr '|' '/' | cut -c1-120)"
+    fi
 }
 
 # phases ARGS...: "front end + NVVM" ms of NVRTC's --time report, least of REPS

@@ -52,6 +52,7 @@ TK_D void tk_ldsm4t(uint32_t &a, uint32_t &b, uint32_t &c, uint32_t &d, uint32_t
 
 TK_D uint32_t tk_pack_bf16x2(float lo, float hi) { return tk_f32_to_bf16(lo) | (uint32_t)tk_f32_to_bf16(hi) << 16; }
 TK_D uint32_t tk_pack_f16x2(float lo, float hi) { return tk_f32_to_f16(lo) | (uint32_t)tk_f32_to_f16(hi) << 16; }
+TK_D int32_t tk_opaque(int32_t x) { return x; }   /* PA_OPAQUE: only optimizers see a difference */
 
 /* What one mma.sync multiplies: E elements of the operands a register
  * (bf16/f16 2, tf32 1, s8 4), k = 8E per instruction. */
