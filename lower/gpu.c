@@ -69,6 +69,13 @@ typedef struct Lane {
 
 typedef enum { CL_SKIP, CL_SCALAR, CL_LANE, CL_BREAK } Class;
 
+/* An I64 scalar local, where it is declared, and its clamp (clamp_once). */
+typedef struct Clamp {
+    PirLocal *src, *i32;
+    PirBlock *blk;
+    PirStmt *decl;
+} Clamp;
+
 struct GL {
     TirKernel *k;
     const KernelInfo *ki;
@@ -114,6 +121,9 @@ struct GL {
     int64_t epi_need;        /* TMA-stored epilogues: their region's bytes (after the mbarriers) */
     bool epi_off;            /* ... which did not fit: stored by the threads instead */
     bool epi_used;           /* this build issued TMA stores (waited for at the end) */
+    Vec(Clamp) clamp;
+                             /* I64 scalars: where declared, their narrow_cmp bound (once) */
+    bool clamp_once;         /* TKC_CLAMP_ONCE */
 };
 
 #define F (e->f)
@@ -320,6 +330,37 @@ static bool lane_index(const GL *e, const PirExpr *x, int depth)
     return x->kind == PE_BIN && x->op == PB_ADD && lane_index(e, x->a, depth + 1) && lane_index(e, x->b, depth + 1);
 }
 
+/* The I32 clamp c of the scalar local b as a local of its own, declared
+ * right after b (so it is in scope wherever b is): every mask against the
+ * same bound then reads it instead of its own copy of the two selects
+ * (layernorm_f16 had 43, which NVVM optimized one by one).  NULL where b
+ * is not such a scalar. */
+static PirLocal *clamp_once(GL *e, const PirExpr *b, PirExpr *c)
+{
+    if (!e->clamp_once || b->kind != PE_LOCAL)
+        return NULL;
+    for (int i = 0; i < e->clamp.n; i++) {
+        Clamp *k = &e->clamp.v[i];
+        if (k->src != b->local)
+            continue;
+        if (!k->i32) {
+            PirBlock *blk = k->blk;
+            int at = 0;
+            while (at < blk->s.n && blk->s.v[at] != k->decl)
+                at++;
+            if (at == blk->s.n)
+                return NULL;
+            k->i32 = pir_local(F, "nb", PT_I32, 0);
+            pir_decl(F, blk, k->i32, c);     /* appended; moved to just after b */
+            PirStmt *d = blk->s.v[blk->s.n - 1];
+            memmove(&blk->s.v[at + 2], &blk->s.v[at + 1], sizeof(PirStmt *) * (size_t)(blk->s.n - 2 - at));
+            blk->s.v[at + 1] = d;
+        }
+        return k->i32;
+    }
+    return NULL;
+}
+
 /* (i64)a OP b with a a lane index (a mask such as `cols < N`) as an I32
  * comparison with b clamped to [-1, 2^31 - 1]: the same result for every
  * a in [0, 2^31 - 1), without 64-bit compares and the sign words they
@@ -335,7 +376,8 @@ static PirExpr *narrow_cmp(GL *e, PirBinOp op, PirExpr *a, PirExpr *b)
     if (a->kind != PE_CONV || a->ty != PT_I64 || b->ty != PT_I64 || !lane_index(e, a->a, 0))
         return NULL;
     PirExpr *c = pir_bin(F, PB_MIN, pir_bin(F, PB_MAX, b, pir_int(F, PT_I64, -1)), pir_int(F, PT_I64, INT32_MAX));
-    return pir_bin(F, op, a->a, pir_conv(F, PT_I32, c));
+    PirLocal *once = clamp_once(e, b, pir_conv(F, PT_I32, c));
+    return pir_bin(F, op, a->a, once ? pir_ref(F, once) : pir_conv(F, PT_I32, c));
 }
 
 /* An elementwise op on operands x[] (their register types); NULL when
@@ -2302,6 +2344,11 @@ static void emit_scalar(GL *e, const Instr *in)
         break;
     }
     e->val[v] = gpu_let(e, "v", val);
+    if (e->clamp_once && e->val[v]->ty == PT_I64) {
+        PirBlock *blk = gpu_cur(e);
+        Clamp k = { e->val[v], NULL, blk, blk->s.v[blk->s.n - 1] };
+        vec_push(e->a, e->clamp, k);
+    }
 }
 
 /* ------------------------------------------------------------ reductions */
@@ -3368,6 +3415,8 @@ static void build(GL *e)
     F->fast_exp2 = e->k->fast_exp2;
     e->epi_used = false;
     e->stack.n = 0;
+    e->clamp.n = 0;
+    e->clamp_once = tkc_knob("TKC_CLAMP_ONCE", 1);
     e->val = arena_alloc(e->a, sizeof(PirLocal *) * (size_t)e->n);
     e->valb = arena_alloc(e->a, sizeof(PirLocal *) * (size_t)e->n);
     e->prel = arena_alloc(e->a, sizeof(PirLocal *) * (size_t)e->n);

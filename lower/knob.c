@@ -23,6 +23,7 @@ static const struct {
     const char *name, *what;
 } knobs[] = {
     { "TKC_AHEAD", "0: loads of a run are issued in the run, not ahead of it" },
+    { "TKC_CLAMP_ONCE", "0: every lane mask against an I64 scalar bound (cols < N) clamps the bound to I32 itself, not once after the scalar (gpu.c, clamp_once)" },
     { "TKC_EARLY_INV", "0: a wgmma dot's B operand defined before its loop staged before every dot, not once" },
     { "TKC_EPI_DB", "0: a TMA-stored wgmma epilogue writes its buffer's two 64 x 64 boxes, sends both and waits for their reads before the next pair (else one box at a time, alternating, waiting only for the reads of the store group before last; gpu.c, frag_store_tma)" },
     { "TKC_EPI_WGBAR", "0: a warp-specialized kernel's TMA-stored epilogue synchronizes all consumer warpgroups on their common barrier (else each on a named barrier of its own, 4 + w, 128 threads)" },
