@@ -716,7 +716,7 @@ static void asm_bound(Gen *g, const PirStmt *s)
         args[nargs] = ex(g, &el[i]), argt[nargs++] = et;
     const char *cons = pir_asm_cons(a, s);
     if (info->memory)
-        cons = arena_printf(a, "%s,~{memory}", cons);
+        cons = arena_printf(a, "%s%s~{memory}", cons, *cons ? "," : "");
     const char *text = asm_text(a, pir_asm_text(a, s));
     LLVMTypeRef rt = LLVMStructTypeInContext(l->c, outt, (unsigned)n, 0);
     LLVMTypeRef ft = LLVMFunctionType(rt, argt, (unsigned)nargs, 0);
@@ -765,7 +765,10 @@ static void asm_stmt(Gen *g, const PirStmt *s)
         host_asm(g, s, info, outt, args, argt, nargs);
         return;
     }
-    const char *cons = info->memory ? arena_printf(a, "%s,~{memory}", info->cons) : info->cons;
+    /* no leading comma when there are no operands: LLVM's IR parser
+     * (opt, llc on --emit=llvm's text) rejects ",~{memory}" */
+    const char *cons = info->memory ? arena_printf(a, "%s%s~{memory}", info->cons, *info->cons ? "," : "")
+                                    : info->cons;
     const char *text = asm_text(a, info->ptx);
     LLVMTypeRef rt = info->nout == 0 ? l->t_void
                    : info->nout == 1 ? outt[0] : LLVMStructTypeInContext(l->c, outt, (unsigned)info->nout, 0);

@@ -86,7 +86,10 @@ static bool o3_mode(void)
  * it the code generator's costliest pass, for the same PTX); no block
  * placement, branch folding or tail duplication (ptxas lays the blocks out
  * again: the same registers and SASS instructions for every stdlib kernel,
- * 3-6% less time); and TKC_NVPTX_LLVM_ARGS. */
+ * 3-6% less time); four passes and one part of CodeGenPrepare that leave
+ * the PTX of every stdlib kernel and tests/run file byte for byte the same
+ * (1-6% of the instructions tkc executes for a kernel, see
+ * doc/bench/compile-time.md); and TKC_NVPTX_LLVM_ARGS. */
 static void llvm_args(void)
 {
     const char *argv[64] = { "tkc" };
@@ -98,6 +101,19 @@ static void llvm_args(void)
         argv[argc++] = "-disable-branch-fold";
         argv[argc++] = "-disable-early-taildup";
         argv[argc++] = "-disable-tail-duplicate";
+        /* passes that change nothing in the PTX of any stdlib kernel or
+         * tests/run file (byte for byte): gen.c's loads and stores are
+         * already as wide as they can be (the load/store vectorizer), no
+         * constant is worth hoisting for a target without immediates
+         * limits, no stack slots to color, no copies left to propagate */
+        argv[argc++] = "-disable-nvptx-load-store-vectorizer";
+        argv[argc++] = "-disable-constant-hoisting";
+        argv[argc++] = "-disable-ssc";
+        argv[argc++] = "-disable-copyprop";
+        /* CodeGenPrepare's rewriting of phis between integer and float
+         * types (none worth it in tkc's code: the same PTX) took 40% of
+         * the pass's time in sdpa_relpos_bf16 */
+        argv[argc++] = "-cgp-optimize-phi-types=0";
     }
     const char *env = getenv("TKC_NVPTX_LLVM_ARGS");
     char *s = env ? strdup(env) : NULL;
