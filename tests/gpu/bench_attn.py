@@ -7,7 +7,8 @@
 # timing every result is checked against a float32 reference on a slice
 # (batch 0, two heads) and tkc against torch on the whole output; a wrong
 # result prints FAIL and the script exits 1 (ATTN_FORCE=1: a wrong relpos
-# result is timed all the same, for experiments that drop work).  Times: median of 7 rounds
+# result is timed all the same, for experiments that drop work; ATTN_RELH_T=1:
+# each relpos build also timed with rel_h laid out query-major, a strided view).  Times: median of 7 rounds
 # (CUDA events) after warm-up.  "extra" is the peak memory a call allocates
 # beyond what exists before it (its output included).
 import ctypes
@@ -308,6 +309,19 @@ def run_relpos(path, what, B, NH, QH, QW, D=64):
               ("tkc sdpa_relpos " + c["label"], ms, gib(extra_peak(fn)), e, agree))
         for name, t in times.items():
             print("      vs %-30s %6.2fx %s" % (name, t / ms, "faster" if t >= ms else "slower"))
+        if os.environ.get("ATTN_RELH_T") == "1":
+            # the same rel_h values laid out query-major ([B, H, KH, S]
+            # memory, passed as its [B, H, S, KH] view): what an einsum
+            # "bhwc,hkc->bhkw" gives; the kernel takes strided tables
+            th_t = th.transpose(2, 3).contiguous().transpose(2, 3)
+            o = c["lib"].relpos(q, k, v, th_t, tw, scale)
+            torch.cuda.synchronize()
+            e_t = err_slice(o, ref)
+            del o
+            ms_t = bench(lambda: c["lib"].relpos(q, k, v, th_t, tw, scale))
+            print("  %-30s %9.3f ms   (rel_h query-major; max err vs fp32 %.1e)" %
+                  ("tkc sdpa_relpos " + c["label"] + " relh_t", ms_t, e_t))
+            del th_t
 
 
 path = sys.argv[1] if len(sys.argv) > 1 else "build/gpu-bench-attn/configs"
