@@ -902,6 +902,59 @@ static bool lay_back(GL *e)
     return changed;
 }
 
+/* Backward for vars: a block-layout var (not a dot's accumulator) whose
+ * every read is read by its readers at its own index in one layout L
+ * (e.g. a row vector loaded one iteration ahead, `var bn = load(..)`,
+ * read as bn[:, None] by fragment lanes) takes L, and so do its reads:
+ * lay_back then moves the values it is set from to L as well, where it
+ * can, instead of each read going through shared memory.  True when a var
+ * changed.  TKC_VAR_BACK=0: vars keep their updates' layout. */
+static bool var_back(GL *e)
+{
+    bool changed = false;
+    for (int x = 0; x < e->k->vars.n; x++) {
+        const TTy *vt = &e->k->vars.v[x].ty;
+        if (e->vlay[x].kind != GL_BLOCK || (vt->rank != 1 && vt->rank != 2))
+            continue;
+        GpuLay l = { .kind = GL_BLOCK };
+        bool ok = true, any = false;
+        for (int v = 1; v < e->n && ok; v++) {
+            const Instr *in = I(e, v);
+            if (!e->live[v] || (in->op != OP_VAR_GET && in->op != OP_VAR_SET) || in->index != x)
+                continue;
+            if (gpu_mma_var(&e->mma, in) || e->recomp[v]) {
+                ok = false;
+                break;
+            }
+            if (in->op == OP_VAR_SET)
+                continue;
+            for (int u = 1; u < e->n && ok; u++) {
+                const Instr *ui = I(e, u);
+                if (!e->live[u] || is_view(ui->op))
+                    continue;
+                for (int j = 0; j < ui->nargs && ok; j++) {
+                    int a = ui->args[j];
+                    if (a <= 0 || view_base(e, a) != v)
+                        continue;
+                    GpuLay r = read_as(e, v, a, reader_lay(e, ui));
+                    ok = r.kind != GL_BLOCK && lay_fits(&r, vt) && (!any || lay_eq(&r, &l))
+                         && !(ui->op == OP_STORE && j != 1);
+                    l = r;
+                    any = true;
+                }
+            }
+        }
+        if (!ok || !any)
+            continue;
+        e->vlay[x] = l;
+        for (int v = 1; v < e->n; v++)
+            if (e->live[v] && I(e, v)->op == OP_VAR_GET && I(e, v)->index == x)
+                e->lay[v] = l;
+        changed = true;
+    }
+    return changed;
+}
+
 static void plan_layouts(GL *e)
 {
     e->lay = arena_alloc(e->a, sizeof(GpuLay) * (size_t)e->n);
@@ -910,6 +963,9 @@ static void plan_layouts(GL *e)
         ;
     for (int round = 0; round < 8 && lay_back(e); round++)
         ;
+    if (tkc_knob("TKC_VAR_BACK", 1) && var_back(e))
+        for (int round = 0; round < 8 && lay_back(e); round++)
+            ;
 }
 
 /* ------------------------------------------------------------ reading */
