@@ -863,6 +863,29 @@ static GpuLay read_as(const GL *e, int v, int a, GpuLay r)
     return (GpuLay){ .kind = GL_ROW, .g = r.g };
 }
 
+/* Do all readers of v read it at their own index in one non-block layout
+ * that fits t?  That layout into *l (agreeing with *l when *any is set
+ * already: several values may have to share one); *any: some reader. */
+static bool read_lay(const GL *e, int v, const TTy *t, GpuLay *l, bool *any)
+{
+    for (int u = 1; u < e->n; u++) {
+        const Instr *ui = I(e, u);
+        if (!e->live[u] || is_view(ui->op))
+            continue;
+        for (int j = 0; j < ui->nargs; j++) {
+            int a = ui->args[j];
+            if (a <= 0 || view_base(e, a) != v)
+                continue;
+            GpuLay r = read_as(e, v, a, reader_lay(e, ui));
+            if (r.kind == GL_BLOCK || !lay_fits(&r, t) || (*any && !lay_eq(&r, l)) || (ui->op == OP_STORE && j != 1))
+                return false;
+            *l = r;
+            *any = true;
+        }
+    }
+    return true;
+}
+
 /* Backward: a block-layout tile (elementwise, or a load) whose every reader
  * reads it at its own index from the same fragment layout takes that
  * layout (sdpa_relpos's bias: its loads and the add then run in fragments
@@ -878,23 +901,8 @@ static bool lay_back(GL *e)
             || !((op_flags[in->op] & OPF_E) || in->op == OP_LOAD) || e->mma.early[v] >= 0)
             continue;
         GpuLay l = { .kind = GL_BLOCK };
-        bool ok = true, any = false;
-        for (int u = 1; u < e->n && ok; u++) {
-            const Instr *ui = I(e, u);
-            if (!e->live[u] || is_view(ui->op))
-                continue;
-            for (int j = 0; j < ui->nargs && ok; j++) {
-                int a = ui->args[j];
-                if (a <= 0 || view_base(e, a) != v)
-                    continue;
-                GpuLay r = read_as(e, v, a, reader_lay(e, ui));
-                ok = r.kind != GL_BLOCK && lay_fits(&r, &in->ty)
-                     && (!any || lay_eq(&r, &l)) && !(ui->op == OP_STORE && j != 1);
-                l = r;
-                any = true;
-            }
-        }
-        if (ok && any && lay_fits(&l, &in->ty)) {
+        bool any = false;
+        if (read_lay(e, v, &in->ty, &l, &any) && any && lay_fits(&l, &in->ty)) {
             e->lay[v] = l;
             changed = true;
         }
@@ -926,23 +934,8 @@ static bool var_back(GL *e)
                 ok = false;
                 break;
             }
-            if (in->op == OP_VAR_SET)
-                continue;
-            for (int u = 1; u < e->n && ok; u++) {
-                const Instr *ui = I(e, u);
-                if (!e->live[u] || is_view(ui->op))
-                    continue;
-                for (int j = 0; j < ui->nargs && ok; j++) {
-                    int a = ui->args[j];
-                    if (a <= 0 || view_base(e, a) != v)
-                        continue;
-                    GpuLay r = read_as(e, v, a, reader_lay(e, ui));
-                    ok = r.kind != GL_BLOCK && lay_fits(&r, vt) && (!any || lay_eq(&r, &l))
-                         && !(ui->op == OP_STORE && j != 1);
-                    l = r;
-                    any = true;
-                }
-            }
+            if (in->op == OP_VAR_GET)
+                ok = read_lay(e, v, vt, &l, &any);
         }
         if (!ok || !any)
             continue;
