@@ -121,8 +121,7 @@ struct GL {
     int64_t epi_need;        /* TMA-stored epilogues: their region's bytes (after the mbarriers) */
     bool epi_off;            /* ... which did not fit: stored by the threads instead */
     bool epi_used;           /* this build issued TMA stores (waited for at the end) */
-    Vec(Clamp) clamp;
-                             /* I64 scalars: where declared, their narrow_cmp bound (once) */
+    Vec(Clamp) clamp;        /* I64 scalars: where declared, their narrow_cmp bound (once) */
     bool clamp_once;         /* TKC_CLAMP_ONCE */
 };
 
