@@ -49,6 +49,7 @@ static const struct {
     { "TKC_PINGPONG", "1 (with TKC_KEY_MBAR=1): the two warpgroups of a key loop take turns at the tensor cores (named barriers)" },
     { "TKC_NOMAP_LEAN", "0: NAME__nomap's operand copies as before (copy_plain when every chunk is aligned, else the two-pass staged copy, both unrolled); 1 (default): one copy loop, not unrolled, a chunk at a time by cp.async, word loads or elements (gpu_mma.c, copy_lean: a fraction of the code)" },
     { "TKC_REPACK", "0: no tensor map marked repackable (PirParam.repack): the launcher runs NAME__nomap for a tensor whose rows are not 16-byte aligned instead of NAME on a padded copy" },
+    { "TKC_ROW_ACC", "N (a power of 2): a row reduction of fragments keeps N partial results per thread and row (1: one chain)" },
     { "TKC_ROW_SHARE", "0: a row vector of one fragment grid read by another grid's lanes goes through shared memory unless the grids are equal" },
     { "TKC_SPLAT_FOLD", "1: integer and bool elementwise ops whose operands are all splats are computed once as scalars (lower/splat.c; measured no faster)" },
     { "TKC_STORE_MAP_OPT", "0: a result's tensor map (TMA stores) is required like the operands' (the launcher runs NAME__nomap, or repacks the result, when it cannot build it), not optional (PP_TMA_OK bit 1: stored by the threads)" },
