@@ -2552,17 +2552,25 @@ static PirExpr *row_step(GL *e, ReduceKind rk, DType dt, PirExpr *acc, PirExpr *
 }
 
 /* The number of independent partial results a thread's part of a row
- * reduction keeps (ROW_ACC, TKC_ROW_ACC=N overrides it; 1: one chain).
- * One running value over a thread's 2 * NI columns is a chain of 2 * NI
- * dependent instructions (32 FMNMX, 32 FADD per row at 128-wide key blocks),
- * which flash attention's softmax waits on with only two warps per
- * scheduler (ncu, H100, sdpa_bf16 D=128: FMNMX 12.9% of the key loop's stall
- * samples, a serial chain per row; doc/bench/h100-s11-s11-attn-1.log).  With
- * P partials the chain is 2 * NI / P long, then log2(P) steps combine them.
- * Max and min give the same result in any order (fmax drops a NaN wherever
- * it is); a float sum rounds differently (a different order of the same
- * additions). */
-#define ROW_ACC 1
+ * reduction keeps (ROW_ACC, TKC_ROW_ACC=N overrides it; 1: one chain, as
+ * before session 11).  One running value over a thread's 2 * NI columns is
+ * a chain of 2 * NI dependent instructions (32 FMNMX, 32 FADD per row at
+ * 128-wide key blocks), which flash attention's softmax waits on with only
+ * two warps per scheduler (ncu, H100, sdpa_bf16 D=128: FMNMX 12.9% of the
+ * stall samples, one serial chain per row; doc/bench/h100-s11-s11-attn-1.log).
+ * With P partials the chain is 2 * NI / P long, then log2(P) steps combine
+ * them.  Max and min give the same result in any order (fmax drops a NaN
+ * wherever it is); a float sum rounds differently (the same additions in
+ * another order).  H100, B=4 H=16 S=T=4096, TFLOP/s, P = 2 against P = 1
+ * in the same run: D=128 484.1 vs 463.5 / 469.8, causal 396.1 vs 378.7 /
+ * 384.7, D=64 387.8 vs 383.6 / 387.2, causal 352.5 vs 344.2 / 346.8
+ * (h100-s11-s11-attn-2.log; P = 4 and 8 no better); two builds each: D=128
+ * 479.2 / 487.9 vs 480.8 / 475.6, causal 390.4 / 404.9 vs 391.6 / 392.4,
+ * D=64 406.8 / 394.9 vs 389.4 / 396.3, causal 356.3 / 353.7 vs 354.0 /
+ * 355.3; relpos SAM global 1.339 / 1.333 vs 1.318 / 1.398 ms (-3.log).  A
+ * small gain (1-3%), near the runs' noise, never slower on average; ptxas's
+ * spills at D=128 fall from 100 / 196 to 88 / 176 bytes. */
+#define ROW_ACC 2
 
 static int row_acc(int n)
 {
