@@ -2551,6 +2551,60 @@ static PirExpr *row_step(GL *e, ReduceKind rk, DType dt, PirExpr *acc, PirExpr *
     return red_step(e, rk, acc, x);
 }
 
+/* The number of independent partial results a thread's part of a row
+ * reduction keeps (ROW_ACC, TKC_ROW_ACC=N overrides it; 1: one chain, as
+ * before session 11).  One running value over a thread's 2 * NI columns is
+ * a chain of 2 * NI dependent instructions (32 FMNMX, 32 FADD per row at
+ * 128-wide key blocks), which flash attention's softmax waits on with only
+ * two warps per scheduler (ncu, H100, sdpa_bf16 D=128: FMNMX 12.9% of the
+ * stall samples, one serial chain per row; doc/bench/h100-s11-s11-attn-1.log).
+ * With P partials the chain is 2 * NI / P long, then log2(P) steps combine
+ * them.  Max and min give the same result in any order (fmax drops a NaN
+ * wherever it is); a float sum rounds differently (the same additions in
+ * another order).  H100, B=4 H=16 S=T=4096, TFLOP/s, P = 2 against P = 1
+ * in the same run: D=128 484.1 vs 463.5 / 469.8, causal 396.1 vs 378.7 /
+ * 384.7, D=64 387.8 vs 383.6 / 387.2, causal 352.5 vs 344.2 / 346.8
+ * (h100-s11-s11-attn-2.log; P = 4 and 8 no better); two builds each: D=128
+ * 479.2 / 487.9 vs 480.8 / 475.6, causal 390.4 / 404.9 vs 391.6 / 392.4,
+ * D=64 406.8 / 394.9 vs 389.4 / 396.3, causal 356.3 / 353.7 vs 354.0 /
+ * 355.3; relpos SAM global 1.339 / 1.333 vs 1.318 / 1.398 ms (-3.log).  A
+ * small gain (1-3%), near the runs' noise, never slower on average; ptxas's
+ * spills at D=128 fall from 100 / 196 to 88 / 176 bytes. */
+#define ROW_ACC 2
+
+static int row_acc(int n)
+{
+    int p = tkc_knob("TKC_ROW_ACC", ROW_ACC), q = 1;
+    while (q * 2 <= p && q * 2 <= n)
+        q *= 2;
+    return q;
+}
+
+/* reduce_rows' loop over the thread's own columns as P partial results,
+ * into a: the element j = 2 * ni + c goes to partial j % P; partial 0
+ * starts from a's value (the identity), the others from their first
+ * element; then the partials are combined pairwise. */
+static void reduce_rows_part(GL *e, ReduceKind rk, DType xdt, DType rdt, PirLocal *x, PirExpr *mi,
+                             PirExpr *h, const GpuGrid *g, PirLocal *a, int P)
+{
+    PirLocal *pa[64];
+    int n = 2 * g->NI;
+    for (int j = 0; j < n; j++) {
+        PirExpr *tile = gpu_add(e, gpu_mul(e, mi, gpu_i(e, g->NI)), gpu_i(e, j / 2));
+        PirExpr *k = gpu_add(e, gpu_add(e, gpu_mul(e, tile, gpu_i(e, 4)), gpu_mul(e, h, gpu_i(e, 2))), gpu_i(e, j % 2));
+        PirExpr *v = conv_dt(e, pir_elem(F, x, k), xdt, rdt);
+        if (j == 0)
+            pa[0] = a, pir_assign(F, gpu_cur(e), a, NULL, row_step(e, rk, rdt, pir_ref(F, a), v));
+        else if (j < P)
+            pa[j] = gpu_let(e, "a", v);
+        else
+            pir_assign(F, gpu_cur(e), pa[j % P], NULL, row_step(e, rk, rdt, pir_ref(F, pa[j % P]), v));
+    }
+    for (int s = P / 2; s >= 1; s /= 2)
+        for (int i = 0; i < s; i++)
+            pir_assign(F, gpu_cur(e), pa[i], NULL, row_step(e, rk, rdt, pir_ref(F, pa[i]), pir_ref(F, pa[i + s])));
+}
+
 /* sum/max/min along the columns of a GL_FRAG tile into GL_ROW: over the
  * thread's own columns, then over the quad's four lanes (which hold the
  * rest of the warp's columns: WN = 1, so the warp has all of them). */
@@ -2569,13 +2623,18 @@ static void reduce_rows(GL *e, const Instr *in)
     PirLocal *mi = open_for(e, "mi", gpu_i(e, 0), gpu_i(e, g->MI), 1, true);
     PirLocal *h = open_for(e, "h", gpu_i(e, 0), gpu_i(e, 2), 1, true);
     PirLocal *a = gpu_let(e, "a", red_init(e, rk, rdt));
-    PirLocal *ni = open_for(e, "ni", gpu_i(e, 0), gpu_i(e, g->NI), 1, true);
-    PirLocal *c = open_for(e, "c", gpu_i(e, 0), gpu_i(e, 2), 1, true);
-    PirExpr *tile = gpu_add(e, gpu_mul(e, pir_ref(F, mi), gpu_i(e, g->NI)), pir_ref(F, ni));
-    PirExpr *k = gpu_add(e, gpu_add(e, gpu_mul(e, tile, gpu_i(e, 4)), gpu_mul(e, pir_ref(F, h), gpu_i(e, 2))), pir_ref(F, c));
-    pir_assign(F, gpu_cur(e), a, NULL, row_step(e, rk, rdt, pir_ref(F, a), conv_dt(e, pir_elem(F, x, k), xdt, rdt)));
-    gpu_pop(e);
-    gpu_pop(e);
+    int P = row_acc(2 * g->NI);
+    if (P > 1 && 2 * g->NI <= 64) {
+        reduce_rows_part(e, rk, xdt, rdt, x, pir_ref(F, mi), pir_ref(F, h), g, a, P);
+    } else {
+        PirLocal *ni = open_for(e, "ni", gpu_i(e, 0), gpu_i(e, g->NI), 1, true);
+        PirLocal *c = open_for(e, "c", gpu_i(e, 0), gpu_i(e, 2), 1, true);
+        PirExpr *tile = gpu_add(e, gpu_mul(e, pir_ref(F, mi), gpu_i(e, g->NI)), pir_ref(F, ni));
+        PirExpr *k = gpu_add(e, gpu_add(e, gpu_mul(e, tile, gpu_i(e, 4)), gpu_mul(e, pir_ref(F, h), gpu_i(e, 2))), pir_ref(F, c));
+        pir_assign(F, gpu_cur(e), a, NULL, row_step(e, rk, rdt, pir_ref(F, a), conv_dt(e, pir_elem(F, x, k), xdt, rdt)));
+        gpu_pop(e);
+        gpu_pop(e);
+    }
     for (int o = 1; o <= 2; o <<= 1) {
         PirLocal *b = gpu_let(e, "b", pir_shfl_xor(F, pir_ref(F, a), o));
         pir_assign(F, gpu_cur(e), a, NULL, row_step(e, rk, rdt, pir_ref(F, a), pir_ref(F, b)));

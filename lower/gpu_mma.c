@@ -1892,6 +1892,42 @@ static void lb_release(GpuMma *m, GpuPipe *p)
     pir_barrier(F, pir_if(F, CUR, go)->body);
 }
 
+/* TKC_KEY_SKEW=1 (an experiment, off): a key loop's TMA stages guarded by
+ * named barrier SKEW_BAR instead of the block barrier at the head of an
+ * iteration.  ncu of sdpa_bf16 at D=128 (doc/bench/h100-s11-s11-attn-1.log)
+ * shows the two warpgroups in lockstep: both wait for their q k^T at once
+ * (nothing else to run: 29% of the key loop's samples) and both run the
+ * softmax at once (sharing the MUFU).  Only thread 0's copies into the
+ * stage of the iteration before need every warp done with it, so
+ * warpgroup 0 (which issues them) waits at the named barrier (bar.sync)
+ * before its wait for the stage, and warpgroup 1 only arrives there
+ * (bar.arrive), after its own wait for the stage: warpgroup 1 never waits
+ * for warpgroup 0 but for the data, and may run up to an iteration ahead
+ * (its softmax then overlaps warpgroup 0's MMAs).  Warpgroup 1's arrival
+ * for iteration n follows its wait for the copies warpgroup 0 issued after
+ * its barrier for iteration n - 1, so the barrier's phases stay in order.
+ * Block barriers before and after the loop (the warpgroups may be apart).
+ * H100, B=4 H=16 S=T=4096, same run (doc/bench/h100-s11-s11-attn-3.log):
+ * D=128 454.4 TFLOP/s vs 490.8, causal 398.3 vs 389.2, D=64 389.6 vs 394.7,
+ * causal 331.7 vs 346.3: slower but for causal D=128, off.  ptxas spills
+ * more with it at D=128 (396 / 200 bytes vs 88 / 176).  Ordering the turns
+ * (FA3's ping-pong) is what it lacks; TKC_PINGPONG is that on mbarriers. */
+#define SKEW_BAR 4
+
+static bool key_skew(const GpuMma *m, const GpuPipe *p)
+{
+    return p->tma && !p->mb && !p->ws && !p->lb && m->T == 256 && tkc_knob("TKC_KEY_SKEW", 0) == 1;
+}
+
+/* NBAR_SYNC (warpgroup 0) or NBAR_ARRIVE (warpgroup 1) at SKEW_BAR. */
+static void skew_bar(GpuMma *m, bool sync)
+{
+    PirStmt *i = pir_if(F, CUR, op(m, sync ? PB_LT : PB_GE, gpu_tid(m->e), ci(m, 128)));
+    PirStmt *s = pir_asm_stmt(F, i->body, sync ? PA_NBAR_SYNC : PA_NBAR_ARRIVE);
+    s->in[0] = ci(m, SKEW_BAR);
+    s->in[1] = ci(m, 256);
+}
+
 void gpu_mma_loop_head(GpuMma *m, const Instr *loop)
 {
     GpuPipe *p = m->pipe ? m->pipe[loop->id] : NULL;
@@ -1919,13 +1955,24 @@ void gpu_mma_loop_head(GpuMma *m, const Instr *loop)
             pir_asm_stmt(F, CUR, PA_FENCE_PROXY);
         return;
     }
+    bool skew = key_skew(m, p);
     if (p->tma) {                      /* stage cur's mbarrier: its phase completed */
         PirStmt *t = pir_if(F, CUR, ref(m, m->tma_on));
+        if (skew) {
+            gpu_push(m->e, t->body);
+            skew_bar(m, true);
+            gpu_pop(m->e);
+        }
         PirStmt *w = pir_asm_stmt(F, t->body, PA_MBAR_WAIT);
         w->in[0] = bar_addr(m, p, ref(m, p->cur));
         PirExpr *bit = op(m, PB_SHL, pir_int(F, PT_U32, 1), pir_conv(F, PT_U32, ref(m, p->cur)));
         w->in[1] = op(m, PB_AND, op(m, PB_SHR, ref(m, p->ph), pir_conv(F, PT_U32, ref(m, p->cur))), pir_int(F, PT_U32, 1));
         pir_assign(F, t->body, p->ph, NULL, op(m, PB_XOR, ref(m, p->ph), bit));
+        if (skew) {
+            gpu_push(m->e, t->body);
+            skew_bar(m, false);
+            gpu_pop(m->e);
+        }
         t->els = pir_block(F);
         gpu_push(m->e, t->els);
     }
@@ -1935,9 +1982,11 @@ void gpu_mma_loop_head(GpuMma *m, const Instr *loop)
         pir_asm_stmt(F, CUR, PA_FENCE_PROXY);
     if (p->ws || p->lb)                /* with TMA the empty mbarriers guard the stages */
         pir_barrier(F, CUR);           /* (lb: or the barrier after the wait) */
+    if (skew)                          /* the cp.async copies (no tensor maps): every thread's */
+        pir_barrier(F, CUR);
     if (p->tma)
         gpu_pop(m->e);
-    if (!p->ws && !p->lb)
+    if (!p->ws && !p->lb && !skew)
         pir_barrier(F, CUR);
     if (!p->late)
         pipe_issue(m, p, 0, 1);
@@ -1969,7 +2018,7 @@ void gpu_mma_loop_post(GpuMma *m, const Instr *loop)
     PirStmt *w = pir_asm_stmt(F, CUR, PA_CP_WAIT);
     w->in[0] = ci(m, 0);
     pp_loop(m, p, false);
-    if (p->mb || p->lb)                /* the warpgroups may be an iteration apart */
+    if (p->mb || p->lb || key_skew(m, p))   /* the warpgroups may be an iteration apart */
         pir_barrier(F, CUR);
 }
 
