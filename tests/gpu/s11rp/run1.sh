@@ -12,7 +12,7 @@ O=${OUT:-/tmp/s11rp-out}; mkdir -p "$O"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader
 for x in rp_new:relpos rp_old:relpos sdpa:sdpa; do
     n=${x%%:*} kd=${x#*:}
-    timeout 70 ncu --clock-control none --import-source no -k regex:'^sdpa' -c 1 \
+    timeout 50 ncu --clock-control none --import-source no -k regex:'^sdpa' -c 1 \
         --section SpeedOfLight --section LaunchStats --section Occupancy --section WarpStateStats \
         --section SchedulerStats --section InstructionStats --section ComputeWorkloadAnalysis \
         --section SourceCounters -o "/tmp/$n" -f python3 tests/gpu/s11rp/prof.py "$PRE/$n/lib.so" "$kd" >"/tmp/$n.log" 2>&1
@@ -25,4 +25,4 @@ done
 echo "== bench (same process, one config after another)"
 PYTHONUNBUFFERED=1 timeout 120 python3 tests/gpu/bench_attn.py "$PRE/configs" 2>&1 | grep -v "^      vs "
 echo "== relpos run tests (cuda + memcheck)"
-TKC_GPU_NVPTX=0 timeout 90 sh tests/gpu/run.sh relpos_bf16 relpos_bf16_n32 relpos_bf16_n128 relpos_bf16_d80 relpos_bf16_d128 2>&1 | tail -12
+TKC_GPU_NVPTX=0 timeout 60 sh tests/gpu/run.sh relpos_bf16 relpos_bf16_n32 relpos_bf16_n128 relpos_bf16_d80 relpos_bf16_d128 2>&1 | tail -12
