@@ -1991,11 +1991,12 @@ static void frag_store(GL *e, const Instr *st, const TTy *L)
         x[j][2] = operand(e, st->args[2], L, &ix);
     }
     if (s == 2 || s == 4) {
-        /* vclose closes a scope: opened here only with epi_frag, where
-         * more follows the store (each path of sdpa_relpos_bf16 has its
-         * own); without one vclose pops the block around the store, which
-         * the K loops' epilogues (matmul_bf16: the TMA stores' last wait
-         * after the programs' loop) are built around as they are */
+        /* vclose closes a scope (vopen's other callers open one): opened
+         * here only with epi_frag, where more code follows the store (each
+         * path of sdpa_relpos_bf16 has one).  Without it vclose also pops
+         * the block around the store; the K loops' epilogues are left as
+         * they were (opening it there too moves matmul_bf16's last TMA
+         * store wait into the programs' loop: a change of its own) */
         if (e->k->epi_frag)
             open_scope(e);
         PirExpr *p = tensor(e, st);
@@ -2190,11 +2191,13 @@ static void flush_lay(GL *e)
         GpuTma t;
         if (st->op != OP_STORE)
             continue;
-        if (!tma_store_ok(e, st, L, &t)) {
+        /* other stores of the tensor (only with epi_frag; store_lay) may
+         * write its elements from other threads: stored by the threads and
+         * ordered by a block barrier after, not by TMA */
+        bool others = other_access(e, st, false);
+        if (others || !tma_store_ok(e, st, L, &t)) {
             frag_store(e, st, L);
-            /* other stores of the tensor (epi_frag; store_lay) may write its
-             * elements from other threads: in order after the barrier */
-            if (other_access(e, st, false))
+            if (others)
                 pir_barrier(F, gpu_cur(e));
             continue;
         }
