@@ -741,6 +741,27 @@ static bool frag_epi(void)
     return tkc_knob("TKC_FRAG_EPI", 1) != 0;
 }
 
+/* With TirKernel.epi_frag: a read of a var kept in MMA fragments that no
+ * K loop fuses (attention's acc, updated as dot(p, v, acc * alpha)), whose
+ * epilogue can then stay in the fragments too (store_lay). */
+static bool frag_var(const GL *e, const Instr *in)
+{
+    return e->k->epi_frag && in->op == OP_VAR_GET && in->index >= 0 && in->index < e->k->vars.n
+           && e->vlay[in->index].kind == GL_FRAG;
+}
+
+/* Does anything but st load or (unless stores_ok) store st's tensor? */
+static bool other_access(const GL *e, const Instr *st, bool stores_ok)
+{
+    for (int u = 1; u < e->n; u++) {
+        const Instr *m = I(e, u);
+        if (u != st->id && e->live[u] && m->index == st->index
+            && (m->op == OP_LOAD || (m->op == OP_STORE && !stores_ok)))
+            return true;
+    }
+    return false;
+}
+
 /* Is v computed elementwise from such an accumulator's read? */
 static bool from_acc(const GL *e, int v, int depth)
 {
@@ -748,7 +769,7 @@ static bool from_acc(const GL *e, int v, int depth)
         return false;
     const Instr *in = I(e, view_base(e, v));
     if (in->op == OP_VAR_GET)
-        return gpu_mma_var(&e->mma, in) && !e->mma.fused[in->id];
+        return (gpu_mma_var(&e->mma, in) && !e->mma.fused[in->id]) || frag_var(e, in);
     if (!(op_flags[in->op] & OPF_E) || in->op == OP_LOAD)
         return false;
     for (int j = 0; j < in->nargs; j++)
@@ -780,12 +801,9 @@ static GpuLay store_lay(const GL *e, const Instr *st)
     const TTy *t = ty(e, st->args[0]);
     if (l.kind != GL_FRAG || !lay_fits(&l, t) || !lay_fits(&l, ty(e, v)))
         return none;
-    for (int u = 1; u < e->n; u++) {
-        const Instr *m = I(e, u);
-        if (u != st->id && e->live[u] && (m->op == OP_LOAD || m->op == OP_STORE) && m->index == st->index)
-            return none;
-    }
-    return l;
+    /* with epi_frag other stores of the tensor may stay (each path of
+     * sdpa_relpos_bf16 stores o): a block barrier follows this one (flush_lay) */
+    return other_access(e, st, e->k->epi_frag) ? none : l;
 }
 
 /* One round of layout assignment over the kernel, in program order (the
@@ -1973,6 +1991,14 @@ static void frag_store(GL *e, const Instr *st, const TTy *L)
         x[j][2] = operand(e, st->args[2], L, &ix);
     }
     if (s == 2 || s == 4) {
+        /* vclose closes a scope (vopen's other callers open one): opened
+         * here only with epi_frag, where more code follows the store (each
+         * path of sdpa_relpos_bf16 has one).  Without it vclose also pops
+         * the block around the store; the K loops' epilogues are left as
+         * they were (opening it there too moves matmul_bf16's last TMA
+         * store wait into the programs' loop: a change of its own) */
+        if (e->k->epi_frag)
+            open_scope(e);
         PirExpr *p = tensor(e, st);
         PirLocal *o = gpu_let(e, "o", x[0][0]);
         PirExpr *next = pir_bin(F, PB_EQ, x[1][0], pir_bin(F, PB_ADD, pir_ref(F, o), pir_int(F, x[0][0]->ty, 1)));
@@ -2165,8 +2191,14 @@ static void flush_lay(GL *e)
         GpuTma t;
         if (st->op != OP_STORE)
             continue;
-        if (!tma_store_ok(e, st, L, &t)) {
+        /* other stores of the tensor (only with epi_frag; store_lay) may
+         * write its elements from other threads: stored by the threads and
+         * ordered by a block barrier after, not by TMA */
+        bool others = other_access(e, st, false);
+        if (others || !tma_store_ok(e, st, L, &t)) {
             frag_store(e, st, L);
+            if (others)
+                pir_barrier(F, gpu_cur(e));
             continue;
         }
         /* by TMA where the launcher built the result's map: it says otherwise
@@ -3670,6 +3702,23 @@ PirFunc *gpu_lower(TirKernel *k, Diag *d)
     }
     if (k->blocks > 0)
         e.f->min_blocks = k->blocks;
+    /* A kernel that asks for `blocks` programs per multiprocessor whose
+     * shared memory does not fit `blocks` times on --arch is lowered again
+     * with epi_frag (store_lay: an attention kernel's epilogue stays in the
+     * fragments instead of taking a block-layout copy through shared
+     * memory), then with fewer stages if that does not fit either (below):
+     * sdpa_relpos_bf16's 18 KB f32 copy of o left 3 programs per SM of the
+     * 4 it asks for (61.5 KB each; 43 KB without it, 2 stages).
+     * TKC_FIT_EPI=0: not; 2: every kernel with epi_frag. */
+    int fit_epi = tkc_knob("TKC_FIT_EPI", 1);
+    if (e.ok && !k->epi_frag
+        && (fit_epi == 2 || (fit_epi == 1 && k->blocks > 1 && k->smem_max > 0
+                             && (int64_t)k->blocks * (e.smem + 1024) > k->smem_max + 1024))) {
+        k->epi_frag = true;
+        PirFunc *f = gpu_lower(k, d);
+        k->epi_frag = false;
+        return f;
+    }
     /* A kernel that asks for `blocks` programs per multiprocessor and more
      * than 2 pipeline stages, whose shared memory then does not fit `blocks`
      * times on --arch (each block also takes 1 KB of the multiprocessor's),

@@ -93,6 +93,12 @@ typedef struct TirKernel {
     /* GPU targets: the most shared memory a block may have on --arch (the
      * target sets it with wgmma; 0: not known). */
     int64_t smem_max;
+    /* GPU targets: a store of what is computed from a var in an MMA
+     * fragment layout (an attention kernel's acc) runs in that layout
+     * (lower/gpu.c, store_lay), not through shared memory; set by gpu_lower
+     * where the block-layout copy keeps `blocks` copies of the kernel's
+     * shared memory from fitting (TKC_FIT_EPI). */
+    bool epi_frag;
     /* GPU targets, kernels whose K loops copy by TMA: which version the
      * lowering builds (the target sets it; gpu_mma_kernel_head).  0: one
      * kernel that tests its tk_tma parameter; 1: the kernel for tensors with
