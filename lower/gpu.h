@@ -261,6 +261,12 @@ bool gpu_wgdt_ra(DType dt);
 PirLocal *gpu_wgdt_fa(GpuMma *m, const GpuGrid *g, PirExpr *ea, int64_t M, int64_t K);
 void gpu_wgdt_prep(GpuMma *m, DType dt, PirExpr *ea, int64_t M, int64_t K, PirExpr *eb, int64_t N, int64_t Eb,
                    PirExpr *et);
+/* A tf32 dot whose B is staged K-major (B = trans(x), x [N, K]): the na
+ * bytes of A at ea and the nb of B at eb rounded in place (unless
+ * TKC_WGDT_ROUND=0: gpu_wgdt_rounds false), then a proxy fence and a
+ * barrier (none when nothing is rounded). */
+bool gpu_wgdt_rounds(void);
+void gpu_wgdt_round(GpuMma *m, PirExpr *ea, int64_t na, PirExpr *eb, int64_t nb);
 
 /* gpu_tma.c: TMA copies of a pipelined wgmma dot's operands.  A load that
  * TMA can fetch: tensor param, the [R, C] offset's row and column ramps

@@ -240,3 +240,38 @@ fence:
         gpu_pop(m->e);
     pir_barrier(F, CUR);
 }
+
+/* K-major B.  A dot on tf32 whose B is trans(x) with x [N, K] (a kernel
+ * taking B transposed, stdlib matmul_tf32_nt) has x staged as it is, rows
+ * of K in the A layout, which is what wgmma reads with the transpose bit
+ * clear: no rewrite, and only one K-major stage per operand.  The rounding
+ * stays: both tiles are rounded in place, a 16-byte chunk a thread at a
+ * time (contiguous chunks, so a warp's accesses cover 512 bytes without
+ * conflicts), then the proxy fence and the barrier.  TKC_WGDT_ROUND=0
+ * leaves the operands as loaded (wgmma then drops their low mantissa bits:
+ * truncation, not tkc's tf32) and the pipeline may be warp-specialized:
+ * timing only, to see what operands rounded beforehand would give. */
+bool gpu_wgdt_rounds(void) { return tkc_knob("TKC_WGDT_ROUND", 1) != 0; }
+
+void gpu_wgdt_round(GpuMma *m, PirExpr *ea, int64_t na, PirExpr *eb, int64_t nb)
+{
+    if (!gpu_wgdt_rounds())
+        return;
+    PirLocal *x = pir_local(F, "x", PT_U32, 4);
+    pir_decl(F, CUR, x, NULL);
+    for (int i = 0; i < 2; i++) {
+        PirLocal *base = let(m, i ? "rb" : "ra", i ? eb : ea), *u;
+        int d = units(m, (i ? nb : na) / 16, 0, &u);
+        PirLocal *at = let(m, "at", add(m, ref(m, base), mul(m, ref(m, u), ci(m, 16))));
+        ld16(m, x, 0, ref(m, at));
+        PirExpr *w[4];
+        for (int j = 0; j < 4; j++)
+            w[j] = tf32(m, x, ci(m, j));
+        st16(m, ref(m, at), w);
+        while (d--)
+            gpu_pop(m->e);
+    }
+    if (tkc_knob("TKC_WGDT_FENCE", 1))
+        pir_asm_stmt(F, CUR, PA_FENCE_PROXY);
+    pir_barrier(F, CUR);
+}
