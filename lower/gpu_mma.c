@@ -2045,7 +2045,7 @@ static bool ws_plan(const GpuMma *m, const GpuPipe *p, const Instr *loop)
 {
     bool on = tkc_knob("TKC_WS", m->k->specialize) == 1;
     if (!on || m->ws || m->k->tma_version == 2 /* NAME__nomap: no TMA copies */ || p->bt /* gpu_wgdt.c's rewrite of B syncs every thread */
-        || (p->bk && gpu_wgdt_rounds()) /* so does its rounding in place */ || loop->parent != m->k->body || m->T % 128 || m->T + 128 > 1024)
+        || loop->parent != m->k->body || m->T % 128 || m->T + 128 > 1024)
         return false;
     for (int j = 0; j < 3; j++)
         if (!gpu_ws_ready(m->e, loop->args[j], loop))
