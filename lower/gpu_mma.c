@@ -118,6 +118,8 @@ typedef struct GpuPipe {
                                 * B = trans(x) (bk) */
     bool bk;                   /* tf32 on wgmma, B = trans(x) with x [N, K]: x staged
                                 * K-major like A, no rewrite (gpu_wgdt.c, "K-major B") */
+    bool pr;                   /* ... with ws: rounded by the producer's warps 1-3, which
+                                * arrive on S "ready" mbarriers after the empty ones */
     PirLocal *acc;             /* wgmma: the accumulators, for the wait after the loop */
     int nacc;
     /* wgmma with TMA (gpu_tma.c): the operands' loads, their PP_TMAP params,
@@ -949,7 +951,8 @@ bool gpu_mma_dot(GpuMma *m, const Instr *in)
                        .eb = pp->eb, .dt = ty(m, a)->dt };
         if (pp->bk) {                          /* tf32, B staged K-major: rounded in place */
             PirLocal *eal = let(m, "ea", ea), *ebl = let(m, "eb", eb);
-            gpu_wgdt_round(m, ref(m, eal), g.M * d.K * 4, ref(m, ebl), g.N * d.K * 4);
+            if (!pp->pr)                       /* else the producer's warps did */
+                gpu_wgdt_round(m, ref(m, eal), g.M * d.K * 4, ref(m, ebl), g.N * d.K * 4, 0, m->T);
             d.at_a = ref(m, eal);
             d.at_b = ref(m, ebl);
             d.bt = true;
@@ -1256,9 +1259,11 @@ static void plan_pipe(GpuMma *m, const Instr *in, const int *uses)
             && gpu_tma_match(m, bl, &p->tb) && K <= 256) {
             p->tma = true;
             p->ws = ws_plan(m, p, loop);
+            p->pr = p->ws && bk && gpu_wgdt_rounds() && m->k->tma_version == 1
+                    && tkc_knob("TKC_WGDT_PROUND", 0) == 1;
             lb_plan(m, p);
             p->bar = m->bar_need;
-            m->bar_need += (8 * S * (p->ws ? 2 : 1) + 15) / 16 * 16;
+            m->bar_need += (8 * S * (p->ws ? (p->pr ? 3 : 2) : 1) + 15) / 16 * 16;
             if (p->ws && mmpp_plan(m)) {
                 m->pp = true;
                 m->pp_bar = m->bar_need;
@@ -1619,6 +1624,12 @@ static PirExpr *bar_addr_of(GpuMma *m, GpuPipe *p, PirExpr *slot, bool empty)
 
 static PirExpr *bar_addr(GpuMma *m, GpuPipe *p, PirExpr *slot) { return bar_addr_of(m, p, slot, false); }
 
+/* The "ready" mbarrier of stage slot of a producer-rounded pipeline (pr). */
+static PirExpr *ready_addr(GpuMma *m, GpuPipe *p, PirExpr *slot)
+{
+    return bar_addr_of(m, p, add(m, slot, ci(m, 2 * p->S)), false);
+}
+
 /* Announce the bytes of a stage on its mbarrier and issue the TMA copies
  * of both operands of the iteration the loop counter's binding names into
  * stage slot (at: its byte offset). */
@@ -1729,6 +1740,11 @@ void gpu_mma_kernel_head(GpuMma *m)
             x = pir_asm_stmt(F, CUR, PA_MBAR_INIT);     /* the consumers release (ws_release, key_release) */
             x->in[0] = bar_addr_of(m, p, ci(m, s), true);
             x->in[1] = pir_int(F, PT_U32, p->mb || ws_wg_arrive(m) ? m->T / 128 : m->T);
+            if (!p->pr)
+                continue;
+            x = pir_asm_stmt(F, CUR, PA_MBAR_INIT);     /* the rounding warps (gpu_mma_ws_round) */
+            x->in[0] = ready_addr(m, p, ci(m, s));
+            x->in[1] = pir_int(F, PT_U32, 96);
         }
     }
     for (int w = 0; m->pp && w < 2; w++) {
@@ -1943,7 +1959,7 @@ void gpu_mma_loop_head(GpuMma *m, const Instr *loop)
     if (p->tma) {                      /* stage cur's mbarrier: its phase completed */
         PirStmt *t = pir_if(F, CUR, ref(m, m->tma_on));
         PirStmt *w = pir_asm_stmt(F, t->body, PA_MBAR_WAIT);
-        w->in[0] = bar_addr(m, p, ref(m, p->cur));
+        w->in[0] = p->pr ? ready_addr(m, p, ref(m, p->cur)) : bar_addr(m, p, ref(m, p->cur));
         PirExpr *bit = op(m, PB_SHL, pir_int(F, PT_U32, 1), pir_conv(F, PT_U32, ref(m, p->cur)));
         w->in[1] = op(m, PB_AND, op(m, PB_SHR, ref(m, p->ph), pir_conv(F, PT_U32, ref(m, p->cur))), pir_int(F, PT_U32, 1));
         pir_assign(F, t->body, p->ph, NULL, op(m, PB_XOR, ref(m, p->ph), bit));
@@ -2087,8 +2103,44 @@ int gpu_mma_ws_producer(GpuMma *m)
         nreg(m, PA_NREG_DEC, WS_NREG_PRODUCER);
     m->ws->pe = let(m, "pe", pir_int(F, PT_U32, 0xffffffffll));   /* a fresh mbarrier's "phase -1" */
     PirExpr *one = op(m, PB_EQ, gpu_tid(m->e), ci(m, m->pp ? 2 * m->T : m->T));
-    gpu_push(m->e, pir_if(F, CUR, op(m, PB_AND, ref(m, m->tma_on), one))->body);
+    m->ws_if = pir_if(F, CUR, op(m, PB_AND, ref(m, m->tma_on), one));
+    gpu_push(m->e, m->ws_if->body);
     return 1;
+}
+
+bool gpu_mma_ws_rounders(GpuMma *m)
+{
+    if (!m->ws || !m->ws->pr || m->pp)
+        return false;
+    m->ws_if->els = pir_block(F);
+    gpu_push(m->e, m->ws_if->els);
+    gpu_push(m->e, pir_if(F, CUR, op(m, PB_AND, ref(m, m->tma_on), op(m, PB_GE, gpu_tid(m->e), ci(m, m->T + 32))))->body);
+    return true;
+}
+
+/* The rounding warps' K loop: per iteration wait for the stage's copies
+ * (its full mbarrier, with the consumers' parity bits ph: this thread
+ * runs no consumer code), round A and B in place (96 threads), fence them
+ * to the async proxy and arrive on the stage's ready mbarrier, which the
+ * consumers wait for instead. */
+void gpu_mma_ws_round(GpuMma *m, PirExpr *lo, PirExpr *hi, PirExpr *step)
+{
+    GpuPipe *p = m->ws;
+    const Instr *dot = I(m, p->dot);
+    int64_t M = ty(m, dot->args[0])->dim[0], K = ty(m, dot->args[0])->dim[1], N = ty(m, p->bl)->dim[0];
+    PirLocal *sl = let(m, "s", step);
+    gpu_push(m->e, pir_if(F, CUR, pir_bin(F, PB_GT, ref(m, sl), pir_int(F, p->t, 0)))->body);
+    PirLocal *n = let(m, "n", trips(m, lo, hi, ref(m, sl)));
+    PirLocal *rs = let(m, "rs", ci(m, 0)), *it = pir_local(F, "it", PT_I64, 0);
+    gpu_push(m->e, pir_for(F, CUR, it, pir_int(F, PT_I64, 0), ref(m, n), pir_int(F, PT_I64, 1), false)->body);
+    PirLocal *cur = let(m, "cur", ref(m, rs));
+    pir_assign(F, CUR, rs, NULL, pir_select(F, op(m, PB_EQ, ref(m, rs), ci(m, p->S - 1)), ci(m, 0),
+                                            add(m, ref(m, rs), ci(m, 1))));
+    mb_wait(m, p->ph, bar_addr(m, p, ref(m, cur)), ref(m, cur));
+    PirLocal *at = let(m, "st", add(m, ci(m, pipe_base(m, p)), mul(m, ref(m, cur), ci(m, p->stage))));
+    gpu_wgdt_round(m, ref(m, at), M * K * 4, add(m, ref(m, at), ci(m, p->offb)), N * K * 4, m->T + 32, 96);
+    pir_asm_stmt(F, CUR, PA_MBAR_ARRIVE)->in[0] = ready_addr(m, p, ref(m, cur));
+    close_n(m, 2);
 }
 
 void gpu_mma_ws_produce(GpuMma *m, PirExpr *lo, PirExpr *hi, PirExpr *step)

@@ -115,11 +115,10 @@ static void st16(GpuMma *m, PirExpr *at, PirExpr **w)
     st->val = w[0];
 }
 
-/* Open the loop over this thread's units (n of them, T - t0 a round, over
- * threads t0..); *u: the unit. */
-static int units(GpuMma *m, int64_t n, int t0, PirLocal **u)
+/* Open the loop over this thread's units (n of them, T a round, over
+ * threads t0 .. t0 + T - 1); *u: the unit. */
+static int units_n(GpuMma *m, int64_t n, int t0, int64_t T, PirLocal **u)
 {
-    int64_t T = m->T - t0;
     PirExpr *q = loop(m, "q", (n + T - 1) / T);
     PirExpr *t = t0 ? op(m, PB_SUB, gpu_tid(m->e), ci(m, t0)) : gpu_tid(m->e);
     *u = let(m, "u", add(m, mul(m, q, ci(m, T)), t));
@@ -128,6 +127,9 @@ static int units(GpuMma *m, int64_t n, int t0, PirLocal **u)
     gpu_push(m->e, pir_if(F, CUR, op(m, PB_LT, ref(m, *u), ci(m, n)))->body);
     return 2;
 }
+
+/* units over threads t0 .. T - 1 */
+static int units(GpuMma *m, int64_t n, int t0, PirLocal **u) { return units_n(m, n, t0, m->T - t0, u); }
 
 bool gpu_wgdt_ra(DType dt) { return dt == DT_F32 && tkc_knob("TKC_WGDT_RA", 0) == 1; }
 
@@ -253,7 +255,7 @@ fence:
  * timing only, to see what operands rounded beforehand would give. */
 bool gpu_wgdt_rounds(void) { return tkc_knob("TKC_WGDT_ROUND", 1) != 0; }
 
-void gpu_wgdt_round(GpuMma *m, PirExpr *ea, int64_t na, PirExpr *eb, int64_t nb)
+void gpu_wgdt_round(GpuMma *m, PirExpr *ea, int64_t na, PirExpr *eb, int64_t nb, int t0, int nt)
 {
     if (!gpu_wgdt_rounds())
         return;
@@ -261,7 +263,7 @@ void gpu_wgdt_round(GpuMma *m, PirExpr *ea, int64_t na, PirExpr *eb, int64_t nb)
     pir_decl(F, CUR, x, NULL);
     for (int i = 0; i < 2; i++) {
         PirLocal *base = let(m, i ? "rb" : "ra", i ? eb : ea), *u;
-        int d = units(m, (i ? nb : na) / 16, 0, &u);
+        int d = units_n(m, (i ? nb : na) / 16, t0, nt, &u);
         PirLocal *at = let(m, "at", add(m, ref(m, base), mul(m, ref(m, u), ci(m, 16))));
         ld16(m, x, 0, ref(m, at));
         PirExpr *w[4];
@@ -273,5 +275,6 @@ void gpu_wgdt_round(GpuMma *m, PirExpr *ea, int64_t na, PirExpr *eb, int64_t nb)
     }
     if (tkc_knob("TKC_WGDT_FENCE", 1))
         pir_asm_stmt(F, CUR, PA_FENCE_PROXY);
-    pir_barrier(F, CUR);
+    if (t0 == 0)
+        pir_barrier(F, CUR);
 }
