@@ -41,6 +41,18 @@
  * register A), which leaves only B's rewrite: TKC_WGDT_RA=1 (the MMAs of
  * the iteration before are waited for before the registers are reloaded;
  * checked on the emulator, not yet run on a GPU).
+ *
+ * A kernel given B transposed (B = trans(x), x [N, K]: stdlib
+ * matmul_tf32_nt) needs no rewrite: x's tiles are staged K-major as they
+ * are and only rounded in place ("K-major B", at the end).  On an H100,
+ * 128 x 256 tiles, warp-specialized and persistent: 229.6 / 238.3 TFLOP/s
+ * at 4096^3 / 8192^3, 210.0 / 221.1 with the transpose of B before it,
+ * where matmul_tf32 takes 148.6 / 153.6 and cuBLAS 395.9 / 366.2
+ * (doc/bench/h100-s11-tf32-*.log).  Not rounding (TKC_WGDT_ROUND=0,
+ * truncated: wrong) 377.6 / 360.5: the rounding's shared-memory traffic
+ * (48 KB read and written per 128 x 256 x 32 step, on top of the 80 KB the
+ * MMAs read) is what is left; operands rounded once before the kernel (by
+ * the transpose, and a pass over A) would remove it.
  */
 #include "gpu_mm.h"
 
@@ -246,13 +258,20 @@ fence:
 /* K-major B.  A dot on tf32 whose B is trans(x) with x [N, K] (a kernel
  * taking B transposed, stdlib matmul_tf32_nt) has x staged as it is, rows
  * of K in the A layout, which is what wgmma reads with the transpose bit
- * clear: no rewrite, and only one K-major stage per operand.  The rounding
- * stays: both tiles are rounded in place, a 16-byte chunk a thread at a
- * time (contiguous chunks, so a warp's accesses cover 512 bytes without
- * conflicts), then the proxy fence and the barrier.  TKC_WGDT_ROUND=0
- * leaves the operands as loaded (wgmma then drops their low mantissa bits:
- * truncation, not tkc's tf32) and the pipeline may be warp-specialized:
- * timing only, to see what operands rounded beforehand would give. */
+ * clear (gpu_mma.c plan_pipe, GpuPipe.bk; TMA boxes [BN, BK]): no rewrite,
+ * and only one K-major stage per operand.  The rounding stays: both tiles
+ * are rounded in place, a 16-byte chunk a thread at a time (contiguous
+ * chunks, so a warp's accesses cover 512 bytes without conflicts), then
+ * the proxy fence and the barrier (warp-specialized: the consumers' named
+ * barrier).  TKC_WGDT_ROUND=0 leaves the operands as loaded (wgmma then
+ * drops their low mantissa bits: truncation, not tkc's tf32): timing
+ * only, to see what operands rounded beforehand would give.
+ * TKC_WGDT_PROUND=1 (warp-specialized only): the producer warpgroup's
+ * warps 1-3 round each stage once its copies land and arrive on its
+ * "ready" mbarrier, which the consumers wait for instead of the full one
+ * (gpu_mma_ws_round): correct (H100 memcheck) but 2x slower, 105.1 / 110.3
+ * TFLOP/s against 210.0 / 221.1 (96 threads with 40 registers round what
+ * 256 did, on the critical path: doc/bench/h100-s11-tf32-2.log). */
 bool gpu_wgdt_rounds(void) { return tkc_knob("TKC_WGDT_ROUND", 1) != 0; }
 
 void gpu_wgdt_round(GpuMma *m, PirExpr *ea, int64_t na, PirExpr *eb, int64_t nb, int t0, int nt)

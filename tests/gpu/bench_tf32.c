@@ -5,7 +5,7 @@
  *   bench_tf32 WHAT M N K [M N K ...]
  *
  * WHAT: base (matmul_tf32), tr (transpose_f32 of B alone), or KERNEL
- * (matmul_tf32_nt, nt_256, nt_ws256, nt_ws128) timed with the transpose of
+ * (matmul_tf32_nt, nt_256, nt_ws128) timed with the transpose of
  * B before it, as a caller of c = a @ b runs them, or =KERNEL alone on B
  * transposed beforehand.  Per shape: random f32 inputs in [-1, 1), one run
  * checked at 512 sampled elements against float64 sums of the operands
@@ -21,8 +21,7 @@
 typedef tk_status (*MmFn)(const float *, const float *, float *, int64_t, int64_t, int64_t, void *);
 
 static const struct { const char *name; MmFn fn; } kernels[] = {
-    { "matmul_tf32_nt", matmul_tf32_nt_cuda }, { "nt_256", nt_256_cuda },
-    { "nt_ws256", nt_ws256_cuda }, { "nt_ws128", nt_ws128_cuda },
+    { "matmul_tf32_nt", matmul_tf32_nt_cuda }, { "nt_256", nt_256_cuda }, { "nt_ws128", nt_ws128_cuda },
 };
 
 static double tf32(float x)

@@ -17,13 +17,12 @@ B=$(dirname "$TKC")/gpu-bench-tf32
 CC=${CC:-gcc}
 SHAPES=${SHAPES:-"4096 4096 4096 8192 8192 8192 4095 4095 4095"}
 # builds: NAME ENV WHAT..., ';' between them (ENV: VAR=VALUE[,VAR=VALUE]; '-' none)
-BUILDS=${BUILDS:-"in - base matmul_tf32_nt nt_256 nt_ws256 nt_ws128 =nt_ws256 tr;
-pr TKC_WGDT_PROUND=1 nt_ws256 nt_ws128 =nt_ws256;
-r0 TKC_WGDT_ROUND=0 =nt_ws256 =nt_256"}
+BUILDS=${BUILDS:-"in - base matmul_tf32_nt nt_256 =matmul_tf32_nt tr;
+r0 TKC_WGDT_ROUND=0 =matmul_tf32_nt"}
 mkdir -p "$B"
 echo "tkc tf32 matmul variants ($(date -u +%Y-%m-%dT%H:%MZ))"
 command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
-K="matmul_tf32,matmul_tf32_nt,transpose_f32,nt_256,nt_ws256,nt_ws128"
+K="matmul_tf32,matmul_tf32_nt,transpose_f32,nt_256,nt_ws128"
 build() {   # $1: name, $2: env
     s=$1; ev=$(echo "$2" | tr ',' ' '); [ "$ev" = - ] && ev=""
     # shellcheck disable=SC2086
