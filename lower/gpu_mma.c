@@ -949,13 +949,28 @@ bool gpu_mma_dot(GpuMma *m, const Instr *in)
         scope(m);
         GpuWgDot d = { .acc = pp->acc, .g = &g, .at_a = ea, .at_b = eb, .K = ty(m, a)->dim[1], .ea = pp->ea,
                        .eb = pp->eb, .dt = ty(m, a)->dt };
+        PirStmt *two = NULL;                   /* bk with A from registers: by parity */
         if (pp->bk) {                          /* tf32, B staged K-major: rounded in place */
             PirLocal *eal = let(m, "ea", ea), *ebl = let(m, "eb", eb);
+            bool ra = !pp->pr && gpu_wgdt_bkra();
             if (!pp->pr)                       /* else the producer's warps did */
-                gpu_wgdt_round(m, ref(m, eal), g.M * d.K * 4, ref(m, ebl), g.N * d.K * 4, 0, m->T);
+                gpu_wgdt_round(m, ref(m, eal), ra ? 0 : g.M * d.K * 4, ref(m, ebl), g.N * d.K * 4, 0, m->T);
             d.at_a = ref(m, eal);
             d.at_b = ref(m, ebl);
             d.bt = true;
+            if (ra) {                          /* two register sets: the other one's MMAs in flight */
+                two = pir_if(F, CUR, op(m, PB_EQ, pir_conv(F, PT_I32, op(m, PB_AND, ref(m, pp->it), pir_int(F, PT_I64, 1))),
+                                        ci(m, 0)));
+                two->els = pir_block(F);
+                for (int h = 0; h < 2; h++) {
+                    gpu_push(m->e, h ? two->els : two->body);
+                    GpuWgDot dh = d;
+                    dh.fa = gpu_wgdt_fa(m, &g, ref(m, eal), g.M, d.K);
+                    dh.K = d.K * 2;
+                    gpu_wg_dot(m, &dh);
+                    gpu_pop(m->e);
+                }
+            }
             d.K = d.K * 2;                     /* 16-bit units */
         } else if (pp->bt) {                   /* tf32, s8: B rewritten K-major (gpu_wgdt.c) */
             PirExpr *bt = add(m, ci(m, pipe_base(m, pp) + pp->S * pp->stage),
@@ -973,7 +988,8 @@ bool gpu_mma_dot(GpuMma *m, const Instr *in)
             d.K = d.K * kind_of(d.dt).es / 2;  /* 16-bit units */
             d.eb = pp->ea;
         }
-        gpu_wg_dot(m, &d);
+        if (!two)
+            gpu_wg_dot(m, &d);
         if (pp->late && !pp->lb)
             pipe_issue(m, pp, 0, 1);
         gpu_wg_wait(m, pp->acc, pp->nacc, pp->inflight);

@@ -274,6 +274,8 @@ fence:
  * 256 did, on the critical path: doc/bench/h100-s11-tf32-2.log). */
 bool gpu_wgdt_rounds(void) { return tkc_knob("TKC_WGDT_ROUND", 1) != 0; }
 
+bool gpu_wgdt_bkra(void) { return tkc_knob("TKC_WGDT_BKRA", 0) == 1; }
+
 void gpu_wgdt_round(GpuMma *m, PirExpr *ea, int64_t na, PirExpr *eb, int64_t nb, int t0, int nt)
 {
     if (!gpu_wgdt_rounds())

@@ -18,6 +18,7 @@ CC=${CC:-gcc}
 SHAPES=${SHAPES:-"4096 4096 4096 8192 8192 8192 4095 4095 4095"}
 # builds: NAME ENV WHAT..., ';' between them (ENV: VAR=VALUE[,VAR=VALUE]; '-' none)
 BUILDS=${BUILDS:-"in - base matmul_tf32_nt nt_256 =matmul_tf32_nt tr;
+ra TKC_WGDT_BKRA=1 matmul_tf32_nt nt_256 =matmul_tf32_nt;
 r0 TKC_WGDT_ROUND=0 =matmul_tf32_nt"}
 mkdir -p "$B"
 echo "tkc tf32 matmul variants ($(date -u +%Y-%m-%dT%H:%MZ))"
