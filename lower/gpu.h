@@ -273,8 +273,8 @@ void gpu_wgdt_prep(GpuMma *m, DType dt, PirExpr *ea, int64_t M, int64_t K, PirEx
  * threads t0.. (unless TKC_WGDT_ROUND=0: gpu_wgdt_rounds false), then a
  * proxy fence and, with t0 = 0 (the block's threads), a barrier. */
 bool gpu_wgdt_rounds(void);
-/* TKC_WGDT_BKRA=1: ... and A from registers (gpu_wgdt_fa, two sets by
- * the iteration's parity), only B rounded in place */
+/* ... and A from registers (gpu_wgdt_fa, two sets by the iteration's
+ * parity), only B rounded in place (default; TKC_WGDT_BKRA=0: both) */
 bool gpu_wgdt_bkra(void);
 void gpu_wgdt_round(GpuMma *m, PirExpr *ea, int64_t na, PirExpr *eb, int64_t nb, int t0, int nt);
 

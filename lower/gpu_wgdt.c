@@ -44,15 +44,16 @@
  *
  * A kernel given B transposed (B = trans(x), x [N, K]: stdlib
  * matmul_tf32_nt) needs no rewrite: x's tiles are staged K-major as they
- * are and only rounded in place ("K-major B", at the end).  On an H100,
- * 128 x 256 tiles, warp-specialized and persistent: 229.6 / 238.3 TFLOP/s
- * at 4096^3 / 8192^3, 210.0 / 221.1 with the transpose of B before it,
- * where matmul_tf32 takes 148.6 / 153.6 and cuBLAS 395.9 / 366.2
- * (doc/bench/h100-s11-tf32-*.log).  Not rounding (TKC_WGDT_ROUND=0,
- * truncated: wrong) 377.6 / 360.5: the rounding's shared-memory traffic
- * (48 KB read and written per 128 x 256 x 32 step, on top of the 80 KB the
- * MMAs read) is what is left; operands rounded once before the kernel (by
- * the transpose, and a pass over A) would remove it.
+ * are and only rounded in place, A in registers ("K-major B", at the
+ * end).  On an H100, 128 x 256 tiles, warp-specialized and persistent:
+ * 236.6 / 240.5 TFLOP/s at 4096^3 / 8192^3, 216.6 / 232.2 with the
+ * transpose of B before it, where matmul_tf32 takes 151.1 / 153.9 and
+ * cuBLAS 388.8 / 356.4 (doc/bench/h100-s11-tf32-3.log).  Not rounding
+ * (TKC_WGDT_ROUND=0, truncated: wrong) 343-378 / 360-367: the rounding's
+ * shared-memory traffic (B's 32 KB read and written per 128 x 256 x 32
+ * step, next to the 80 KB the MMAs read) is what is left; operands rounded
+ * once before the kernel (by the transpose, and a pass over A) would
+ * remove it, but the language cannot say that a tensor holds tf32 values.
  */
 #include "gpu_mm.h"
 
@@ -259,8 +260,9 @@ fence:
  * taking B transposed, stdlib matmul_tf32_nt) has x staged as it is, rows
  * of K in the A layout, which is what wgmma reads with the transpose bit
  * clear (gpu_mma.c plan_pipe, GpuPipe.bk; TMA boxes [BN, BK]): no rewrite,
- * and only one K-major stage per operand.  The rounding stays: both tiles
- * are rounded in place, a 16-byte chunk a thread at a time (contiguous
+ * and only one K-major stage per operand.  The rounding stays: B's tile
+ * (with TKC_WGDT_BKRA=0 A's too; by default A is rounded in registers,
+ * gpu_wgdt_bkra) is rounded in place, a 16-byte chunk a thread at a time (contiguous
  * chunks, so a warp's accesses cover 512 bytes without conflicts), then
  * the proxy fence and the barrier (warp-specialized: the consumers' named
  * barrier).  TKC_WGDT_ROUND=0 leaves the operands as loaded (wgmma then
@@ -274,7 +276,16 @@ fence:
  * 256 did, on the critical path: doc/bench/h100-s11-tf32-2.log). */
 bool gpu_wgdt_rounds(void) { return tkc_knob("TKC_WGDT_ROUND", 1) != 0; }
 
-bool gpu_wgdt_bkra(void) { return tkc_knob("TKC_WGDT_BKRA", 0) == 1; }
+/* A from registers on a K-major B (gpu_mma.c, GpuPipe.bk): ldmatrix from
+ * the stage, rounded there (gpu_wgdt_fa), wgmma's register A; two register
+ * sets chosen by the iteration's parity (the MMAs of the iteration before,
+ * in flight, read the other); only B is rounded in place.  Less shared
+ * memory traffic: H100, same run, with the transpose 216.6 / 232.2 /
+ * 160.9 TFLOP/s at 4096^3 / 8192^3 / 4095^3 against 210.8 / 217.3 / 152.7
+ * with A rounded in place too (alone 236.6 / 240.5 / 176.0 against 223.9 /
+ * 225.4 / 168.1; doc/bench/h100-s11-tf32-3.log).  TKC_WGDT_BKRA=0: A
+ * rounded in place. */
+bool gpu_wgdt_bkra(void) { return tkc_knob("TKC_WGDT_BKRA", 1) == 1; }
 
 void gpu_wgdt_round(GpuMma *m, PirExpr *ea, int64_t na, PirExpr *eb, int64_t nb, int t0, int nt)
 {
