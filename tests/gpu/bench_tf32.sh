@@ -5,7 +5,8 @@
 # kernel (matmul_tf32_nt and 128 x 256 variants), plus each of those alone
 # and the transpose alone.  WHAT: the variants (bench_tf32.c); SHAPES: M N K
 # triples; BUILDS: headers built with knobs and what each times (lines
-# prefixed with the build's name).  The default's "r0" build has
+# prefixed with the build's name).  The default's "ap" build rounds A in
+# place too (TKC_WGDT_BKRA=0, the default before h100-s11-tf32-3.log); "r0" has
 # TKC_WGDT_ROUND=0 (no rounding in the kernel: truncated operands, the
 # check fails): what operands rounded beforehand would give.  Uses
 # build/tkc as it is.
@@ -18,7 +19,7 @@ CC=${CC:-gcc}
 SHAPES=${SHAPES:-"4096 4096 4096 8192 8192 8192 4095 4095 4095"}
 # builds: NAME ENV WHAT..., ';' between them (ENV: VAR=VALUE[,VAR=VALUE]; '-' none)
 BUILDS=${BUILDS:-"in - base matmul_tf32_nt nt_256 =matmul_tf32_nt tr;
-ra TKC_WGDT_BKRA=1 matmul_tf32_nt nt_256 =matmul_tf32_nt;
+ap TKC_WGDT_BKRA=0 matmul_tf32_nt =matmul_tf32_nt;
 r0 TKC_WGDT_ROUND=0 =matmul_tf32_nt"}
 mkdir -p "$B"
 echo "tkc tf32 matmul variants ($(date -u +%Y-%m-%dT%H:%MZ))"

@@ -32,7 +32,7 @@ static void one(int64_t M, int64_t N, int64_t K)
 int main(void)
 {
     static const int64_t shapes[][3] = {
-        {1, 1, 1}, {67, 131, 97}, {130, 200, 72},
+        {1, 1, 1}, {67, 131, 97}, {130, 200, 72}, {200, 300, 0}, {1, 256, 64},
         /* rows of 16 bytes (TMA on sm_90a); several programs per block */
         {256, 512, 96}, {193, 272, 160}, {384, 640, 64}, {61, 16, 2048},
     };
