@@ -3540,6 +3540,15 @@ static void build_producer(GL *e, const Instr *loop, int g0, int g1, int np)
     gpu_pop(e);
     while (depth-- > 0)
         gpu_pop(e);
+    if (!gpu_mma_ws_rounders(&e->mma))
+        return;
+    open_programs(e, g0, g1, np);      /* the rounding warps: the same programs */
+    gpu_ws_scalars(e, loop, false);
+    for (int j = 0; j < 3; j++)
+        b[j] = conv_dt(e, scalar(e, loop->args[j]), ty(e, loop->args[j])->dt, dt);
+    gpu_mma_ws_round(&e->mma, b[0], b[1], b[2]);
+    gpu_pop(e);
+    gpu_pop(e);
 }
 
 /* The function: a grid-stride loop over programs around the body (with

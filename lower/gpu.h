@@ -140,6 +140,7 @@ typedef struct GpuMma {
     int64_t pp_bar;            /* their two order mbarriers: offset in the mbarrier region */
     PirLocal *pp_wg;           /* the consumer warpgroup (0, 1), set by gpu.c */
     PirLocal *pp_tb;           /* its order mbarrier's parity bit */
+    PirStmt *ws_if;            /* the producer's branch (its thread issuing the copies) */
 } GpuMma;
 
 /* gpu_mma.c.  Set k, a, T, V, live, e, then plan (TKC_MMA=0 turns it off). */
@@ -179,6 +180,12 @@ void gpu_mma_kernel_head(GpuMma *m);
 const Instr *gpu_mma_ws_loop(const GpuMma *m);
 int gpu_mma_ws_producer(GpuMma *m);                /* returns the depth to pop */
 void gpu_mma_ws_produce(GpuMma *m, PirExpr *lo, PirExpr *hi, PirExpr *step);
+/* Producer-rounded tf32 (gpu_wgdt.c, "K-major B"): true after opening the
+ * branch of the producer's rounding warps (else nothing to do); then gpu.c
+ * opens their loop over programs as the producer's and _round is their K
+ * loop.  The depth to pop is 1. */
+bool gpu_mma_ws_rounders(GpuMma *m);
+void gpu_mma_ws_round(GpuMma *m, PirExpr *lo, PirExpr *hi, PirExpr *step);
 void gpu_mma_ws_consumer(GpuMma *m);
 void gpu_mma_pp_turn(GpuMma *m);                   /* ping-pong: wait for this warpgroup's turn */
 bool gpu_mma_pp(const GpuMma *m);                 /* ping-pong consumers (two warpgroups of T) */
@@ -261,6 +268,15 @@ bool gpu_wgdt_ra(DType dt);
 PirLocal *gpu_wgdt_fa(GpuMma *m, const GpuGrid *g, PirExpr *ea, int64_t M, int64_t K);
 void gpu_wgdt_prep(GpuMma *m, DType dt, PirExpr *ea, int64_t M, int64_t K, PirExpr *eb, int64_t N, int64_t Eb,
                    PirExpr *et);
+/* A tf32 dot whose B is staged K-major (B = trans(x), x [N, K]): the na
+ * bytes of A at ea and the nb of B at eb rounded in place by the nt
+ * threads t0.. (unless TKC_WGDT_ROUND=0: gpu_wgdt_rounds false), then a
+ * proxy fence and, with t0 = 0 (the block's threads), a barrier. */
+bool gpu_wgdt_rounds(void);
+/* ... and A from registers (gpu_wgdt_fa, two sets by the iteration's
+ * parity), only B rounded in place (default; TKC_WGDT_BKRA=0: both) */
+bool gpu_wgdt_bkra(void);
+void gpu_wgdt_round(GpuMma *m, PirExpr *ea, int64_t na, PirExpr *eb, int64_t nb, int t0, int nt);
 
 /* gpu_tma.c: TMA copies of a pipelined wgmma dot's operands.  A load that
  * TMA can fetch: tensor param, the [R, C] offset's row and column ramps

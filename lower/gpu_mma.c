@@ -114,6 +114,12 @@ typedef struct GpuPipe {
     int64_t ea, eb;            /* wgmma: the operands' swizzle widths (gpu_wgmma.c); 0: mma.sync */
     int64_t bt;                /* wgmma on tf32, s8 (gpu_wgdt.c): bytes of one of the two
                                 * K-major B buffers after the stages; else 0 */
+    int bl;                    /* the load B's stage is copied from: the dot's B, or x of
+                                * B = trans(x) (bk) */
+    bool bk;                   /* tf32 on wgmma, B = trans(x) with x [N, K]: x staged
+                                * K-major like A, no rewrite (gpu_wgdt.c, "K-major B") */
+    bool pr;                   /* ... with ws: rounded by the producer's warps 1-3, which
+                                * arrive on S "ready" mbarriers after the empty ones */
     PirLocal *acc;             /* wgmma: the accumulators, for the wait after the loop */
     int nacc;
     /* wgmma with TMA (gpu_tma.c): the operands' loads, their PP_TMAP params,
@@ -943,7 +949,30 @@ bool gpu_mma_dot(GpuMma *m, const Instr *in)
         scope(m);
         GpuWgDot d = { .acc = pp->acc, .g = &g, .at_a = ea, .at_b = eb, .K = ty(m, a)->dim[1], .ea = pp->ea,
                        .eb = pp->eb, .dt = ty(m, a)->dt };
-        if (pp->bt) {                          /* tf32, s8: B rewritten K-major (gpu_wgdt.c) */
+        PirStmt *two = NULL;                   /* bk with A from registers: by parity */
+        if (pp->bk) {                          /* tf32, B staged K-major: rounded in place */
+            PirLocal *eal = let(m, "ea", ea), *ebl = let(m, "eb", eb);
+            bool ra = !pp->pr && gpu_wgdt_bkra();
+            if (!pp->pr)                       /* else the producer's warps did */
+                gpu_wgdt_round(m, ref(m, eal), ra ? 0 : g.M * d.K * 4, ref(m, ebl), g.N * d.K * 4, 0, m->T);
+            d.at_a = ref(m, eal);
+            d.at_b = ref(m, ebl);
+            d.bt = true;
+            if (ra) {                          /* two register sets: the other one's MMAs in flight */
+                two = pir_if(F, CUR, op(m, PB_EQ, pir_conv(F, PT_I32, op(m, PB_AND, ref(m, pp->it), pir_int(F, PT_I64, 1))),
+                                        ci(m, 0)));
+                two->els = pir_block(F);
+                for (int h = 0; h < 2; h++) {
+                    gpu_push(m->e, h ? two->els : two->body);
+                    GpuWgDot dh = d;
+                    dh.fa = gpu_wgdt_fa(m, &g, ref(m, eal), g.M, d.K);
+                    dh.K = d.K * 2;
+                    gpu_wg_dot(m, &dh);
+                    gpu_pop(m->e);
+                }
+            }
+            d.K = d.K * 2;                     /* 16-bit units */
+        } else if (pp->bt) {                   /* tf32, s8: B rewritten K-major (gpu_wgdt.c) */
             PirExpr *bt = add(m, ci(m, pipe_base(m, pp) + pp->S * pp->stage),
                               mul(m, pir_conv(F, PT_I32, op(m, PB_AND, ref(m, pp->it), pir_int(F, PT_I64, 1))),
                                   ci(m, pp->bt)));
@@ -959,7 +988,8 @@ bool gpu_mma_dot(GpuMma *m, const Instr *in)
             d.K = d.K * kind_of(d.dt).es / 2;  /* 16-bit units */
             d.eb = pp->ea;
         }
-        gpu_wg_dot(m, &d);
+        if (!two)
+            gpu_wg_dot(m, &d);
         if (pp->late && !pp->lb)
             pipe_issue(m, pp, 0, 1);
         gpu_wg_wait(m, pp->acc, pp->nacc, pp->inflight);
@@ -1181,9 +1211,16 @@ static void plan_pipe(GpuMma *m, const Instr *in, const int *uses)
     const Instr *lv = I(m, loop->blocks[0]->ins.v[0]);
     if (lv->op != OP_LOOPVAR || dtype_is_float(lv->ty.dt))
         return;
-    int a = in->args[0], b = in->args[1];
+    int a = in->args[0], b = in->args[1], bl = b, tb = trans_src(m, b);
+    /* B = trans(x), x [N, K] loaded in the loop: on wgmma (tf32) x is
+     * staged as it is, K-major (TKC_WGDT_BK=0: not pipelined, as before) */
+    if (tb && ty(m, a)->dt == DT_F32 && tkc_knob("TKC_WGDT_BK", 1)) {
+        if (I(m, b)->parent != in->parent || uses[b] != 1)
+            return;
+        bl = tb;
+    }
     for (int i = 0; i < 2; i++) {
-        int x = i ? b : a;
+        int x = i ? bl : a;
         if (I(m, x)->parent != in->parent || uses[x] != 1 || !gpu_async_ok(m->e, x, loop))
             return;
     }
@@ -1193,12 +1230,14 @@ static void plan_pipe(GpuMma *m, const Instr *in, const int *uses)
     Kind kd = kind_of(ty(m, a)->dt);
     int64_t K = ty(m, a)->dim[1], bytes_a = g.M * (K + kd.pa) * kd.es;
     int64_t stage = (bytes_a + K * (g.N + kd.pb) * kd.es + 127) / 128 * 128, max = PIPE_MAX;
-    bool wg = wg_plan(m, in, loop, &g);
+    bool wg = wg_plan(m, in, loop, &g), bk = bl != b;
+    if (bk && !wg)                             /* K-major B only on wgmma */
+        return;
     int64_t bt = 0;                            /* tf32, s8: the K-major B buffers */
     if (wg) {                                  /* unpadded, 1024-aligned (gpu_wgmma.c) */
         bytes_a = al1k(g.M * K * kd.es);
         stage = al1k(bytes_a + K * g.N * kd.es);
-        bt = half_dt(kd.dt) ? 0 : al1k(g.N * K * kd.es);
+        bt = half_dt(kd.dt) || bk ? 0 : al1k(g.N * K * kd.es);
         max = WG_PIPE_MAX - 2 * bt;
     }
     int S = m->k->stages > 0 ? m->k->stages : tkc_knob("TKC_MMA_STAGES", wg ? WG_STAGES : PIPE_STAGES);
@@ -1210,7 +1249,7 @@ static void plan_pipe(GpuMma *m, const Instr *in, const int *uses)
         return;
     GpuPipe *p = arena_alloc(m->a, sizeof *p);
     *p = (GpuPipe){ .dot = in->id, .lv = lv->id, .S = S, .stage = stage, .offb = bytes_a,
-                    .t = pir_ty_compute(lv->ty.dt), .ahead = S - 1, .bt = bt };
+                    .t = pir_ty_compute(lv->ty.dt), .ahead = S - 1, .bt = bt, .bl = bl, .bk = bk };
     /* Interleaving pays when a k step has many MMAs per warp (H200: 128x256
      * tiles of 64x64 per warp +9% at 8192^3; 128x128 of 64x32 -6%). */
     p->late = tkc_knob("TKC_MMA_LATE", g.MI * g.NI >= 32) == 1;
@@ -1229,16 +1268,18 @@ static void plan_pipe(GpuMma *m, const Instr *in, const int *uses)
         p->inflight = every && S >= 3 && tkc_knob("TKC_WG_INFLIGHT", 1);
         p->ahead = S - 1 - p->inflight;
         p->ea = gpu_wg_width(K * kd.es / 2);  /* in 16-bit units (gpu_wgdt.c) */
-        p->eb = gpu_wg_width(bt ? g.N * kd.es / 2 : g.TN);
+        p->eb = bk ? p->ea : gpu_wg_width(bt ? g.N * kd.es / 2 : g.TN);
         /* TMA: every copy issued is waited for (no exits), so the
          * mbarriers' phases stay in step across loops and programs */
         if (every && p->inflight && !exits(m, loop->blocks[0]) && gpu_tma_match(m, a, &p->ta)
-            && gpu_tma_match(m, b, &p->tb) && K <= 256) {
+            && gpu_tma_match(m, bl, &p->tb) && K <= 256) {
             p->tma = true;
             p->ws = ws_plan(m, p, loop);
+            p->pr = p->ws && bk && gpu_wgdt_rounds() && m->k->tma_version == 1
+                    && tkc_knob("TKC_WGDT_PROUND", 0) == 1;
             lb_plan(m, p);
             p->bar = m->bar_need;
-            m->bar_need += (8 * S * (p->ws ? 2 : 1) + 15) / 16 * 16;
+            m->bar_need += (8 * S * (p->ws ? (p->pr ? 3 : 2) : 1) + 15) / 16 * 16;
             if (p->ws && mmpp_plan(m)) {
                 m->pp = true;
                 m->pp_bar = m->bar_need;
@@ -1253,7 +1294,7 @@ static void plan_pipe(GpuMma *m, const Instr *in, const int *uses)
         m->wg_var[I(m, in->args[2])->index] = true;
     }
     m->pipe[loop->id] = p;
-    m->staged[a] = m->staged[b] = true;
+    m->staged[a] = m->staged[b] = m->staged[bl] = true;
 }
 
 bool gpu_mma_staged(const GpuMma *m, const Instr *in)
@@ -1599,6 +1640,12 @@ static PirExpr *bar_addr_of(GpuMma *m, GpuPipe *p, PirExpr *slot, bool empty)
 
 static PirExpr *bar_addr(GpuMma *m, GpuPipe *p, PirExpr *slot) { return bar_addr_of(m, p, slot, false); }
 
+/* The "ready" mbarrier of stage slot of a producer-rounded pipeline (pr). */
+static PirExpr *ready_addr(GpuMma *m, GpuPipe *p, PirExpr *slot)
+{
+    return bar_addr_of(m, p, add(m, slot, ci(m, 2 * p->S)), false);
+}
+
 /* Announce the bytes of a stage on its mbarrier and issue the TMA copies
  * of both operands of the iteration the loop counter's binding names into
  * stage slot (at: its byte offset). */
@@ -1625,7 +1672,7 @@ static void tma_copies(GpuMma *m, GpuPipe *p, PirLocal *at, PirExpr *slot)
     x->in[1] = pir_int(F, PT_U32, (tty_numel(ta) + tty_numel(tb)) * kind_of(ta->dt).es);
     int64_t es = kind_of(ta->dt).es;          /* the widths in elements */
     gpu_tma_copy(m, &p->ta, p->map[0], dot->args[0], p->ea * 2 / es, ref(m, at), ref(m, bar));
-    gpu_tma_copy(m, &p->tb, p->map[1], dot->args[1], p->eb * 2 / es, add(m, ref(m, at), ci(m, p->offb)), ref(m, bar));
+    gpu_tma_copy(m, &p->tb, p->map[1], p->bl, p->eb * 2 / es, add(m, ref(m, at), ci(m, p->offb)), ref(m, bar));
 }
 
 /* tma_copies by one thread (0), into block b. */
@@ -1683,9 +1730,9 @@ void gpu_mma_kernel_head(GpuMma *m)
             const Instr *dot = I(m, p->dot);
             int64_t es = kind_of(ty(m, dot->args[0])->dt).es;   /* the widths in elements */
             p->map[0] = gpu_tma_param(m, &p->ta, p->ea * 2 / es, ty(m, dot->args[0])->dim[0]);
-            p->map[1] = gpu_tma_param(m, &p->tb, p->eb * 2 / es, ty(m, dot->args[1])->dim[0]);
+            p->map[1] = gpu_tma_param(m, &p->tb, p->eb * 2 / es, ty(m, p->bl)->dim[0]);
             F->params.v[p->map[0]].role = 1;
-            F->params.v[p->map[1]].role = 2;
+            F->params.v[p->map[1]].role = p->bk ? 4 : 2;
         }
         p->ph = let(m, "ph", pir_int(F, PT_U32, 0));
         any = true;
@@ -1709,6 +1756,11 @@ void gpu_mma_kernel_head(GpuMma *m)
             x = pir_asm_stmt(F, CUR, PA_MBAR_INIT);     /* the consumers release (ws_release, key_release) */
             x->in[0] = bar_addr_of(m, p, ci(m, s), true);
             x->in[1] = pir_int(F, PT_U32, p->mb || ws_wg_arrive(m) ? m->T / 128 : m->T);
+            if (!p->pr)
+                continue;
+            x = pir_asm_stmt(F, CUR, PA_MBAR_INIT);     /* the rounding warps (gpu_mma_ws_round) */
+            x->in[0] = ready_addr(m, p, ci(m, s));
+            x->in[1] = pir_int(F, PT_U32, 96);
         }
     }
     for (int w = 0; m->pp && w < 2; w++) {
@@ -1730,10 +1782,11 @@ static void copy_operands(GpuMma *m, GpuPipe *p, PirLocal *at, int part, int par
 {
     const Instr *dot = I(m, p->dot);
     Kind kd = kind_of(ty(m, dot->args[0])->dt);
-    int64_t ra = rounds(m, dot->args[0]), rb = rounds(m, dot->args[1]);
+    int64_t ra = rounds(m, dot->args[0]), rb = rounds(m, p->bl);
     CopyLoad c[2] = {
         { dot->args[0], ref(m, at), ra * part / parts, ra * (part + 1) / parts, p->ea, kd.pa },
-        { dot->args[1], add(m, ref(m, at), ci(m, p->offb)), rb * part / parts, rb * (part + 1) / parts, p->eb, kd.pb },
+        { p->bl, add(m, ref(m, at), ci(m, p->offb)), rb * part / parts, rb * (part + 1) / parts, p->eb,
+          p->bk ? kd.pa : kd.pb },
     };
     copy_loads(m, c, 2);
 }
@@ -1964,7 +2017,7 @@ void gpu_mma_loop_head(GpuMma *m, const Instr *loop)
             gpu_pop(m->e);
         }
         PirStmt *w = pir_asm_stmt(F, t->body, PA_MBAR_WAIT);
-        w->in[0] = bar_addr(m, p, ref(m, p->cur));
+        w->in[0] = p->pr ? ready_addr(m, p, ref(m, p->cur)) : bar_addr(m, p, ref(m, p->cur));
         PirExpr *bit = op(m, PB_SHL, pir_int(F, PT_U32, 1), pir_conv(F, PT_U32, ref(m, p->cur)));
         w->in[1] = op(m, PB_AND, op(m, PB_SHR, ref(m, p->ph), pir_conv(F, PT_U32, ref(m, p->cur))), pir_int(F, PT_U32, 1));
         pir_assign(F, t->body, p->ph, NULL, op(m, PB_XOR, ref(m, p->ph), bit));
@@ -2072,7 +2125,8 @@ void gpu_mma_loop_post(GpuMma *m, const Instr *loop)
 static bool ws_plan(const GpuMma *m, const GpuPipe *p, const Instr *loop)
 {
     bool on = tkc_knob("TKC_WS", m->k->specialize) == 1;
-    if (!on || m->ws || m->k->tma_version == 2 /* NAME__nomap: no TMA copies */ || p->bt /* gpu_wgdt.c's rewrite of B syncs every thread */ || loop->parent != m->k->body || m->T % 128 || m->T + 128 > 1024)
+    if (!on || m->ws || m->k->tma_version == 2 /* NAME__nomap: no TMA copies */ || p->bt /* gpu_wgdt.c's rewrite of B syncs every thread */
+        || loop->parent != m->k->body || m->T % 128 || m->T + 128 > 1024)
         return false;
     for (int j = 0; j < 3; j++)
         if (!gpu_ws_ready(m->e, loop->args[j], loop))
@@ -2114,8 +2168,44 @@ int gpu_mma_ws_producer(GpuMma *m)
         nreg(m, PA_NREG_DEC, WS_NREG_PRODUCER);
     m->ws->pe = let(m, "pe", pir_int(F, PT_U32, 0xffffffffll));   /* a fresh mbarrier's "phase -1" */
     PirExpr *one = op(m, PB_EQ, gpu_tid(m->e), ci(m, m->pp ? 2 * m->T : m->T));
-    gpu_push(m->e, pir_if(F, CUR, op(m, PB_AND, ref(m, m->tma_on), one))->body);
+    m->ws_if = pir_if(F, CUR, op(m, PB_AND, ref(m, m->tma_on), one));
+    gpu_push(m->e, m->ws_if->body);
     return 1;
+}
+
+bool gpu_mma_ws_rounders(GpuMma *m)
+{
+    if (!m->ws || !m->ws->pr || m->pp)
+        return false;
+    m->ws_if->els = pir_block(F);
+    gpu_push(m->e, m->ws_if->els);
+    gpu_push(m->e, pir_if(F, CUR, op(m, PB_AND, ref(m, m->tma_on), op(m, PB_GE, gpu_tid(m->e), ci(m, m->T + 32))))->body);
+    return true;
+}
+
+/* The rounding warps' K loop: per iteration wait for the stage's copies
+ * (its full mbarrier, with the consumers' parity bits ph: this thread
+ * runs no consumer code), round A and B in place (96 threads), fence them
+ * to the async proxy and arrive on the stage's ready mbarrier, which the
+ * consumers wait for instead. */
+void gpu_mma_ws_round(GpuMma *m, PirExpr *lo, PirExpr *hi, PirExpr *step)
+{
+    GpuPipe *p = m->ws;
+    const Instr *dot = I(m, p->dot);
+    int64_t M = ty(m, dot->args[0])->dim[0], K = ty(m, dot->args[0])->dim[1], N = ty(m, p->bl)->dim[0];
+    PirLocal *sl = let(m, "s", step);
+    gpu_push(m->e, pir_if(F, CUR, pir_bin(F, PB_GT, ref(m, sl), pir_int(F, p->t, 0)))->body);
+    PirLocal *n = let(m, "n", trips(m, lo, hi, ref(m, sl)));
+    PirLocal *rs = let(m, "rs", ci(m, 0)), *it = pir_local(F, "it", PT_I64, 0);
+    gpu_push(m->e, pir_for(F, CUR, it, pir_int(F, PT_I64, 0), ref(m, n), pir_int(F, PT_I64, 1), false)->body);
+    PirLocal *cur = let(m, "cur", ref(m, rs));
+    pir_assign(F, CUR, rs, NULL, pir_select(F, op(m, PB_EQ, ref(m, rs), ci(m, p->S - 1)), ci(m, 0),
+                                            add(m, ref(m, rs), ci(m, 1))));
+    mb_wait(m, p->ph, bar_addr(m, p, ref(m, cur)), ref(m, cur));
+    PirLocal *at = let(m, "st", add(m, ci(m, pipe_base(m, p)), mul(m, ref(m, cur), ci(m, p->stage))));
+    gpu_wgdt_round(m, ref(m, at), M * K * 4, add(m, ref(m, at), ci(m, p->offb)), N * K * 4, m->T + 32, 96);
+    pir_asm_stmt(F, CUR, PA_MBAR_ARRIVE)->in[0] = ready_addr(m, p, ref(m, cur));
+    close_n(m, 2);
 }
 
 void gpu_mma_ws_produce(GpuMma *m, PirExpr *lo, PirExpr *hi, PirExpr *step)

@@ -41,6 +41,19 @@
  * register A), which leaves only B's rewrite: TKC_WGDT_RA=1 (the MMAs of
  * the iteration before are waited for before the registers are reloaded;
  * checked on the emulator, not yet run on a GPU).
+ *
+ * A kernel given B transposed (B = trans(x), x [N, K]: stdlib
+ * matmul_tf32_nt) needs no rewrite: x's tiles are staged K-major as they
+ * are and only rounded in place, A in registers ("K-major B", at the
+ * end).  On an H100, 128 x 256 tiles, warp-specialized and persistent:
+ * 236.6 / 240.5 TFLOP/s at 4096^3 / 8192^3, 216.6 / 232.2 with the
+ * transpose of B before it, where matmul_tf32 takes 151.1 / 153.9 and
+ * cuBLAS 388.8 / 356.4 (doc/bench/h100-s11-tf32-3.log).  Not rounding
+ * (TKC_WGDT_ROUND=0, truncated: wrong) 343-378 / 360-367: the rounding's
+ * shared-memory traffic (B's 32 KB read and written per 128 x 256 x 32
+ * step, next to the 80 KB the MMAs read) is what is left; operands rounded
+ * once before the kernel (by the transpose, and a pass over A) would
+ * remove it, but the language cannot say that a tensor holds tf32 values.
  */
 #include "gpu_mm.h"
 
@@ -115,11 +128,10 @@ static void st16(GpuMma *m, PirExpr *at, PirExpr **w)
     st->val = w[0];
 }
 
-/* Open the loop over this thread's units (n of them, T - t0 a round, over
- * threads t0..); *u: the unit. */
-static int units(GpuMma *m, int64_t n, int t0, PirLocal **u)
+/* Open the loop over this thread's units (n of them, T a round, over
+ * threads t0 .. t0 + T - 1); *u: the unit. */
+static int units_n(GpuMma *m, int64_t n, int t0, int64_t T, PirLocal **u)
 {
-    int64_t T = m->T - t0;
     PirExpr *q = loop(m, "q", (n + T - 1) / T);
     PirExpr *t = t0 ? op(m, PB_SUB, gpu_tid(m->e), ci(m, t0)) : gpu_tid(m->e);
     *u = let(m, "u", add(m, mul(m, q, ci(m, T)), t));
@@ -128,6 +140,9 @@ static int units(GpuMma *m, int64_t n, int t0, PirLocal **u)
     gpu_push(m->e, pir_if(F, CUR, op(m, PB_LT, ref(m, *u), ci(m, n)))->body);
     return 2;
 }
+
+/* units over threads t0 .. T - 1 */
+static int units(GpuMma *m, int64_t n, int t0, PirLocal **u) { return units_n(m, n, t0, m->T - t0, u); }
 
 bool gpu_wgdt_ra(DType dt) { return dt == DT_F32 && tkc_knob("TKC_WGDT_RA", 0) == 1; }
 
@@ -239,4 +254,59 @@ fence:
     while (open--)
         gpu_pop(m->e);
     pir_barrier(F, CUR);
+}
+
+/* K-major B.  A dot on tf32 whose B is trans(x) with x [N, K] (a kernel
+ * taking B transposed, stdlib matmul_tf32_nt) has x staged as it is, rows
+ * of K in the A layout, which is what wgmma reads with the transpose bit
+ * clear (gpu_mma.c plan_pipe, GpuPipe.bk; TMA boxes [BN, BK]): no rewrite,
+ * and only one K-major stage per operand.  The rounding stays: B's tile
+ * (with TKC_WGDT_BKRA=0 A's too; by default A is rounded in registers,
+ * gpu_wgdt_bkra) is rounded in place, a 16-byte chunk a thread at a time (contiguous
+ * chunks, so a warp's accesses cover 512 bytes without conflicts), then
+ * the proxy fence and the barrier (warp-specialized: the consumers' named
+ * barrier).  TKC_WGDT_ROUND=0 leaves the operands as loaded (wgmma then
+ * drops their low mantissa bits: truncation, not tkc's tf32): timing
+ * only, to see what operands rounded beforehand would give.
+ * TKC_WGDT_PROUND=1 (warp-specialized only): the producer warpgroup's
+ * warps 1-3 round each stage once its copies land and arrive on its
+ * "ready" mbarrier, which the consumers wait for instead of the full one
+ * (gpu_mma_ws_round): correct (H100 memcheck) but 2x slower, 105.1 / 110.3
+ * TFLOP/s against 210.0 / 221.1 (96 threads with 40 registers round what
+ * 256 did, on the critical path: doc/bench/h100-s11-tf32-2.log). */
+bool gpu_wgdt_rounds(void) { return tkc_knob("TKC_WGDT_ROUND", 1) != 0; }
+
+/* A from registers on a K-major B (gpu_mma.c, GpuPipe.bk): ldmatrix from
+ * the stage, rounded there (gpu_wgdt_fa), wgmma's register A; two register
+ * sets chosen by the iteration's parity (the MMAs of the iteration before,
+ * in flight, read the other); only B is rounded in place.  Less shared
+ * memory traffic: H100, same run, with the transpose 216.6 / 232.2 /
+ * 160.9 TFLOP/s at 4096^3 / 8192^3 / 4095^3 against 210.8 / 217.3 / 152.7
+ * with A rounded in place too (alone 236.6 / 240.5 / 176.0 against 223.9 /
+ * 225.4 / 168.1; doc/bench/h100-s11-tf32-3.log).  TKC_WGDT_BKRA=0: A
+ * rounded in place. */
+bool gpu_wgdt_bkra(void) { return tkc_knob("TKC_WGDT_BKRA", 1) == 1; }
+
+void gpu_wgdt_round(GpuMma *m, PirExpr *ea, int64_t na, PirExpr *eb, int64_t nb, int t0, int nt)
+{
+    if (!gpu_wgdt_rounds())
+        return;
+    PirLocal *x = pir_local(F, "x", PT_U32, 4);
+    pir_decl(F, CUR, x, NULL);
+    for (int i = 0; i < 2; i++) {
+        PirLocal *base = let(m, i ? "rb" : "ra", i ? eb : ea), *u;
+        int d = units_n(m, (i ? nb : na) / 16, t0, nt, &u);
+        PirLocal *at = let(m, "at", add(m, ref(m, base), mul(m, ref(m, u), ci(m, 16))));
+        ld16(m, x, 0, ref(m, at));
+        PirExpr *w[4];
+        for (int j = 0; j < 4; j++)
+            w[j] = tf32(m, x, ci(m, j));
+        st16(m, ref(m, at), w);
+        while (d--)
+            gpu_pop(m->e);
+    }
+    if (tkc_knob("TKC_WGDT_FENCE", 1))
+        pir_asm_stmt(F, CUR, PA_FENCE_PROXY);
+    if (t0 == 0)
+        pir_barrier(F, CUR);
 }

@@ -124,7 +124,8 @@ typedef struct PirParam {
                             * launcher may give them a copy with 16-byte-aligned rows
                             * (gpu_stage.c, gpu_mark_repack) */
     int role;              /* PP_TMAP: 1 the A operand (M x K) of a K loop's dot, 2 its B
-                            * (K x N) (the launcher's estimate of the work), 3 a result
+                            * (K x N) (the launcher's estimate of the work; 4: B given as
+                            * x (N x K) of trans(x)), 3 a result
                             * stored by TMA where PP_TMA_OK's bit 1 is clear, else by the
                             * threads (so optional), 0 else */
 } PirParam;

@@ -682,16 +682,18 @@ static void emit_repack(HE *h, TirKernel *k, const CudaKernel *ck, const HostNam
             buf_printf(o, "    tk_CUdeviceptr tk_rb%d = 0;\n    size_t tk_rq%d = 0;\n", t, t);
     /* the work: 2 M N K of the first dot's A (M x K) and B (K x N) maps */
     const char *fl = "0.0";
-    int ra = -1, rb = -1;
+    int ra = -1, rb = -1, nd = 1;
     for (int i = 0; i < ck->f->params.n; i++) {
         const PirParam *q = &ck->f->params.v[i];
         if (q->kind == PP_TMAP && q->role == 1 && ra < 0)
             ra = q->index;
-        if (q->kind == PP_TMAP && q->role == 2 && rb < 0)
+        if (q->kind == PP_TMAP && (q->role == 2 || q->role == 4) && rb < 0) {
             rb = q->index;
+            nd = q->role == 4 ? 0 : 1;
+        }
     }
     if (ra >= 0 && rb >= 0) {
-        const char *m = args_dim(h->a, k, hn, ra, 0), *kk = args_dim(h->a, k, hn, ra, 1), *n = args_dim(h->a, k, hn, rb, 1);
+        const char *m = args_dim(h->a, k, hn, ra, 0), *kk = args_dim(h->a, k, hn, ra, 1), *n = args_dim(h->a, k, hn, rb, nd);
         if (m && kk && n)
             fl = arena_printf(h->a, "2.0 * (double)(%s) * (double)(%s) * (double)(%s)", m, kk, n);
     }

@@ -41,8 +41,8 @@ static void one(int64_t M, int64_t N, int64_t K)
     /* f32 sums of K products of [-1, 1) values; the tf32 rounding itself
      * moves a sum by ~1e-4 sqrt(K), well outside these */
     double atol = 1e-6 * (double)K + 1e-5, rtol = 1e-5;
-    float *c[7];
-    for (int i = 0; i < 7; i++)
+    float *c[8];
+    for (int i = 0; i < 8; i++)
         c[i] = TKT_OUT(float, M * N);
     tkt_status("tf_pipe", tf_pipe(a, b, c[0], M, K, N), TK_OK, tk_last_error(), (char *)0);
     tkt_close("tf_pipe c", c[0], r, M * N, atol, rtol);
@@ -50,6 +50,8 @@ static void one(int64_t M, int64_t N, int64_t K)
     tkt_close("tf_big c", c[1], r, M * N, atol, rtol);
     tkt_status("tf_bt", tf_bt(a, bt, c[2], M, K, N), TK_OK, tk_last_error(), (char *)0);
     tkt_close("tf_bt c", c[2], r, M * N, atol, rtol);
+    tkt_status("tf_bt_wg", tf_bt_wg(a, bt, c[7], M, K, N), TK_OK, tk_last_error(), (char *)0);
+    tkt_close("tf_bt_wg c", c[7], r, M * N, atol, rtol);
     tkt_status("tf_decay", tf_decay(a, b, c[3], M, K, N), TK_OK, tk_last_error(), (char *)0);
     tkt_close("tf_decay c", c[3], rd, M * N, atol, rtol);
     tkt_status("tf_once", tf_once(a, b, c[4], M, K, N), TK_OK, tk_last_error(), (char *)0);
@@ -80,8 +82,8 @@ static void ties(int64_t M, int64_t N, int64_t K)
         r[i] = (double)K * (1 + 0x1p-10);
         rx[i] = (double)K * (1 + 0x1p-11);
     }
-    float *c[5];
-    for (int i = 0; i < 5; i++)
+    float *c[6];
+    for (int i = 0; i < 6; i++)
         c[i] = TKT_OUT(float, M * N);
     tkt_status("tf_pipe", tf_pipe(a, b, c[0], M, K, N), TK_OK, tk_last_error(), (char *)0);
     tkt_close("tf_pipe ties", c[0], r, M * N, 0, 0);
@@ -89,6 +91,8 @@ static void ties(int64_t M, int64_t N, int64_t K)
     tkt_close("tf_big ties", c[1], r, M * N, 0, 0);
     tkt_status("tf_bt", tf_bt(a, bt, c[2], M, K, N), TK_OK, tk_last_error(), (char *)0);
     tkt_close("tf_bt ties", c[2], r, M * N, 0, 0);
+    tkt_status("tf_bt_wg", tf_bt_wg(a, bt, c[5], M, K, N), TK_OK, tk_last_error(), (char *)0);
+    tkt_close("tf_bt_wg ties", c[5], r, M * N, 0, 0);
     tkt_status("tf_fma", tf_fma(a, b, c[3], M, K, N), TK_OK, tk_last_error(), (char *)0);
     tkt_close("tf_fma ties", c[3], r, M * N, 0, 0);
     tkt_status("exact", exact(a, b, c[4], M, K, N), TK_OK, tk_last_error(), (char *)0);

@@ -1,11 +1,13 @@
-/* Run test: stdlib matmul_tf32 (operands rounded to tf32, f32 sums) and
- * matmul_i8 (exact i32) at odd shapes, against float64 / integer sums. */
+/* Run test: stdlib matmul_tf32 (operands rounded to tf32, f32 sums),
+ * matmul_tf32_nt on B transposed by transpose_f32, and matmul_i8 (exact
+ * i32) at odd shapes, against float64 / integer sums. */
 #include "matmul_dtypes.h"
 #include "tkt.h"
 
 static void one(int64_t M, int64_t N, int64_t K)
 {
     float *a = TKT_NEW(float, M * K), *b = TKT_NEW(float, K * N), *c = TKT_OUT(float, M * N);
+    float *bt = TKT_OUT(float, N * K), *cn = TKT_OUT(float, M * N);
     int8_t *ai = TKT_NEW(int8_t, M * K), *bi = TKT_NEW(int8_t, K * N);
     int32_t *ci = TKT_OUT(int32_t, M * N);
     tkt_fill(a, M * K, -1, 1);
@@ -17,6 +19,14 @@ static void one(int64_t M, int64_t N, int64_t K)
     double *r = calloc(1, sizeof(double) * (size_t)(M * N + 1));
     tkt_status("matmul_tf32", matmul_tf32(a, b, c, M, K, N), TK_OK, tk_last_error(), (char *)0);
     tkt_status("matmul_i8", matmul_i8(ai, bi, ci, M, K, N), TK_OK, tk_last_error(), (char *)0);
+    tkt_status("transpose_f32", transpose_f32(b, bt, K, N), TK_OK, tk_last_error(), (char *)0);
+    double *rt = calloc(1, sizeof(double) * (size_t)(N * K + 1));
+    for (int64_t k = 0; k < K; k++)
+        for (int64_t j = 0; j < N; j++)
+            rt[j * K + k] = b[k * N + j];
+    tkt_close("transpose_f32 bt", bt, rt, N * K, 0, 0);
+    free(rt);
+    tkt_status("matmul_tf32_nt", matmul_tf32_nt(a, bt, cn, M, K, N), TK_OK, tk_last_error(), (char *)0);
     int bad = 0;
     for (int64_t i = 0; i < M; i++)
         for (int64_t j = 0; j < N; j++) {
@@ -31,6 +41,7 @@ static void one(int64_t M, int64_t N, int64_t K)
                 tkt_eq_i64("matmul_i8 c", ci[i * N + j], si, i * N + j);
         }
     tkt_close("matmul_tf32 c", c, r, M * N, 1e-6 * (double)K + 1e-5, 1e-5);
+    tkt_close("matmul_tf32_nt c", cn, r, M * N, 1e-6 * (double)K + 1e-5, 1e-5);
     tkt_check_guards();
     free(r);
     tkt_reset();
