@@ -119,7 +119,8 @@ test-gpu: $(B)/tkc
 
 # Every GPU benchmark, each next to its rivals in the same run (about 10
 # minutes on an H100); the parts: bench-gpu-mem (softmax, layernorm, bias+GELU
-# +residual; cuda vs nvptx codegen), bench-gpu-mm (bf16/f16, tf32/i8 matmul, bf16 also from LLVM
+# +residual; cuda vs nvptx codegen), bench-gpu-mm (bf16/f16, tf32/i8 matmul, tf32 with B
+# transposed (matmul_tf32_nt), bf16 also from LLVM
 # vs cuBLAS/Triton), bench-gpu-attn (sdpa, sdpa_relpos vs torch SDPA; also from LLVM), tune-gpu.
 bench-gpu: bench-gpu-mem bench-gpu-mm bench-gpu-attn tune-gpu
 
@@ -130,6 +131,7 @@ bench-gpu-mem: $(B)/tkc
 bench-gpu-mm: $(B)/tkc
 	@sh tests/gpu/bench_mm.sh
 	@sh tests/gpu/bench_dtype.sh
+	@sh tests/gpu/bench_tf32.sh
 
 bench-gpu-attn: $(B)/tkc
 	@sh tests/gpu/bench_attn.sh
