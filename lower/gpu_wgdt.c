@@ -54,6 +54,9 @@
  * step, next to the 80 KB the MMAs read) is what is left; operands rounded
  * once before the kernel (by the transpose, and a pass over A) would
  * remove it, but the language cannot say that a tensor holds tf32 values.
+ * TMA can round as it copies, with tensor maps of data type TFLOAT32:
+ * TKC_WGDT_TMAROUND=1 ("TMA rounds", below; off until a GPU run shows its
+ * rounding is tkc's, tests/run/tf32_round.c).
  */
 #include "gpu_mm.h"
 
