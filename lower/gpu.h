@@ -276,6 +276,10 @@ bool gpu_wgdt_rounds(void);
 /* ... and A from registers (gpu_wgdt_fa, two sets by the iteration's
  * parity), only B rounded in place (default; TKC_WGDT_BKRA=0: both) */
 bool gpu_wgdt_bkra(void);
+/* ... in a kernel's TMA version with both operands copied by TMA: their
+ * maps of data type TFLOAT32 (PirParam.tf32), rounded as TMA copies them,
+ * none in place (TKC_WGDT_TMAROUND=1; off by default) */
+bool gpu_wgdt_tmaround(void);
 void gpu_wgdt_round(GpuMma *m, PirExpr *ea, int64_t na, PirExpr *eb, int64_t nb, int t0, int nt);
 
 /* gpu_tma.c: TMA copies of a pipelined wgmma dot's operands.  A load that

@@ -120,6 +120,9 @@ typedef struct GpuPipe {
                                 * K-major like A, no rewrite (gpu_wgdt.c, "K-major B") */
     bool pr;                   /* ... with ws: rounded by the producer's warps 1-3, which
                                 * arrive on S "ready" mbarriers after the empty ones */
+    bool tr;                   /* ... both copied by TMA maps of data type TFLOAT32, which
+                                * round as they copy: none rounded in place
+                                * (gpu_wgdt_tmaround) */
     PirLocal *acc;             /* wgmma: the accumulators, for the wait after the loop */
     int nacc;
     /* wgmma with TMA (gpu_tma.c): the operands' loads, their PP_TMAP params,
@@ -953,7 +956,7 @@ bool gpu_mma_dot(GpuMma *m, const Instr *in)
         if (pp->bk) {                          /* tf32, B staged K-major: rounded in place */
             PirLocal *eal = let(m, "ea", ea), *ebl = let(m, "eb", eb);
             bool ra = !pp->pr && gpu_wgdt_bkra();
-            if (!pp->pr)                       /* else the producer's warps did */
+            if (!pp->pr && !pp->tr)            /* else the producer's warps, or TMA, did */
                 gpu_wgdt_round(m, ref(m, eal), ra ? 0 : g.M * d.K * 4, ref(m, ebl), g.N * d.K * 4, 0, m->T);
             d.at_a = ref(m, eal);
             d.at_b = ref(m, ebl);
@@ -1275,7 +1278,8 @@ static void plan_pipe(GpuMma *m, const Instr *in, const int *uses)
             && gpu_tma_match(m, bl, &p->tb) && K <= 256) {
             p->tma = true;
             p->ws = ws_plan(m, p, loop);
-            p->pr = p->ws && bk && gpu_wgdt_rounds() && m->k->tma_version == 1
+            p->tr = bk && gpu_wgdt_rounds() && m->k->tma_version == 1 && gpu_wgdt_tmaround();
+            p->pr = p->ws && bk && gpu_wgdt_rounds() && m->k->tma_version == 1 && !p->tr
                     && tkc_knob("TKC_WGDT_PROUND", 0) == 1;
             lb_plan(m, p);
             p->bar = m->bar_need;
@@ -1733,6 +1737,7 @@ void gpu_mma_kernel_head(GpuMma *m)
             p->map[1] = gpu_tma_param(m, &p->tb, p->eb * 2 / es, ty(m, p->bl)->dim[0]);
             F->params.v[p->map[0]].role = 1;
             F->params.v[p->map[1]].role = p->bk ? 4 : 2;
+            F->params.v[p->map[0]].tf32 = F->params.v[p->map[1]].tf32 = p->tr;
         }
         p->ph = let(m, "ph", pir_int(F, PT_U32, 0));
         any = true;

@@ -54,6 +54,9 @@
  * step, next to the 80 KB the MMAs read) is what is left; operands rounded
  * once before the kernel (by the transpose, and a pass over A) would
  * remove it, but the language cannot say that a tensor holds tf32 values.
+ * TMA can round as it copies, with tensor maps of data type TFLOAT32:
+ * TKC_WGDT_TMAROUND=1 ("TMA rounds", below; off until a GPU run shows its
+ * rounding is tkc's, tests/run/tf32_round.c).
  */
 #include "gpu_mm.h"
 
@@ -286,6 +289,23 @@ bool gpu_wgdt_rounds(void) { return tkc_knob("TKC_WGDT_ROUND", 1) != 0; }
  * 225.4 / 168.1; doc/bench/h100-s11-tf32-3.log).  TKC_WGDT_BKRA=0: A
  * rounded in place. */
 bool gpu_wgdt_bkra(void) { return tkc_knob("TKC_WGDT_BKRA", 1) == 1; }
+
+/* TMA rounds.  TKC_WGDT_TMAROUND=1: a K-major-B loop whose operands both
+ * come by TMA (GpuPipe.tr: the kernel's TMA version, tma_version 1) has
+ * their tensor maps encoded with CU_TENSOR_MAP_DATA_TYPE_TFLOAT32
+ * (PirParam.tf32; the launcher, targets/cuda/header.c tk_cuda_tmapn), which
+ * converts each f32 to tf32 as it lands in shared memory: B is not rounded
+ * in place (nor A with TKC_WGDT_BKRA=0, which wgmma then reads from shared
+ * memory as it is; by default A still comes from registers, where its
+ * rounding is a no-op).  No fence or barrier either: the stage's full
+ * mbarrier orders the copy before the MMAs, as with TKC_WGDT_ROUND=0, whose
+ * timing this is meant to reach (343-378 / 360-367 TFLOP/s against 236.6 /
+ * 240.5).  Off by default: which rounding the TMA unit applies is not
+ * documented (tkc's tf32 rounds ties away, LANGUAGE.md "dot precision";
+ * triton-lang/triton PR 11751 says to nearest even on sm_120):
+ * tests/gpu/tf32_round.sh tells.  The CPU emulator's TMA rounds such maps
+ * ties away (tests/gpu/emu/mma.h; TK_EMU_TF32=rne: to nearest even). */
+bool gpu_wgdt_tmaround(void) { return tkc_knob("TKC_WGDT_TMAROUND", 0) == 1; }
 
 void gpu_wgdt_round(GpuMma *m, PirExpr *ea, int64_t na, PirExpr *eb, int64_t nb, int t0, int nt)
 {

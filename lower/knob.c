@@ -74,6 +74,7 @@ static const struct {
     { "TKC_WGDT_BK", "0: a tf32 K loop's B = trans(x) not pipelined on wgmma (x staged K-major, no rewrite)" },
     { "TKC_WGDT_ROUND", "0: tf32 operands staged K-major not rounded in place (timing only: truncated)" },
     { "TKC_WGDT_BKRA", "0: tf32 K-major-B loops round A in place too (else A from registers, rounded there)" },
+    { "TKC_WGDT_TMAROUND", "1: tf32 K-major-B loops whose operands both come by TMA: their maps of data type TFLOAT32 (TMA rounds as it copies), none rounded in place (A still from registers unless TKC_WGDT_BKRA=0)" },
     { "TKC_WGDT_PROUND", "1: warp-specialized tf32 K-major operands rounded by the producer's warps 1-3" },
     { "TKC_WG_LB", "1: the TMA version's K loop reuses a stage after the wait for the MMAs before it, copies S - 1 ahead, its block barrier after that wait (lb_plan)" },
     { "TKC_WG_PAIR", "1: a single wgmma dot followed in its block by another that does not read it is waited for after that one's commit (wait_group 1), not on its own (sdpa_tc at D >= 128)" },

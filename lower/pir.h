@@ -128,6 +128,9 @@ typedef struct PirParam {
                             * x (N x K) of trans(x)), 3 a result
                             * stored by TMA where PP_TMA_OK's bit 1 is clear, else by the
                             * threads (so optional), 0 else */
+    bool tf32;             /* PP_TMAP of f32: encoded with data type TFLOAT32, so that
+                            * TMA rounds the elements to tf32 as it copies them
+                            * (TKC_WGDT_TMAROUND, gpu_wgdt_tmaround) */
 } PirParam;
 
 typedef struct PirLocal {

@@ -222,11 +222,13 @@ static const char runtime[] =
     " * tensor: a stride or the base not a multiple of 16 bytes, a size out of its\n"
     " * range, or the driver refuses. */\n"
     "typedef struct tk_cutmap { _Alignas(64) uint64_t x[16]; } tk_cutmap;\n"
+    "#define TK_TMAP_TF32 256u   /* or'ed into es (4): data type TFLOAT32, TMA rounds f32 to tf32 */\n"
     "static TK_UNUSED int tk_cuda_tmapn(tk_cutmap *m, const void *base, int n, const int64_t *d, const int64_t *st,\n"
     "                                   unsigned box0, unsigned box1, unsigned es)\n"
     "{\n"
     "    uint64_t dim[4], pitch[3];\n"
-    "    unsigned box[4], step[4] = { 1, 1, 1, 1 };\n"
+    "    unsigned box[4], step[4] = { 1, 1, 1, 1 }, tf32 = es & TK_TMAP_TF32;\n"
+    "    es &= ~TK_TMAP_TF32;\n"
     "    memset(m, 0, sizeof *m);\n"
     "    if (!tk_cu.TensorMapEncodeTiled || ((uintptr_t)base & 15) || n < 2 || n > 4 || st[n - 1] != 1)\n"
     "        return 0;\n"
@@ -242,16 +244,17 @@ static const char runtime[] =
     "        box[i] = i == 0 ? box0 : i == 1 ? box1 : 1;\n"
     "    }\n"
     "    int swz = box0 * es == 128 ? 3 : box0 * es == 64 ? 2 : 1;   /* CU_TENSOR_MAP_SWIZZLE_128B, _64B, _32B */\n"
-    "    /* CU_TENSOR_MAP_DATA_TYPE_UINT16 (FLOAT32, UINT8), no interleave, L2 promotion 128B, zeros outside */\n"
-    "    int dt = es == 4 ? 7 : es == 1 ? 0 : 1;\n"
+    "    /* CU_TENSOR_MAP_DATA_TYPE_UINT16 (FLOAT32, TFLOAT32, UINT8), no interleave, L2 promotion 128B, zeros outside */\n"
+    "    int dt = es == 4 ? (tf32 ? 11 : 7) : es == 1 ? 0 : 1;\n"
     "    return tk_cu.TensorMapEncodeTiled(m, dt, (unsigned)n, (void *)base, dim, pitch, box, step, 0, swz, 2, 0) == 0;\n"
     "}\n"
     "/* The same of a rows x cols matrix whose rows are rp bytes apart. */\n"
     "static TK_UNUSED int tk_cuda_tmapp(tk_cutmap *m, const void *base, int64_t rows, int64_t cols, size_t rp,\n"
     "                                   unsigned box0, unsigned box1, unsigned es)\n"
     "{\n"
-    "    int64_t d[2] = { rows, cols }, st[2] = { (int64_t)(rp / es), 1 };\n"
-    "    if (rp % es || rp / es > (size_t)INT64_MAX)\n"
+    "    unsigned eb = es & ~TK_TMAP_TF32;     /* the element bytes */\n"
+    "    int64_t d[2] = { rows, cols }, st[2] = { (int64_t)(rp / eb), 1 };\n"
+    "    if (rp % eb || rp / eb > (size_t)INT64_MAX)\n"
     "        st[0] = 0;                       /* refused */\n"
     "    return tk_cuda_tmapn(m, base, 2, d, st, box0, box1, es);\n"
     "}\n"
@@ -593,6 +596,14 @@ static bool repack_tensor(const CudaKernel *ck, int t)
 
 static void emit_repack(HE *h, TirKernel *k, const CudaKernel *ck, const HostNames *hn);
 
+/* The es argument of PP_TMAP q's tk_cuda_tmap* call: its element bytes,
+ * with TK_TMAP_TF32 for a map that rounds to tf32 (PirParam.tf32). */
+static const char *tmap_es(HE *h, const PirParam *q)
+{
+    int es = pir_ty_bits[q->ty] / 8;
+    return q->tf32 ? arena_printf(h->a, "%d | TK_TMAP_TF32", es) : arena_printf(h->a, "%d", es);
+}
+
 static void emit_tmap_build(HE *h, TirKernel *k, const CudaKernel *ck, const HostNames *hn)
 {
     Buf *o = h->o;
@@ -624,9 +635,9 @@ static void emit_tmap_build(HE *h, TirKernel *k, const CudaKernel *ck, const Hos
                        nr, i, hn->pname[q->index], q->box[0], q->box[1], pir_ty_bits[q->ty] / 8);
             continue;
         }
-        const char *map = arena_printf(h->a, "tk_cuda_tmap(&tk_tm%d, (const void *)(uintptr_t)%s, %s, %s, %d, %d, %d)", i,
+        const char *map = arena_printf(h->a, "tk_cuda_tmap(&tk_tm%d, (const void *)(uintptr_t)%s, %s, %s, %d, %d, %s)", i,
                                        hn->pname[q->index], r ? r : "0", c ? c : "0", q->box[0], q->box[1],
-                                       pir_ty_bits[q->ty] / 8);
+                                       tmap_es(h, q));
         if (q->role == 3)       /* optional: else stored by the threads (PP_TMA_OK = 3) */
             buf_printf(o, "    int tk_st%d = %s;\n", i, map);
         else if (repack_tensor(ck, q->index))
@@ -717,8 +728,8 @@ static void emit_repack(HE *h, TirKernel *k, const CudaKernel *ck, const HostNam
         for (int i = 0; i < ck->f->params.n; i++) {
             const PirParam *q = &ck->f->params.v[i];
             if (q->kind == PP_TMAP && q->index == t)
-                buf_printf(o, "            tk_tma = tk_tma && tk_cuda_tmapp(&tk_tm%d, (const void *)(uintptr_t)tk_rb%d, %s, %s, tk_rq%d, %d, %d, %d);\n",
-                           i, t, r.rows, r.cols, t, q->box[0], q->box[1], r.es);
+                buf_printf(o, "            tk_tma = tk_tma && tk_cuda_tmapp(&tk_tm%d, (const void *)(uintptr_t)tk_rb%d, %s, %s, tk_rq%d, %d, %d, %s);\n",
+                           i, t, r.rows, r.cols, t, q->box[0], q->box[1], tmap_es(h, q));
         }
         buf_puts(o, "        }\n");
     }

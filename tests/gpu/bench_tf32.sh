@@ -8,8 +8,13 @@
 # prefixed with the build's name).  The default's "ap" build rounds A in
 # place too (TKC_WGDT_BKRA=0, the default before h100-s11-tf32-3.log); "r0" has
 # TKC_WGDT_ROUND=0 (no rounding in the kernel: truncated operands, the
-# check fails): what operands rounded beforehand would give.  Uses
-# build/tkc as it is.
+# check fails): what operands rounded beforehand would give; "tm" has
+# TKC_WGDT_TMAROUND=1 (TMA rounds both operands as it copies them, maps of
+# data type TFLOAT32; A still from registers) and "tma" that with
+# TKC_WGDT_BKRA=0 (A read by wgmma from shared memory, no rounding in the
+# kernel): their check is against ties away like the others, which random
+# operands hardly tell from nearest even (tests/run/tf32_round.c does).
+# Uses build/tkc as it is.
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 TKC=${TKC:-build/tkc}
@@ -20,6 +25,8 @@ SHAPES=${SHAPES:-"4096 4096 4096 8192 8192 8192 4095 4095 4095"}
 # builds: NAME ENV WHAT..., ';' between them (ENV: VAR=VALUE[,VAR=VALUE]; '-' none)
 BUILDS=${BUILDS:-"in - base matmul_tf32_nt nt_256 =matmul_tf32_nt tr;
 ap TKC_WGDT_BKRA=0 matmul_tf32_nt =matmul_tf32_nt;
+tm TKC_WGDT_TMAROUND=1 matmul_tf32_nt =matmul_tf32_nt;
+tma TKC_WGDT_TMAROUND=1,TKC_WGDT_BKRA=0 matmul_tf32_nt =matmul_tf32_nt;
 r0 TKC_WGDT_ROUND=0 =matmul_tf32_nt"}
 mkdir -p "$B"
 echo "tkc tf32 matmul variants ($(date -u +%Y-%m-%dT%H:%MZ))"

@@ -10,8 +10,12 @@ static void one(int64_t M, int64_t N, int64_t K)
     float *c = TKT_OUT(float, M * N), *c2 = TKT_OUT(float, M * N);
     tkt_fill(a, M * K, -1, 1);
     tkt_fill(bt, N * K, -1, 1);
-    if (M * N * K > 0)
-        a[0] = 1.0f + 0x1p-11f;            /* a tie: rounded away from zero */
+    if (M * N * K > 0) {                   /* ties (low 13 bits 0x1000, even tf32): rounded away from
+                                            * zero, 2^-10 from nearest even, which rows / columns of c
+                                            * at K <= 160 tell (tests/gpu/tf32_round.sh: which) */
+        a[0] = 1.0f + 0x1p-11f;
+        bt[(N - 1) * K] = -1.0f - 0x1p-11f;
+    }
     double *r = calloc(1, sizeof(double) * (size_t)(M * N + 1));
     for (int64_t i = 0; i < M; i++)
         for (int64_t j = 0; j < N; j++) {

@@ -336,7 +336,8 @@ int cuStreamDestroy_v2(void *s)
 int cuStreamSynchronize(void *) { return 0; }
 /* tkc's maps: rank 2 (or 4: a strided rank-4 tensor, boxes 1 deep in dims 2
  * and 3, x[8..11] its outer dims and strides, x[12] the rank), 16-bit elements (CU_TENSOR_MAP_DATA_TYPE_UINT16; FLOAT32
- * and UINT8 for tf32 and s8: x[7] holds the element bytes),
+ * and UINT8 for tf32 and s8: x[7] holds the element bytes; TFLOAT32 and
+ * TFLOAT32_FTZ, whose loads round f32 to tf32: x[13] 1 and 2),
  * 16-byte aligned base and pitch, a box row of at most the swizzle width
  * (CU_TENSOR_MAP_SWIZZLE_32B/64B/128B), at most 256 box rows; the fields as
  * emu.h's tk_tmap lists them. */
@@ -345,7 +346,7 @@ int cuTensorMapEncodeTiled(void *map, int dt, unsigned rank, void *base, const u
                            int, int oob)
 {
     unsigned sw = swz == 1 ? 32 : swz == 2 ? 64 : swz == 3 ? 128 : 0;
-    unsigned eb = dt == 1 ? 2 : dt == 7 ? 4 : dt == 0 ? 1 : 0;
+    unsigned eb = dt == 1 ? 2 : dt == 7 || dt == 11 || dt == 12 ? 4 : dt == 0 ? 1 : 0;
     if (!eb || (rank != 2 && rank != 4) || (uintptr_t)base % 16 || stride[0] % 16 || stride[0] < dim[0] * eb || !sw
         || box[0] * eb > sw || box[1] > 256 || es[0] != 1 || es[1] != 1 || il != 0 || oob != 0
         || !owned((uintptr_t)base, 1))
@@ -371,6 +372,7 @@ int cuTensorMapEncodeTiled(void *map, int dt, unsigned rank, void *base, const u
         x[11] = stride[2];
     }
     x[12] = rank;
+    x[13] = dt == 11 ? 1 : dt == 12 ? 2 : 0;
     return 0;
 }
 int cuStreamGetCtx(void *s, void **c)

@@ -389,16 +389,33 @@ static void tk_emu_tma_box(uint32_t s, uint64_t map, int c0, int c1, const char 
             each(base + (in ? gr * pitch + gc * es : 0), tk_smem + a, es, in);
         }
 }
+/* An f32's bits rounded to tf32 as a TFLOAT32 map's load does (x[13] 1;
+ * 2: TFLOAT32_FTZ, subnormals flushed to zero first): to nearest, ties
+ * away from zero (cvt.rna), or with TK_EMU_TF32=rne in the environment to
+ * nearest even (which the hardware does is what tests/gpu/tf32_round.sh
+ * finds out); inf and NaN as they are. */
+static uint32_t tk_emu_tma_tf32(uint32_t v, uint64_t mode)
+{
+    static const int rne = getenv("TK_EMU_TF32") && !strcmp(getenv("TK_EMU_TF32"), "rne");
+    if ((v & 0x7f800000u) == 0x7f800000u)
+        return v;
+    if (mode == 2 && !(v & 0x7f800000u))
+        return v & 0x80000000u;
+    return (v + (rne ? 0xfffu + (v >> 13 & 1) : 0x1000u)) & 0xffffe000u;
+}
 /* TMA load: the box lands at once (elements outside the tensor zero) and
  * its bytes complete on the mbarrier; a rank-2 map's at (c0, c1), a rank-4
  * map's at (c0, c1, c2, c3). */
 static void tk_emu_tma_load(uint32_t s, uint64_t map, int c0, int c1, int c2, int c3, unsigned rank, uint32_t bar)
 {
     int64_t bytes = 0;
+    uint64_t tf = ((const tk_tmap *)(uintptr_t)map)->x[13];
     tk_emu_tma_box(s, map, c0, c1, "TMA", [&](unsigned char *g, unsigned char *sh, unsigned es, bool in) {
         uint32_t v = 0;
         if (in)
             memcpy(&v, g, es);
+        if (tf)
+            v = tk_emu_tma_tf32(v, tf);
         memcpy(sh, &v, es);
         bytes += es;
     }, c2, c3, rank);
