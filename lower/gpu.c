@@ -2714,7 +2714,8 @@ static void emit_cumsum(GL *e, const Instr *in)
     close_lane(e, t);
 }
 
-/* x (F32) rounded to tf32 as the tensor cores take it (cvt.rna.tf32.f32). */
+/* x (F32) rounded to tf32 as the tensor cores take it (PA_CVT_TF32: to
+ * nearest, ties to even). */
 static PirExpr *round_tf32(GL *e, PirExpr *x)
 {
     PirLocal *r = pir_local(F, "t", PT_U32, 0);

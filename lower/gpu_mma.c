@@ -56,7 +56,7 @@
  *     the 16 x 16 one of 16-bit values: thread l gets row l / 4, word l % 4
  *     of each 8 x 4 block, PTX's tf32 A layout), B's by 32-bit shared loads
  *     (ldmatrix cannot transpose 32-bit values), both rounded with
- *     cvt.rna.tf32.f32 before the MMA.  B rows are padded by 32 bytes so
+ *     PA_CVT_TF32 (to nearest, ties to even) before the MMA.  B rows are padded by 32 bytes so
  *     that a warp's loads (rows k + l % 4, columns n + l / 4) hit 32 banks.
  *   - s8: i8 operands, i32 result, K a multiple of 32: m16n8k32 with i32
  *     accumulators (exact).  A by ldmatrix.x4 likewise (16 x 32 bytes),

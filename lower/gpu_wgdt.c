@@ -13,9 +13,10 @@
  *     it K-major, [N, K] in the A layout, into one of two transposed
  *     buffers after the stages (alternating per iteration: the MMAs of the
  *     iteration before may still read the other one).
- *   - tkc's tf32 is f32 rounded to nearest, ties away (cvt.rna.tf32.f32),
- *     but wgmma reads the raw bits from shared memory (and drops the low
- *     ones): A is rounded in place and B while it is transposed.
+ *   - tkc's tf32 is f32 rounded to nearest, ties to even, but wgmma reads
+ *     the raw bits from shared memory (and drops the low ones): A is
+ *     rounded in place and B while it is transposed (or, where both come
+ *     by TMA on a K-major B, by the TMA unit: "TMA rounds" below).
  *
  * Then a proxy fence (generic writes, async-proxy reads) and a barrier,
  * and the MMAs as for 16-bit types.  Byte for byte the swizzled layouts
@@ -55,8 +56,8 @@
  * once before the kernel (by the transpose, and a pass over A) would
  * remove it, but the language cannot say that a tensor holds tf32 values.
  * TMA can round as it copies, with tensor maps of data type TFLOAT32:
- * TKC_WGDT_TMAROUND=1 ("TMA rounds", below; off until a GPU run shows its
- * rounding is tkc's, tests/run/tf32_round.c).
+ * TKC_WGDT_TMAROUND ("TMA rounds", below; on by default since a GPU run
+ * showed it rounds to nearest even, tkc's rounding).
  */
 #include "gpu_mm.h"
 
@@ -92,16 +93,18 @@ static PirExpr *loop(GpuMma *m, const char *hint, int64_t n)
 }
 
 /* Word j of array u rounded to tf32 (its f32 bits in, U32 out).  wgmma
- * ignores the low 13 bits, so adding half a tf32 ulp (0x1000) rounds to
- * nearest, ties away, as cvt.rna does, in integer ops (cvt runs at a
- * quarter of their rate); inf and NaN stay as they are.  TKC_WGDT_CVT=1:
- * cvt.rna.tf32.f32 instead. */
+ * ignores the low 13 bits, so adding just under half a tf32 ulp (0xfff)
+ * plus the last kept bit (bit 13) rounds to nearest, ties to even, in
+ * integer ops; inf and NaN stay as they are.  TKC_WGDT_CVT=1: PA_CVT_TF32
+ * instead (the same rounding, the low bits cleared). */
 static PirExpr *tf32(GpuMma *m, PirLocal *u, PirExpr *j)
 {
     if (!tkc_knob("TKC_WGDT_CVT", 0)) {
         PirExpr *x = pir_elem(F, u, j);
         PirExpr *fin = op(m, PB_NE, op(m, PB_AND, x, pir_int(F, PT_U32, 0x7f800000)), pir_int(F, PT_U32, 0x7f800000));
-        return op(m, PB_ADD, pir_elem(F, u, j), pir_select(F, fin, pir_int(F, PT_U32, 0x1000), pir_int(F, PT_U32, 0)));
+        PirExpr *lsb = op(m, PB_AND, op(m, PB_SHR, pir_elem(F, u, j), pir_int(F, PT_U32, 13)), pir_int(F, PT_U32, 1));
+        PirExpr *half = op(m, PB_ADD, lsb, pir_int(F, PT_U32, 0xfff));
+        return op(m, PB_ADD, pir_elem(F, u, j), pir_select(F, fin, half, pir_int(F, PT_U32, 0)));
     }
     PirLocal *r = pir_local(F, "r", PT_U32, 0);
     pir_decl(F, CUR, r, NULL);
@@ -300,12 +303,17 @@ bool gpu_wgdt_bkra(void) { return tkc_knob("TKC_WGDT_BKRA", 1) == 1; }
  * rounding is a no-op).  No fence or barrier either: the stage's full
  * mbarrier orders the copy before the MMAs, as with TKC_WGDT_ROUND=0, whose
  * timing this is meant to reach (343-378 / 360-367 TFLOP/s against 236.6 /
- * 240.5).  Off by default: which rounding the TMA unit applies is not
- * documented (tkc's tf32 rounds ties away, LANGUAGE.md "dot precision";
- * triton-lang/triton PR 11751 says to nearest even on sm_120):
- * tests/gpu/tf32_round.sh tells.  The CPU emulator's TMA rounds such maps
- * ties away (tests/gpu/emu/mma.h; TK_EMU_TF32=rne: to nearest even). */
-bool gpu_wgdt_tmaround(void) { return tkc_knob("TKC_WGDT_TMAROUND", 0) == 1; }
+ * 240.5).  The H100's TMA unit rounds to nearest, ties to even
+ * (tests/run/tf32_round.c on the GPU, doc/bench/h100-s11-tf32-4.log), which
+ * since then is tkc's tf32 rounding everywhere (LANGUAGE.md "dot
+ * precision"; it was ties away, cvt.rna, before).  Same run, H100, vs
+ * cuBLAS tf32 390.9 / 363.6 TFLOP/s at 4096^3 / 8192^3: matmul_tf32_nt 352.4
+ * / 355.2 (0.90x / 0.98x) against 247.4 / 250.2 rounding in place; with
+ * transpose_f32 before it 336.0 / 358.2 against 218.2 / 224.7.  Default on;
+ * TKC_WGDT_TMAROUND=0 rounds in place as before.  The CPU emulator's TMA
+ * rounds such maps to nearest even too (tests/gpu/emu/mma.h; TK_EMU_TF32=rna:
+ * ties away, which tf32_round must then reject). */
+bool gpu_wgdt_tmaround(void) { return tkc_knob("TKC_WGDT_TMAROUND", 1) == 1; }
 
 void gpu_wgdt_round(GpuMma *m, PirExpr *ea, int64_t na, PirExpr *eb, int64_t nb, int t0, int nt)
 {

@@ -391,9 +391,14 @@ typedef struct PirExpr {
      * pool) or lowered (DEC); every thread of the warpgroup executes it */           \
     X(PA_NREG_INC, "nreg_inc", 0, 1, "setmaxnreg.inc.sync.aligned.u32 %0;", "n", 1)      \
     X(PA_NREG_DEC, "nreg_dec", 0, 1, "setmaxnreg.dec.sync.aligned.u32 %0;", "n", 1) \
-    /* U32 out = F32 in rounded to tf32 (nearest, ties away from zero; the low 13 bits \
-     * zero), an operand of MMA_TF32 */                                               \
-    X(PA_CVT_TF32, "cvt_tf32", 1, 1, "cvt.rna.tf32.f32 %0, %1;", "=r,f", 0)             \
+    /* U32 out = F32 in rounded to tf32 (to nearest, ties to even; the low 13 bits   \
+     * zero; inf and NaN as they are), an operand of MMA_TF32.  Integer ops: cvt.rn   \
+     * to tf32 needs sm_90 (sm_80 has only cvt.rna, ties away) */                     \
+    X(PA_CVT_TF32, "cvt_tf32", 1, 1,                                                     \
+      "{ .reg .b32 tkt, tkl; .reg .pred tkp; mov.b32 tkt, %1; and.b32 tkl, tkt, 0x7f800000; " \
+      "setp.ne.u32 tkp, tkl, 0x7f800000; shr.u32 tkl, tkt, 13; and.b32 tkl, tkl, 1; "  \
+      "add.u32 tkl, tkl, 0xfff; @tkp add.u32 tkt, tkt, tkl; @tkp and.b32 tkt, tkt, 0xffffe000; " \
+      "mov.b32 %0, tkt; }", "=r,f", 0)                                                   \
     /* m16n8k8 on tf32 (sm_80): D (4 x F32) = A (4 x U32: A(r, k) in lane (r % 8) * 4 + \
      * k % 4, register r / 8 + 2 (k / 4)) B (2 x U32: B(k, n) in lane n * 4 + k % 4,   \
      * register k / 4) + C (the same 4 F32 as D, tied); D as in MMA_BF16 */           \

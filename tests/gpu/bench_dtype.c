@@ -6,7 +6,7 @@
  *
  * Per shape: random inputs (f32 in [-1, 1), or i8 over -128 .. 127), one
  * run checked at 512 sampled elements (corners included) against float64
- * sums of the operands rounded to tf32 (cvt.rna), or exact integer sums,
+ * sums of the operands rounded to tf32 (nearest, ties to even), or exact integer sums,
  * then the median of 7 rounds.  Prints "tkc DTYPE MxNxK ms TFLOP/s (TOP/s
  * for i8) maxerr".
  */
@@ -21,7 +21,7 @@ static double tf32(float x)
     uint32_t u;
     memcpy(&u, &x, 4);
     if ((u & 0x7f800000u) != 0x7f800000u)
-        u = (u + 0x1000u) & 0xffffe000u;
+        u = (u + 0xfffu + (u >> 13 & 1u)) & 0xffffe000u;
     memcpy(&x, &u, 4);
     return x;
 }

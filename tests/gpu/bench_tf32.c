@@ -9,7 +9,7 @@
  * B before it, as a caller of c = a @ b runs them, or =KERNEL alone on B
  * transposed beforehand.  Per shape: random f32 inputs in [-1, 1), one run
  * checked at 512 sampled elements against float64 sums of the operands
- * rounded to tf32 (cvt.rna), then the median of 7 rounds.  Prints "tkc
+ * rounded to tf32 (nearest, ties to even), then the median of 7 rounds.  Prints "tkc
  * WHAT MxNxK ms TFLOP/s maxerr".
  */
 #define _POSIX_C_SOURCE 199309L
@@ -29,7 +29,7 @@ static double tf32(float x)
     uint32_t u;
     memcpy(&u, &x, 4);
     if ((u & 0x7f800000u) != 0x7f800000u)
-        u = (u + 0x1000u) & 0xffffe000u;
+        u = (u + 0xfffu + (u >> 13 & 1u)) & 0xffffe000u;
     memcpy(&x, &u, 4);
     return x;
 }

@@ -5,15 +5,13 @@
 # kernel (matmul_tf32_nt and 128 x 256 variants), plus each of those alone
 # and the transpose alone.  WHAT: the variants (bench_tf32.c); SHAPES: M N K
 # triples; BUILDS: headers built with knobs and what each times (lines
-# prefixed with the build's name).  The default's "ap" build rounds A in
-# place too (TKC_WGDT_BKRA=0, the default before h100-s11-tf32-3.log); "r0" has
-# TKC_WGDT_ROUND=0 (no rounding in the kernel: truncated operands, the
-# check fails): what operands rounded beforehand would give; "tm" has
-# TKC_WGDT_TMAROUND=1 (TMA rounds both operands as it copies them, maps of
-# data type TFLOAT32; A still from registers) and "tma" that with
-# TKC_WGDT_BKRA=0 (A read by wgmma from shared memory, no rounding in the
-# kernel): their check is against ties away like the others, which random
-# operands hardly tell from nearest even (tests/run/tf32_round.c does).
+# prefixed with the build's name).  The default "in" build has TMA round both
+# operands as it copies them (maps of data type TFLOAT32, TKC_WGDT_TMAROUND on
+# by default since h100-s11-tf32-4.log; A still from registers); "ip" rounds
+# in place as before (TKC_WGDT_TMAROUND=0, A in registers, B in shared
+# memory); "tma" reads A from shared memory as TMA left it (TKC_WGDT_BKRA=0).
+# The check is against operands rounded to nearest even; random operands
+# hardly tell roundings apart (tests/run/tf32_round.c does).
 # Uses build/tkc as it is.
 set -u
 cd "$(dirname "$0")/../.." || exit 2
@@ -24,10 +22,8 @@ CC=${CC:-gcc}
 SHAPES=${SHAPES:-"4096 4096 4096 8192 8192 8192 4095 4095 4095"}
 # builds: NAME ENV WHAT..., ';' between them (ENV: VAR=VALUE[,VAR=VALUE]; '-' none)
 BUILDS=${BUILDS:-"in - base matmul_tf32_nt nt_256 =matmul_tf32_nt tr;
-ap TKC_WGDT_BKRA=0 matmul_tf32_nt =matmul_tf32_nt;
-tm TKC_WGDT_TMAROUND=1 matmul_tf32_nt =matmul_tf32_nt;
-tma TKC_WGDT_TMAROUND=1,TKC_WGDT_BKRA=0 matmul_tf32_nt =matmul_tf32_nt;
-r0 TKC_WGDT_ROUND=0 =matmul_tf32_nt"}
+ip TKC_WGDT_TMAROUND=0 matmul_tf32_nt =matmul_tf32_nt;
+tma TKC_WGDT_BKRA=0 matmul_tf32_nt =matmul_tf32_nt"}
 mkdir -p "$B"
 echo "tkc tf32 matmul variants ($(date -u +%Y-%m-%dT%H:%MZ))"
 command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi --query-gpu=name,driver_version --format=csv,noheader

@@ -1,7 +1,7 @@
 /* Run test: dot with allow_tf32 (tests/run/dot_tf32.tk) at odd shapes,
- * against float64 sums of the operands rounded to tf32 (cvt.rna: nearest,
- * ties away from zero) and, for `exact`, of the operands themselves.  A
- * tie case (a = 1 + 2^-11, b = 1) tells the rounding modes apart exactly. */
+ * against float64 sums of the operands rounded to tf32 (to nearest, ties to
+ * even) and, for `exact`, of the operands themselves.  A tie case (a = 1 +
+ * 2^-11 and 1 + 3 2^-11, b = 1) tells the rounding modes apart exactly. */
 #include "dot_tf32.h"
 #include "tkt.h"
 
@@ -68,19 +68,21 @@ static void one(int64_t M, int64_t N, int64_t K)
     tkt_reset();
 }
 
-/* a = 1 + 2^-11 (halfway between two tf32 values), b = 1: with allow_tf32
- * every product is 1 + 2^-10 (ties away from zero), without it 1 + 2^-11. */
+/* b = 1, a = 1 + 2^-11 at even k, 1 + 3 2^-11 at odd k: both halfway between
+ * two tf32 values, the first below an even one (rounded to even: 1; ties
+ * away: 1 + 2^-10), the second below an even one above it (1 + 2^-9 either
+ * way; truncated: 1 + 2^-10).  Without allow_tf32 the products are a. */
 static void ties(int64_t M, int64_t N, int64_t K)
 {
     float *a = TKT_NEW(float, M * K), *b = TKT_NEW(float, K * N), *bt = TKT_NEW(float, N * K);
     for (int64_t i = 0; i < M * K; i++)
-        a[i] = 1.0f + 0x1p-11f;
+        a[i] = i % K % 2 ? 1.0f + 0x3p-11f : 1.0f + 0x1p-11f;
     for (int64_t i = 0; i < K * N; i++)
         b[i] = bt[i] = 1.0f;
     double *r = calloc(1, sizeof(double) * (size_t)(M * N + 1)), *rx = calloc(1, sizeof(double) * (size_t)(M * N + 1));
     for (int64_t i = 0; i < M * N; i++) {
-        r[i] = (double)K * (1 + 0x1p-10);
-        rx[i] = (double)K * (1 + 0x1p-11);
+        r[i] = (double)(K / 2) * (1 + 0x1p-9) + (double)(K - K / 2);
+        rx[i] = (double)(K / 2) * (1 + 0x3p-11) + (double)(K - K / 2) * (1 + 0x1p-11);
     }
     float *c[6];
     for (int i = 0; i < 6; i++)

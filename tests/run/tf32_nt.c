@@ -1,6 +1,6 @@
 /* Run test: tf32 matmuls on a transposed B, warp-specialized and
  * persistent (tests/run/tf32_nt.tk), at odd shapes and shapes TMA takes,
- * against float64 sums of the operands rounded to tf32 (cvt.rna). */
+ * against float64 sums of the operands rounded to tf32 (nearest, ties to even). */
 #include "tf32_nt.h"
 #include "tkt.h"
 
@@ -10,9 +10,9 @@ static void one(int64_t M, int64_t N, int64_t K)
     float *c = TKT_OUT(float, M * N), *c2 = TKT_OUT(float, M * N);
     tkt_fill(a, M * K, -1, 1);
     tkt_fill(bt, N * K, -1, 1);
-    if (M * N * K > 0) {                   /* ties (low 13 bits 0x1000, even tf32): rounded away from
-                                            * zero, 2^-10 from nearest even, which rows / columns of c
-                                            * at K <= 160 tell (tests/gpu/tf32_round.sh: which) */
+    if (M * N * K > 0) {                   /* ties (low 13 bits 0x1000, even tf32): rounded to even,
+                                            * 2^-10 from ties away, which rows / columns of c at
+                                            * K <= 160 tell (tests/run/tf32_round.c: which) */
         a[0] = 1.0f + 0x1p-11f;
         bt[(N - 1) * K] = -1.0f - 0x1p-11f;
     }

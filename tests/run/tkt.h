@@ -247,14 +247,14 @@ TKT_FN void tkt_status(const char *what, int got, int want, const char *msg, ...
 TKT_FN const int64_t tkt_sizes[] = {0, 1, 2, 7, 13, 31, 32, 33, 64, 127, 128, 129, 257, 1021};
 #define TKT_NSIZES ((int)(sizeof tkt_sizes / sizeof tkt_sizes[0]))
 
-/* x rounded to tf32 as cvt.rna.tf32.f32 does (nearest, ties away from zero;
- * infinities and NaNs kept): the reference for dot(..., allow_tf32 = true). */
+/* x rounded to tf32: to nearest, ties to even (infinities and NaNs kept):
+ * the reference for dot(..., allow_tf32 = true). */
 TKT_FN double tkt_tf32(float x)
 {
     uint32_t u;
     memcpy(&u, &x, sizeof u);
     if ((u & 0x7f800000u) != 0x7f800000u)
-        u = (u + 0x1000u) & 0xffffe000u;
+        u = (u + 0xfffu + (u >> 13 & 1u)) & 0xffffe000u;
     memcpy(&x, &u, sizeof x);
     return x;
 }

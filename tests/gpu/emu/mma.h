@@ -57,11 +57,12 @@ TK_D int32_t tk_opaque(int32_t x) { return x; }   /* PA_OPAQUE: only optimizers 
 /* What one mma.sync multiplies: E elements of the operands a register
  * (bf16/f16 2, tf32 1, s8 4), k = 8E per instruction. */
 enum { TK_EMU_BF16, TK_EMU_F16, TK_EMU_TF32, TK_EMU_S8 };
-/* cvt.rna.tf32.f32: nearest, ties away from zero, to 10 mantissa bits */
+/* PA_CVT_TF32: to nearest, ties to even, to 10 mantissa bits (inf and NaN
+ * as they are) */
 TK_D uint32_t tk_cvt_tf32(float x)
 {
     uint32_t u = tk_f32_bits(x);
-    return (u & 0x7f800000u) == 0x7f800000u ? u : (u + 0x1000u) & 0xffffe000u;
+    return (u & 0x7f800000u) == 0x7f800000u ? u : (u + 0xfffu + (u >> 13 & 1u)) & 0xffffe000u;
 }
 /* An operand register of mma tf32: a finite value must come rounded
  * (tk_cvt_tf32), as tkc promises; the GPU would silently drop the bits. */
@@ -390,13 +391,13 @@ static void tk_emu_tma_box(uint32_t s, uint64_t map, int c0, int c1, const char 
         }
 }
 /* An f32's bits rounded to tf32 as a TFLOAT32 map's load does (x[13] 1;
- * 2: TFLOAT32_FTZ, subnormals flushed to zero first): to nearest, ties
- * away from zero (cvt.rna), or with TK_EMU_TF32=rne in the environment to
- * nearest even (which the hardware does is what tests/gpu/tf32_round.sh
- * finds out); inf and NaN as they are. */
+ * 2: TFLOAT32_FTZ, subnormals flushed to zero first): to nearest, ties to
+ * even, as the H100's TMA unit does (doc/bench/h100-s11-tf32-4.log), or
+ * with TK_EMU_TF32=rna in the environment ties away from zero (a check
+ * that tests/run/tf32_round.c tells them apart); inf and NaN as they are. */
 static uint32_t tk_emu_tma_tf32(uint32_t v, uint64_t mode)
 {
-    static const int rne = getenv("TK_EMU_TF32") && !strcmp(getenv("TK_EMU_TF32"), "rne");
+    static const int rne = !(getenv("TK_EMU_TF32") && !strcmp(getenv("TK_EMU_TF32"), "rna"));
     if ((v & 0x7f800000u) == 0x7f800000u)
         return v;
     if (mode == 2 && !(v & 0x7f800000u))
