@@ -134,6 +134,21 @@ static void st16(GpuMma *m, PirExpr *at, PirExpr **w)
     st->val = w[0];
 }
 
+/* The 16-byte chunk u of shared memory from base on (inside the d loops
+ * that units / units_n opened over the thread's chunks, closed here)
+ * rounded to tf32 in place, through x (4 words). */
+static void round_chunk(GpuMma *m, PirLocal *x, PirLocal *base, PirLocal *u, int d)
+{
+    PirLocal *at = let(m, "at", add(m, ref(m, base), mul(m, ref(m, u), ci(m, 16))));
+    ld16(m, x, 0, ref(m, at));
+    PirExpr *w[4];
+    for (int j = 0; j < 4; j++)
+        w[j] = tf32(m, x, ci(m, j));
+    st16(m, ref(m, at), w);
+    while (d--)
+        gpu_pop(m->e);
+}
+
 /* Open the loop over this thread's units (n of them, T a round, over
  * threads t0 .. t0 + T - 1); *u: the unit. */
 static int units_n(GpuMma *m, int64_t n, int t0, int64_t T, PirLocal **u)
@@ -199,14 +214,7 @@ void gpu_wgdt_prep(GpuMma *m, DType dt, PirExpr *ea, int64_t M, int64_t K, PirEx
     if (dt == DT_F32 && !gpu_wgdt_ra(dt)) {    /* A rounded in place, a chunk at a time */
         PirLocal *a = let(m, "ra", ea);
         int d = units(m, M * K / ce, t0, &u);
-        PirLocal *at = let(m, "at", add(m, ref(m, a), mul(m, ref(m, u), ci(m, 16))));
-        ld16(m, x, 0, ref(m, at));
-        PirExpr *w[4];
-        for (int j = 0; j < 4; j++)
-            w[j] = tf32(m, x, ci(m, j));
-        st16(m, ref(m, at), w);
-        while (d--)
-            gpu_pop(m->e);
+        round_chunk(m, x, a, u, d);
     }
     PirLocal *b = let(m, "rb", eb), *t = let(m, "rt", et);
     int64_t nnc = N / ce, nkc = K / 4;
@@ -324,14 +332,7 @@ void gpu_wgdt_round(GpuMma *m, PirExpr *ea, int64_t na, PirExpr *eb, int64_t nb,
     for (int i = 0; i < 2; i++) {
         PirLocal *base = let(m, i ? "rb" : "ra", i ? eb : ea), *u;
         int d = units_n(m, (i ? nb : na) / 16, t0, nt, &u);
-        PirLocal *at = let(m, "at", add(m, ref(m, base), mul(m, ref(m, u), ci(m, 16))));
-        ld16(m, x, 0, ref(m, at));
-        PirExpr *w[4];
-        for (int j = 0; j < 4; j++)
-            w[j] = tf32(m, x, ci(m, j));
-        st16(m, ref(m, at), w);
-        while (d--)
-            gpu_pop(m->e);
+        round_chunk(m, x, base, u, d);
     }
     if (tkc_knob("TKC_WGDT_FENCE", 1))
         pir_asm_stmt(F, CUR, PA_FENCE_PROXY);

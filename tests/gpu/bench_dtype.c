@@ -16,16 +16,6 @@
 #include <math.h>
 #include <string.h>
 
-static double tf32(float x)
-{
-    uint32_t u;
-    memcpy(&u, &x, 4);
-    if ((u & 0x7f800000u) != 0x7f800000u)
-        u = (u + 0xfffu + (u >> 13 & 1u)) & 0xffffe000u;
-    memcpy(&x, &u, 4);
-    return x;
-}
-
 typedef struct {
     bool i8;
     tk_CUdeviceptr a, b, c;
@@ -80,7 +70,7 @@ static int shape(bool i8, int64_t M, int64_t N, int64_t K)
             bad += err != 0;
         } else {
             for (int64_t k = 0; k < K; k++)
-                r += tf32(((float *)a)[i * K + k]) * tf32(((float *)b)[k * N + j]);
+                r += bench_tf32(((float *)a)[i * K + k]) * bench_tf32(((float *)b)[k * N + j]);
             got = ((float *)c)[i * N + j];
             err = fabs(got - r);
             bad += err > 1e-6 * (double)K + 1e-5 * fabs(r);

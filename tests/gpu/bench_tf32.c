@@ -24,16 +24,6 @@ static const struct { const char *name; MmFn fn; } kernels[] = {
     { "matmul_tf32_nt", matmul_tf32_nt_cuda }, { "nt_256", nt_256_cuda }, { "nt_ws128", nt_ws128_cuda },
 };
 
-static double tf32(float x)
-{
-    uint32_t u;
-    memcpy(&u, &x, 4);
-    if ((u & 0x7f800000u) != 0x7f800000u)
-        u = (u + 0xfffu + (u >> 13 & 1u)) & 0xffffe000u;
-    memcpy(&x, &u, 4);
-    return x;
-}
-
 typedef struct {
     int mode;               /* 0 base, 1 transpose + fn, 2 fn alone, 3 transpose alone */
     MmFn fn;
@@ -108,7 +98,7 @@ static int shape(const char *what, int64_t M, int64_t N, int64_t K)
             int64_t j = s == 0 ? 0 : s == 1 ? N - 1 : (int64_t)(bench_next() % (uint64_t)N);
             double r = 0;
             for (int64_t k = 0; k < K; k++)
-                r += tf32(a[i * K + k]) * tf32(b[k * N + j]);
+                r += bench_tf32(a[i * K + k]) * bench_tf32(b[k * N + j]);
             double err = fabs(c[i * N + j] - r);
             bad += err > 1e-6 * (double)K + 1e-5 * fabs(r);
             if (err > maxerr)

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 static double bench_now(void)
@@ -28,6 +29,18 @@ static inline uint64_t bench_next(void)
     bench_rng ^= bench_rng >> 7;
     bench_rng ^= bench_rng << 17;
     return bench_rng;
+}
+
+/* x rounded to tf32 as tkc's dot(..., allow_tf32 = true) does: to nearest,
+ * ties to even (inf and NaN kept) */
+static inline double bench_tf32(float x)
+{
+    uint32_t u;
+    memcpy(&u, &x, 4);
+    if ((u & 0x7f800000u) != 0x7f800000u)
+        u = (u + 0xfffu + (u >> 13 & 1u)) & 0xffffe000u;
+    memcpy(&x, &u, 4);
+    return x;
 }
 
 static int bench_cmp(const void *a, const void *b)
