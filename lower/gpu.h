@@ -278,7 +278,7 @@ bool gpu_wgdt_rounds(void);
 bool gpu_wgdt_bkra(void);
 /* ... in a kernel's TMA version with both operands copied by TMA: their
  * maps of data type TFLOAT32 (PirParam.tf32), rounded as TMA copies them,
- * none in place (TKC_WGDT_TMAROUND=1; off by default) */
+ * none in place (TKC_WGDT_TMAROUND; on by default, 0 rounds in place) */
 bool gpu_wgdt_tmaround(void);
 void gpu_wgdt_round(GpuMma *m, PirExpr *ea, int64_t na, PirExpr *eb, int64_t nb, int t0, int nt);
 

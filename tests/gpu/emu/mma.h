@@ -402,7 +402,7 @@ static uint32_t tk_emu_tma_tf32(uint32_t v, uint64_t mode)
         return v;
     if (mode == 2 && !(v & 0x7f800000u))
         return v & 0x80000000u;
-    return (v + (rne ? 0xfffu + (v >> 13 & 1) : 0x1000u)) & 0xffffe000u;
+    return rne ? tk_cvt_tf32(tk_bits_f32(v)) : (v + 0x1000u) & 0xffffe000u;
 }
 /* TMA load: the box lands at once (elements outside the tensor zero) and
  * its bytes complete on the mbarrier; a rank-2 map's at (c0, c1), a rank-4
