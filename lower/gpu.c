@@ -3552,6 +3552,30 @@ static void build_producer(GL *e, const Instr *loop, int g0, int g1, int np)
     gpu_pop(e);
 }
 
+int gpu_pos(const GL *e, int v) { return e->pos[v]; }
+
+/* The producer of warp-specialized key loops (TKC_KEY_WS=1, gpu_mma.c):
+ * the loop over programs, and in it each key loop's copies after the
+ * scalars of the program before it (the same bounds, hence the same trip
+ * counts and program order, as the consumers compute). */
+static void build_key_producer(GL *e, const Instr **loops, int nl, int g0, int g1, int np)
+{
+    int depth = gpu_mma_kw_producer(&e->mma);
+    open_programs(e, g0, g1, np);
+    for (int i = 0; i < nl; i++) {
+        const Instr *loop = loops[i];
+        gpu_ws_scalars(e, loop, false);
+        DType dt = I(e, loop->blocks[0]->ins.v[0])->ty.dt;
+        PirExpr *b[3];
+        for (int j = 0; j < 3; j++)
+            b[j] = conv_dt(e, scalar(e, loop->args[j]), ty(e, loop->args[j])->dt, dt);
+        gpu_mma_kw_produce(&e->mma, i, b[0], b[1], b[2]);
+    }
+    gpu_pop(e);
+    while (depth-- > 0)
+        gpu_pop(e);
+}
+
 /* The function: a grid-stride loop over programs around the body (with
  * the launch option `persistent`, the launcher starts one block per
  * multiprocessor, so each loops over several); with a warp-specialized K
@@ -3607,6 +3631,19 @@ static void build(GL *e)
             e->tid = gpu_let(e, "tid", pir_bin(F, PB_AND, gpu_tid(e), gpu_i(e, 127)));
         }
         gpu_mma_ws_consumer(&e->mma);
+    }
+    const Instr *kwl[4];
+    int nkw = wl ? 0 : gpu_mma_kw_loops(&e->mma, kwl);
+    if (nkw) {                             /* warp-specialized key loops */
+        F->threads = e->T + 128;
+        F->min_blocks = 1;
+        ws = pir_if(F, F->body, pir_bin(F, PB_GE, gpu_tid(e), gpu_i(e, e->T)));
+        gpu_push(e, ws->body);
+        build_key_producer(e, kwl, nkw, g0, g1, np);
+        gpu_pop(e);
+        ws->els = pir_block(F);
+        gpu_push(e, ws->els);
+        gpu_mma_kw_consumer(&e->mma);
     }
     open_programs_of(e, g0, g1, np, e->mma.pp_wg);
     if (e->mma.pp_wg)

@@ -141,6 +141,12 @@ typedef struct GpuMma {
     PirLocal *pp_wg;           /* the consumer warpgroup (0, 1), set by gpu.c */
     PirLocal *pp_tb;           /* its order mbarrier's parity bit */
     PirStmt *ws_if;            /* the producer's branch (its thread issuing the copies) */
+    /* TKC_KEY_WS=1 (gpu_mma.c, "warp-specialized key loops"): the key
+     * loops whose TMA copies a producer warpgroup issues, in program order;
+     * the producer's parity bits of their shared empty mbarriers */
+    struct GpuPipe *kw[4];
+    int nkw;
+    PirLocal *kw_pe;
 } GpuMma;
 
 /* gpu_mma.c.  Set k, a, T, V, live, e, then plan (TKC_MMA=0 turns it off). */
@@ -187,6 +193,17 @@ void gpu_mma_ws_produce(GpuMma *m, PirExpr *lo, PirExpr *hi, PirExpr *step);
 bool gpu_mma_ws_rounders(GpuMma *m);
 void gpu_mma_ws_round(GpuMma *m, PirExpr *lo, PirExpr *hi, PirExpr *step);
 void gpu_mma_ws_consumer(GpuMma *m);
+/* Warp-specialized key loops (TKC_KEY_WS=1): their count and loops (at
+ * most 4, program order); gpu.c builds  if (tid >= T) { producer } else
+ * { consumers }  as for a K loop: _kw_producer opens the producer's part
+ * (returns the depth to pop), _kw_produce is its copy of key loop i, with
+ * the program's scalars before it built; _kw_consumer opens the consumers'. */
+int gpu_mma_kw_loops(const GpuMma *m, const Instr **loops);
+int gpu_mma_kw_producer(GpuMma *m);
+void gpu_mma_kw_produce(GpuMma *m, int i, PirExpr *lo, PirExpr *hi, PirExpr *step);
+void gpu_mma_kw_consumer(GpuMma *m);
+/* gpu.c: instruction v's position in the kernel (program order) */
+int gpu_pos(const GL *e, int v);
 void gpu_mma_pp_turn(GpuMma *m);                   /* ping-pong: wait for this warpgroup's turn */
 bool gpu_mma_pp(const GpuMma *m);                 /* ping-pong consumers (two warpgroups of T) */
 /* gpu.c, for those: may the producer compute v (scalars of the program

@@ -152,7 +152,15 @@ typedef struct GpuPipe {
     int pp_first, pp_last;
     /* ping-pong consumers (TKC_MM_PP): the phase bits one K loop flips */
     PirLocal *sk;
+    /* a key loop's TMA pipeline fed by a producer warpgroup (TKC_KEY_WS=1,
+     * "warp-specialized key loops"): kw, its index in GpuMma.kw */
+    bool kw;
+    int kwi;
+    bool kwe;                  /* TKC_KEY_WS=2: each load released right after its dot's wait */
 } GpuPipe;
+
+static PirExpr *kw_full(GpuMma *m, GpuPipe *p, int i, PirExpr *slot);
+static PirExpr *kw_empty(GpuMma *m, GpuPipe *p, PirExpr *slot);
 
 /* What an operand dtype takes on mma.sync: element bytes, k per MMA, the
  * padding (elements) of a staged row of K (A, and B = trans(x) staged as
@@ -1655,6 +1663,17 @@ static PirExpr *ready_addr(GpuMma *m, GpuPipe *p, PirExpr *slot)
  * stage slot (at: its byte offset). */
 static void tma_copies(GpuMma *m, GpuPipe *p, PirLocal *at, PirExpr *slot)
 {
+    if (p->kw) {                              /* each load on its own full mbarrier */
+        for (int i = 0; i < p->nld; i++) {
+            PirLocal *kb = let(m, "bar", kw_full(m, p, i, slot));
+            PirStmt *x = pir_asm_stmt(F, CUR, PA_MBAR_EXPECT);
+            x->in[0] = ref(m, kb);
+            x->in[1] = pir_int(F, PT_U32, tty_numel(ty(m, p->ld[i])) * 2);
+            gpu_tma_copy4(m, &p->kt[i], p->kmap[i], p->ld[i], p->lde[i], add(m, ref(m, at), ci(m, p->ldoff[i])),
+                          ref(m, kb));
+        }
+        return;
+    }
     if (p->nld) {                             /* a key loop's loads (key_tma_plan) */
         PirLocal *kb = let(m, "bar", bar_addr(m, p, slot));
         int64_t bytes = 0;
@@ -1739,7 +1758,7 @@ void gpu_mma_kernel_head(GpuMma *m)
             F->params.v[p->map[1]].role = p->bk ? 4 : 2;
             F->params.v[p->map[0]].tf32 = F->params.v[p->map[1]].tf32 = p->tr;
         }
-        p->ph = let(m, "ph", pir_int(F, PT_U32, 0));
+        p->ph = p->kw && p->kwi ? m->kw[0]->ph : let(m, "ph", pir_int(F, PT_U32, 0));
         any = true;
     }
     if (!any)
@@ -1752,7 +1771,14 @@ void gpu_mma_kernel_head(GpuMma *m)
     gpu_push(m->e, pir_if(F, CUR, op(m, PB_AND, ref(m, m->tma_on), op(m, PB_EQ, gpu_tid(m->e), ci(m, 0))))->body);
     for (int v = 1; v < m->k->instrs.n; v++) {
         GpuPipe *p = m->pipe[v];
-        for (int s = 0; p && p->tma && s < p->S; s++) {
+        for (int s = 0; p && p->kw && p->kwi == 0 && s < p->S; s++) {   /* shared by every kw loop */
+            for (int i = 0; i <= p->nld; i++) {
+                PirStmt *x = pir_asm_stmt(F, CUR, PA_MBAR_INIT);
+                x->in[0] = i < p->nld ? kw_full(m, p, i, ci(m, s)) : kw_empty(m, p, ci(m, s));
+                x->in[1] = pir_int(F, PT_U32, i < p->nld ? 1 : m->T / 128 * (p->kwe ? p->nld : 1));
+            }
+        }
+        for (int s = 0; p && p->tma && !p->kw && s < p->S; s++) {
             PirStmt *x = pir_asm_stmt(F, CUR, PA_MBAR_INIT);
             x->in[0] = bar_addr(m, p, ci(m, s));
             x->in[1] = pir_int(F, PT_U32, 1);
@@ -1886,7 +1912,7 @@ void gpu_mma_loop_pre(GpuMma *m, const Instr *loop, PirExpr *lo, PirExpr *hi, Pi
         p->prev = let(m, "prev", ci(m, -1));
     if (p->ws && m->pp)
         mmpp_pre(m, p);
-    for (int s = 0; s < p->ahead; s++) {
+    for (int s = 0; s < p->ahead && !p->kw; s++) {    /* kw: the producer's */
         PirStmt *i = pir_if(F, CUR, pir_bin(F, PB_LT, pir_int(F, PT_I64, s), ref(m, p->n)));
         gpu_push(m->e, i->body);
         pipe_copy(m, p, ref(m, p->lo), s, ci(m, s), 0, 1);
@@ -1902,6 +1928,8 @@ void gpu_mma_loop_pre(GpuMma *m, const Instr *loop, PirExpr *lo, PirExpr *hi, Pi
  * into stage (cur + D) % S; after the last part the commit and it++. */
 static void pipe_issue(GpuMma *m, GpuPipe *p, int part, int parts)
 {
+    if (p->kw)
+        return;
     int S = p->S, D = p->ahead;
     PirExpr *ahead = pir_nsw(F, PB_ADD, ref(m, p->it), pir_int(F, PT_I64, D));
     PirStmt *i = pir_if(F, CUR, pir_bin(F, PB_LT, ahead, ref(m, p->n)));
@@ -1986,6 +2014,9 @@ static void skew_bar(GpuMma *m, bool sync)
     s->in[1] = ci(m, 256);
 }
 
+static void kw_head(GpuMma *m, GpuPipe *p);
+static void kw_release(GpuMma *m, GpuPipe *p, PirExpr *slot, PirExpr *go);
+
 void gpu_mma_loop_head(GpuMma *m, const Instr *loop)
 {
     GpuPipe *p = m->pipe ? m->pipe[loop->id] : NULL;
@@ -1995,6 +2026,10 @@ void gpu_mma_loop_head(GpuMma *m, const Instr *loop)
     pir_assign(F, CUR, p->cur, NULL, ref(m, p->rs));
     pir_assign(F, CUR, p->rs, NULL, pir_select(F, op(m, PB_EQ, ref(m, p->rs), ci(m, S - 1)), ci(m, 0),
                                                 add(m, ref(m, p->rs), ci(m, 1))));
+    if (p->kw) {
+        kw_head(m, p);
+        return;
+    }
     if (p->mb) {
         /* the dots of the iteration before waited for their MMAs: release
          * its stage when a later iteration copies into it again */
@@ -2071,12 +2106,14 @@ void gpu_mma_loop_post(GpuMma *m, const Instr *loop)
         gpu_pop(m->e);
     if (p->ws)
         ws_release(m, p, false);
+    if (p->kw && !p->kwe)
+        kw_release(m, p, ref(m, p->cur), op(m, PB_LT, pir_int(F, PT_I64, 0), ref(m, p->n)));
     if (p->ws && m->pp)
         mmpp_post(m, p, true);
     PirStmt *w = pir_asm_stmt(F, CUR, PA_CP_WAIT);
     w->in[0] = ci(m, 0);
     pp_loop(m, p, false);
-    if (p->mb || p->lb || key_skew(m, p))   /* the warpgroups may be an iteration apart */
+    if (p->mb || p->lb || p->kw || key_skew(m, p))   /* the warpgroups may be an iteration apart */
         pir_barrier(F, CUR);
 }
 
@@ -2475,6 +2512,8 @@ static void key_tma_plan(GpuMma *m, GpuPipe *p, const Instr *loop)
     m->bar_need += (8 * p->S + 15) / 16 * 16;
 }
 
+static void kw_plan(GpuMma *m);
+
 /* Give the key pipelines their stages in the early region (after every
  * gpu_mma_key_load): as many of the S asked for as fit.  Loops one after
  * the other share one area (a loop's prologue starts with a barrier and
@@ -2515,6 +2554,7 @@ void gpu_mma_key_place(GpuMma *m)
         if (m->pipe[v] && m->pipe[v]->nld && m->pipe[v]->base < 0)
             m->pipe[v]->base = m->early_need;
     m->early_need += shared;
+    kw_plan(m);
 }
 
 /* The byte offset (I32) of operand v of dot in this iteration's stage of
@@ -2524,9 +2564,180 @@ static PirExpr *key_stage(GpuMma *m, const Instr *dot, int v)
     const Instr *loop = tir_loop_of(dot);
     GpuPipe *p = loop && m->pipe ? m->pipe[loop->id] : NULL;
     for (int i = 0; p && i < p->nld; i++)
-        if (p->ld[i] == v)
+        if (p->ld[i] == v) {
+            if (p->kw)                        /* its copy landed (the dot runs once an iteration) */
+                mb_wait(m, p->ph, kw_full(m, p, i, ref(m, p->cur)), add(m, ref(m, p->cur), ci(m, i * p->S)));
             return add(m, ci(m, key_at(m, p) + p->ldoff[i]), mul(m, ref(m, p->cur), ci(m, p->stage)));
+        }
     return NULL;
+}
+
+/* ------------------------------------------------------------ warp-specialized key loops
+ *
+ * TKC_KEY_WS=1 (sm_90a, the TMA version; an experiment, off): the key
+ * loops of a kernel of two consumer warpgroups (T = 256) whose TMA
+ * pipelines (key_tma_plan) sit at the kernel's top level, one after
+ * another (sdpa_tc at D >= 128: the full key blocks, then the diagonal),
+ * are fed by a producer warpgroup, as FlashAttention-3's kernels are:
+ *
+ *   - Threads T .. T + 127 lower their registers (setmaxnreg.dec 24) and
+ *     one of them (T) runs its own loop over the block's programs, with
+ *     the program's scalars (gpu.c, build_key_producer): per key loop the
+ *     same bounds, hence the same trip count, in the same program order
+ *     (sdpa_tc's longest-first causal order is scalars of the program id);
+ *     per iteration it waits for the stage's "empty" mbarrier, then per
+ *     load (k, v) announces its bytes on the load's own "full" mbarrier
+ *     and issues its boxes.
+ *   - The consumers (setmaxnreg.inc 240) wait for a load's full mbarrier
+ *     right before the dot that reads it (key_stage: q k^T starts when k
+ *     has landed, before v), and release a stage (one thread per
+ *     warpgroup arrives on its empty mbarrier, 2 arrivals a phase) at the
+ *     head of the next iteration, after their dots waited for their MMAs;
+ *     the last stage after the loop.  No block barrier in the loop: the
+ *     warpgroups are held together only by the producer's ring.
+ *   - Every kw loop uses the same stages (key_place: loops one after
+ *     another share their area) and so the same mbarriers and parity bits
+ *     (ph: the consumers', kw_pe: the producer's, bit i S + s for load i
+ *     of stage s); each loop walks the ring from stage 0, on both sides.
+ *   - The block's other barriers become named barrier 1 of T threads. */
+#define KW_NREG_PRODUCER 24
+#define KW_NREG_CONSUMER 240   /* 128 x 24 + 256 x 240 <= 65536 registers */
+
+static void kw_plan(GpuMma *m)
+{
+    m->nkw = 0;
+    if (tkc_knob("TKC_KEY_WS", 0) < 1 || m->T != 256 || m->k->tma_version != 1 || m->ws || m->pp || !m->k->wgmma
+        || m->k->blocks > 1 || gpu_mma_min_blocks(m, 0) > 1)   /* two blocks an SM (D = 64): not with 384 threads */
+        return;
+    GpuPipe *kw[4];
+    const Instr *lp[4];
+    int n = 0;
+    for (int v = 1; v < m->k->instrs.n; v++) {
+        GpuPipe *p = m->pipe[v];
+        if (!p)
+            continue;
+        const Instr *loop = I(m, v);
+        if (!p->nld || n == 4 || !p->tma || p->mb || p->lb || loop->parent != m->k->body)
+            return;
+        if (n && (p->S != kw[0]->S || p->stage != kw[0]->stage || p->base != kw[0]->base || p->swz != kw[0]->swz
+                  || p->nld != kw[0]->nld))
+            return;
+        for (int j = 0; j < 3; j++)
+            if (!gpu_ws_ready(m->e, loop->args[j], loop))
+                return;
+        for (int i = 0; i < p->nld; i++)
+            for (int d = 0; d < 4; d++)
+                if (!gpu_ws_ready(m->e, p->kt[i].x[d], loop))
+                    return;
+        int j = n++;
+        for (; j > 0 && gpu_pos(m->e, lp[j - 1]->id) > gpu_pos(m->e, v); j--) {
+            kw[j] = kw[j - 1];
+            lp[j] = lp[j - 1];
+        }
+        kw[j] = p;
+        lp[j] = loop;
+    }
+    if (!n)
+        return;
+    /* TKC_KEY_WS=2: where every load's dot is waited for right after its
+     * commit (not chained, paired or deferred) */
+    bool early = tkc_knob("TKC_KEY_WS", 0) == 2;
+    for (int d = 1; early && d < m->k->instrs.n; d++) {
+        const Instr *in = I(m, d);
+        if (in->op != OP_DOT || !m->wgd || !m->wgd[d])
+            continue;
+        for (int i = 0; i < n; i++)
+            for (int j = 0; j < kw[i]->nld; j++)
+                if (gpu_mma_bsrc(m, in) == kw[i]->ld[j]
+                    && (m->chain[d] || m->pair[d] || tkc_knob("TKC_WG_DEFER", 0) == 1 || tir_loop_of(in) != lp[i]))
+                    early = false;
+    }
+    int64_t bar = m->bar_need;
+    m->bar_need += (8 * kw[0]->S * (kw[0]->nld + 1) + 15) / 16 * 16;
+    for (int i = 0; i < n; i++) {
+        kw[i]->kwe = early;
+        kw[i]->kw = true;
+        kw[i]->kwi = i;
+        kw[i]->bar = bar;
+        m->kw[i] = kw[i];
+    }
+    m->nkw = n;
+}
+
+/* The full mbarrier of load i of stage slot, the stage's empty one. */
+static PirExpr *kw_full(GpuMma *m, GpuPipe *p, int i, PirExpr *slot)
+{
+    return bar_addr(m, p, add(m, slot, ci(m, i * p->S)));
+}
+
+static PirExpr *kw_empty(GpuMma *m, GpuPipe *p, PirExpr *slot)
+{
+    return bar_addr(m, p, add(m, slot, ci(m, p->nld * p->S)));
+}
+
+/* Where go holds, one thread per consumer warpgroup releases stage slot
+ * (its dots waited for their MMAs). */
+static void kw_release(GpuMma *m, GpuPipe *p, PirExpr *slot, PirExpr *go)
+{
+    go = op(m, PB_AND, go, op(m, PB_EQ, op(m, PB_AND, gpu_tid(m->e), ci(m, 127)), ci(m, 0)));
+    PirStmt *r = pir_if(F, CUR, go);
+    pir_asm_stmt(F, r->body, PA_MBAR_ARRIVE)->in[0] = kw_empty(m, p, slot);
+}
+
+/* The head of a consumer's iteration (cur set): release the stage of the
+ * iteration before. */
+static void kw_head(GpuMma *m, GpuPipe *p)
+{
+    PirExpr *prev = pir_select(F, op(m, PB_EQ, ref(m, p->cur), ci(m, 0)), ci(m, p->S - 1),
+                               op(m, PB_SUB, ref(m, p->cur), ci(m, 1)));
+    if (!p->kwe)
+        kw_release(m, p, prev, pir_bin(F, PB_GT, ref(m, p->it), pir_int(F, PT_I64, 0)));
+    pir_assign(F, CUR, p->it, NULL, pir_nsw(F, PB_ADD, ref(m, p->it), pir_int(F, PT_I64, 1)));
+}
+
+int gpu_mma_kw_loops(const GpuMma *m, const Instr **loops)
+{
+    for (int i = 0; i < m->nkw; i++)
+        loops[i] = I(m, m->kw[i]->lv)->parent->owner;
+    return m->nkw;
+}
+
+int gpu_mma_kw_producer(GpuMma *m)
+{
+    if (tkc_knob("TKC_WS_NREG", 1))
+        nreg(m, PA_NREG_DEC, KW_NREG_PRODUCER);
+    m->kw_pe = let(m, "pe", pir_int(F, PT_U32, 0xffffffffll));   /* a fresh mbarrier's "phase -1" */
+    m->ws_if = pir_if(F, CUR, op(m, PB_AND, ref(m, m->tma_on), op(m, PB_EQ, gpu_tid(m->e), ci(m, m->T))));
+    gpu_push(m->e, m->ws_if->body);
+    return 1;
+}
+
+void gpu_mma_kw_produce(GpuMma *m, int i, PirExpr *lo, PirExpr *hi, PirExpr *step)
+{
+    GpuPipe *p = m->kw[i];
+    const Instr *loop = I(m, p->lv)->parent->owner;
+    PirLocal *sl = let(m, "s", step);
+    gpu_push(m->e, pir_if(F, CUR, pir_bin(F, PB_GT, ref(m, sl), pir_int(F, p->t, 0)))->body);
+    PirLocal *l0 = let(m, "lo", lo), *n = let(m, "n", trips(m, ref(m, l0), hi, ref(m, sl)));
+    PirLocal *rs = let(m, "rs", ci(m, 0)), *it = pir_local(F, "it", PT_I64, 0);
+    gpu_push(m->e, pir_for(F, CUR, it, pir_int(F, PT_I64, 0), ref(m, n), pir_int(F, PT_I64, 1), false)->body);
+    PirLocal *cur = let(m, "cur", ref(m, rs));
+    pir_assign(F, CUR, rs, NULL, pir_select(F, op(m, PB_EQ, ref(m, rs), ci(m, p->S - 1)), ci(m, 0),
+                                            add(m, ref(m, rs), ci(m, 1))));
+    mb_wait(m, m->kw_pe, kw_empty(m, p, ref(m, cur)), ref(m, cur));   /* the consumers released it */
+    PirExpr *kn = pir_bin(F, PB_ADD, ref(m, l0), pir_bin(F, PB_MUL, pir_conv(F, p->t, ref(m, it)), ref(m, sl)));
+    PirLocal *c = gpu_bind(m->e, p->lv, let(m, "kn", kn));
+    gpu_ws_scalars(m->e, loop, true);
+    PirLocal *at = let(m, "st", add(m, ci(m, key_at(m, p)), mul(m, ref(m, cur), ci(m, p->stage))));
+    tma_copies(m, p, at, ref(m, cur));
+    gpu_bind(m->e, p->lv, c);
+    close_n(m, 2);
+}
+
+void gpu_mma_kw_consumer(GpuMma *m)
+{
+    if (tkc_knob("TKC_WS_NREG", 1))
+        nreg(m, PA_NREG_INC, KW_NREG_CONSUMER);
 }
 
 /* ------------------------------------------------------------ single dots on wgmma */
@@ -2782,6 +2993,10 @@ static bool wg_single(GpuMma *m, const Instr *in, const Grid *g)
     if (m->pair_acc[in->id])                  /* the earlier dot's group (plan_pair) */
         gpu_wg_wait(m, m->pair_acc[in->id], g->NI * 4, 1);
     gpu_wg_wait(m, acc, g->NI * 4, 0);
+    const Instr *kl = kb ? tir_loop_of(in) : NULL;
+    GpuPipe *kp = kl ? m->pipe[kl->id] : NULL;
+    if (kp && kp->kwe)                        /* its load's part of the stage is free */
+        kw_release(m, kp, ref(m, kp->cur), pir_int(F, PT_BOOL, 1));
     close_n(m, 1);
     if (!m->fused[in->id])
         gpu_bind(m->e, in->id, acc);          /* the result stays in g's fragments */
