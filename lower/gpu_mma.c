@@ -401,7 +401,8 @@ static void plan_chain(GpuMma *m, const int *uses)
  * 375.8 (doc/bench/h100-s9-s9-attn-1.log), within the noise. */
 static void plan_pair(GpuMma *m)
 {
-    if (tkc_knob("TKC_WG_PAIR", 0) != 1 || tkc_knob("TKC_PINGPONG", 0) == 1)
+    /* (with TKC_KEY_WS the pair's wait follows the turn's end: FA3's order) */
+    if (tkc_knob("TKC_WG_PAIR", 0) != 1 || (tkc_knob("TKC_PINGPONG", 0) == 1 && tkc_knob("TKC_KEY_WS", 0) < 1))
         return;
     int n = m->k->instrs.n;
     for (int u = 1; u < n; u++) {
@@ -2835,7 +2836,7 @@ static GpuPipe *pp_pipe(GpuMma *m, const Instr *in)
 {
     const Instr *loop = tir_loop_of(in);
     GpuPipe *p = loop && m->pipe ? m->pipe[loop->id] : NULL;
-    if (!p || !p->mb || !p->nld || m->T != 256 || tkc_knob("TKC_PINGPONG", 0) != 1)
+    if (!p || !(p->mb || p->kw) || !p->nld || m->T != 256 || tkc_knob("TKC_PINGPONG", 0) != 1)
         return NULL;
     if (!p->pp_first) {
         for (int u = 1; u < m->k->instrs.n; u++)
@@ -2854,7 +2855,7 @@ static GpuPipe *pp_pipe(GpuMma *m, const Instr *in)
  * post: warpgroup 0 takes it back). */
 static void pp_loop(GpuMma *m, GpuPipe *p, bool pre)
 {
-    if (!p->mb || m->T != 256 || tkc_knob("TKC_PINGPONG", 0) != 1)
+    if (!(p->mb || p->kw) || m->T != 256 || tkc_knob("TKC_PINGPONG", 0) != 1)
         return;
     gpu_push(m->e, pir_if(F, CUR, op(m, pre ? PB_GE : PB_LT, gpu_tid(m->e), ci(m, 128)))->body);
     pp_bar(m, pre ? PA_NBAR_ARRIVE : PA_NBAR_SYNC, ci(m, PP_BAR));

@@ -49,7 +49,7 @@ static const struct {
     { "TKC_PERSIST", "1/0: overrides the launch option persistent" },
     { "TKC_PERSIST_ANY", "1: the launch option persistent applies to every kernel, not only to one whose K loop is warp-specialized" },
     { "TKC_UNALIGNED", "1: unaligned in-bounds operand chunks of a K loop by word loads staged through registers, one operand at a time (gpu_stage.c; the default in NAME__nomap kernels), 0: never; 2: both operands' loads at once" },
-    { "TKC_PINGPONG", "1 (with TKC_KEY_MBAR=1): the two warpgroups of a key loop take turns at the tensor cores (named barriers)" },
+    { "TKC_PINGPONG", "1 (with TKC_KEY_MBAR=1 or TKC_KEY_WS): the two warpgroups of a key loop take turns at the tensor cores (named barriers; with TKC_KEY_WS and TKC_WG_PAIR=1 both dots issued in a turn, q k^T waited for after it)" },
     { "TKC_NOMAP_LEAN", "0: NAME__nomap's operand copies as before (copy_plain when every chunk is aligned, else the two-pass staged copy, both unrolled); 1 (default): one copy loop, not unrolled, a chunk at a time by cp.async, word loads or elements (gpu_mma.c, copy_lean: a fraction of the code)" },
     { "TKC_REPACK", "0: no tensor map marked repackable (PirParam.repack): the launcher runs NAME__nomap for a tensor whose rows are not 16-byte aligned instead of NAME on a padded copy" },
     { "TKC_ROW_ACC", "N (a power of 2): a row reduction of fragments keeps N partial results per thread and row (1: one chain)" },
