@@ -2575,7 +2575,7 @@ static PirExpr *key_stage(GpuMma *m, const Instr *dot, int v)
 
 /* ------------------------------------------------------------ warp-specialized key loops
  *
- * TKC_KEY_WS=1 (sm_90a, the TMA version; an experiment, off): the key
+ * TKC_KEY_WS=1 (sm_90a, the TMA version; default: below): the key
  * loops of a kernel of two consumer warpgroups (T = 256) whose TMA
  * pipelines (key_tma_plan) sit at the kernel's top level, one after
  * another (sdpa_tc at D >= 128: the full key blocks, then the diagonal),
@@ -2600,14 +2600,31 @@ static PirExpr *key_stage(GpuMma *m, const Instr *dot, int v)
  *     another share their area) and so the same mbarriers and parity bits
  *     (ph: the consumers', kw_pe: the producer's, bit i S + s for load i
  *     of stage s); each loop walks the ring from stage 0, on both sides.
- *   - The block's other barriers become named barrier 1 of T threads. */
+ *   - The block's other barriers become named barrier 1 of T threads.
+ *
+ * On by default (TKC_KEY_WS unset) only where one key loop qualifies and
+ * its loads are at least 128 wide: sdpa_tc's one loop at D >= 128, which
+ * its causal kernels take.  H100, sdpa_bf16 B=4 H=16 S=T=4096 D=128, same
+ * runs (doc/bench/h100-s12-s12-ws-2.log, -3.log): causal 450.2 / 451.7
+ * TFLOP/s (two builds) vs 427.9 / 427.1 without the producer (450.1 vs
+ * 438.1 in -2; cuDNN 560.4: 0.80x); TKC_KEY_WS=2 437.9, with persistent
+ * blocks (TKC_PERSIST=1 TKC_PERSIST_ANY=1) 376.1.  Elsewhere off:
+ * non-causal D=128 keeps the two passes (p of the block before carried over
+ * in registers), which spill under the consumers' 240 registers (448-536
+ * bytes stored vs 88 with 255): 407.1 / 412.6 (=1), 417.7 (=2) vs 488.0 /
+ * 476.1; the one loop there with the producer 462.3 (=1), 481.5 (=2) vs
+ * 490.6 without (-2.log); the warpgroups' turns (TKC_PINGPONG=1) slower
+ * still, 407.8, with TKC_WG_PAIR=1 430.6 vs 481.7, causal 339.8 / 362.0 vs
+ * 390.4 (two passes, -2.log).  Not measured below D = 128 (D=64 runs two
+ * blocks an SM: not with 384 threads; D=80 correct in the emulator). */
 #define KW_NREG_PRODUCER 24
 #define KW_NREG_CONSUMER 240   /* 128 x 24 + 256 x 240 <= 65536 registers */
 
 static void kw_plan(GpuMma *m)
 {
     m->nkw = 0;
-    if (tkc_knob("TKC_KEY_WS", 0) < 1 || m->T != 256 || m->k->tma_version != 1 || m->ws || m->pp || !m->k->wgmma
+    int on = tkc_knob("TKC_KEY_WS", -1);
+    if (on == 0 || m->T != 256 || m->k->tma_version != 1 || m->ws || m->pp || !m->k->wgmma
         || m->k->blocks > 1 || gpu_mma_min_blocks(m, 0) > 1)   /* two blocks an SM (D = 64): not with 384 threads */
         return;
     GpuPipe *kw[4];
@@ -2640,6 +2657,10 @@ static void kw_plan(GpuMma *m)
     }
     if (!n)
         return;
+    for (int i = 0; on < 0 && i < n; i++)      /* the default: see above */
+        for (int j = 0; j < kw[i]->nld; j++)
+            if (n > 1 || ty(m, kw[i]->ld[j])->dim[1] < 128)
+                return;
     /* TKC_KEY_WS=2: where every load's dot is waited for right after its
      * commit (not chained, paired or deferred) */
     bool early = tkc_knob("TKC_KEY_WS", 0) == 2;
