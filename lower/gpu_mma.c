@@ -1314,7 +1314,7 @@ static void plan_pipe(GpuMma *m, const Instr *in, const int *uses)
         m->wg_var[I(m, in->args[2])->index] = true;
     }
     m->pipe[loop->id] = p;
-    m->staged[a] = m->staged[b] = m->staged[bl] = true;
+    m->staged[a] = m->staged[b] = m->staged[bl] = m->staged[al] = true;
 }
 
 bool gpu_mma_staged(const GpuMma *m, const Instr *in)

@@ -366,7 +366,17 @@ PirLocal *gpu_wgdt_fan(GpuMma *m, const GpuGrid *g, PirExpr *ea, int64_t K, int6
                               mul(m, op(m, PB_AND, op(m, PB_SHR, tid, ci(m, 5)), ci(m, 3)), ci(m, 16))),
                        op(m, PB_SHR, l, ci(m, 2)));
     PirLocal *r = let(m, "ar", row), *t = let(m, "at", op(m, PB_AND, l, ci(m, 3)));
-    PirLocal *a = let(m, "ea", ea);
+    /* the base through PA_OPAQUE: else NVVM merges the identical loads of
+     * the two register sets (gpu_mma.c: one per iteration parity, the
+     * other's MMAs in flight) into one set above the branch, and the next
+     * iteration's loads overwrite the registers that the MMAs in flight read
+     * (H100: wrong results in the CUDA pass, not on the emulator, where
+     * wgmma is synchronous, nor in the nvptx pass) */
+    PirLocal *a = pir_local(F, "ea", PT_I32, 0);
+    pir_decl(F, CUR, a, NULL);
+    PirStmt *s = pir_asm_stmt(F, CUR, PA_OPAQUE);
+    s->out[0] = ref(m, a);
+    s->in[0] = ea;
     PirLocal *fa = pir_local(F, "fa", PT_U32, K / 2), *u = pir_local(F, "u", PT_U32, 4);
     pir_decl(F, CUR, fa, NULL);
     pir_decl(F, CUR, u, NULL);
