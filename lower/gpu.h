@@ -286,7 +286,8 @@ bool gpu_wgdt_tmaround(void);
 /* N-major A (TKC_WGDT_AN): a tf32 dot on a K-major B whose A is trans(y),
  * y [K, M] staged as it is (rows of M, width Ea in 16-bit units, at ea):
  * A's register fragments of the K / 8 k steps loaded from it a word at a
- * time (rounded to tf32 unless round is false: TMA did), GpuWgDot.fa. */
+ * time (rounded to tf32 unless round is false: TMA did), GpuWgDot.fa.
+ * Off by default (TKC_WGDT_AN=1: on). */
 bool gpu_wgdt_an(void);
 PirLocal *gpu_wgdt_fan(GpuMma *m, const GpuGrid *g, PirExpr *ea, int64_t K, int64_t Ea, bool round);
 void gpu_wgdt_round(GpuMma *m, PirExpr *ea, int64_t na, PirExpr *eb, int64_t nb, int t0, int nt);

@@ -355,8 +355,19 @@ void gpu_wgdt_round(GpuMma *m, PirExpr *ea, int64_t na, PirExpr *eb, int64_t nb,
  * rows from the warp's 16 in its warpgroup's 64; A(r, k) = y(k, r).  A
  * warp's 32 loads of one word cover 4 rows of k by 8 consecutive r (32
  * bytes): in the 128-byte swizzle the two 16-byte chunks of rows k and
- * k ^ 1 are the same two, so 2-way bank conflicts. */
-bool gpu_wgdt_an(void) { return tkc_knob("TKC_WGDT_AN", 1) == 1; }
+ * k ^ 1 are the same two, so 2-way bank conflicts.
+ *
+ * H100 (doc/bench/h100-s12-tf32-2.log): the nvptx pass of tf32_tn and of
+ * matmul_dtypes with stdlib matmul_tf32 in this form passed (+ memcheck);
+ * the cuda pass was wrong: NVVM had merged the two register sets' loads
+ * (below: the base is now opaque), and b's tile was also loaded into
+ * registers each iteration (GpuMma.staged now has A = trans(y)'s load).
+ * Timed with those bugs, 326.7 / 323.1 TFLOP/s at 4096^3 / 8192^3 (0.81x /
+ * 0.88x cuBLAS tf32 401.8 / 365.8, same run; the old form 132.3 / 133.8).
+ * Off by default (TKC_WGDT_AN=1: on) until a GPU run of the fixed code
+ * (tests/gpu/s12/tf32_3.sh); then stdlib matmul_tf32 takes this form
+ * (tests/gpu/bench_tf32.tk tn_ws). */
+bool gpu_wgdt_an(void) { return tkc_knob("TKC_WGDT_AN", 0) == 1; }
 
 PirLocal *gpu_wgdt_fan(GpuMma *m, const GpuGrid *g, PirExpr *ea, int64_t K, int64_t Ea, bool round)
 {

@@ -7,7 +7,7 @@
  * WHAT: base (matmul_tf32), tr (transpose_f32 of B alone), KERNEL
  * (matmul_tf32_nt, nt_256, nt_ws128) timed with the transpose of
  * B before it, as a caller of c = a @ b runs them, =KERNEL alone on B
- * transposed beforehand, or @KERNEL (mm_old, tn_plain: c = a @ b kernels)
+ * transposed beforehand, or @KERNEL (mm_old, tn_plain, tn_ws: c = a @ b kernels)
  * on a and b as they are.  Per shape: random f32 inputs in [-1, 1), one run
  * checked at 512 sampled elements against float64 sums of the operands
  * rounded to tf32 (nearest, ties to even), then the median of 7 rounds.  Prints "tkc
@@ -23,7 +23,7 @@ typedef tk_status (*MmFn)(const float *, const float *, float *, int64_t, int64_
 
 static const struct { const char *name; MmFn fn; } kernels[] = {
     { "matmul_tf32_nt", matmul_tf32_nt_cuda }, { "nt_256", nt_256_cuda }, { "nt_ws128", nt_ws128_cuda },
-    { "mm_old", mm_old_cuda }, { "tn_plain", tn_plain_cuda },
+    { "mm_old", mm_old_cuda }, { "tn_plain", tn_plain_cuda }, { "tn_ws", tn_ws_cuda },
 };
 
 typedef struct {
