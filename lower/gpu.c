@@ -602,7 +602,7 @@ bool gpu_grid_eq(const GpuGrid *a, const GpuGrid *b)
 
 static bool lay_eq(const GpuLay *a, const GpuLay *b)
 {
-    return a->kind == b->kind && (a->kind == GL_BLOCK || gpu_grid_eq(&a->g, &b->g));
+    return a->kind == b->kind && (a->kind == GL_BLOCK || (gpu_grid_eq(&a->g, &b->g) && a->tr == b->tr));
 }
 
 /* Can a tile of shape t have layout l? */
@@ -610,7 +610,7 @@ static bool lay_fits(const GpuLay *l, const TTy *t)
 {
     switch (l->kind) {
     case GL_FRAG:
-        return t->rank == 2 && t->dim[0] == l->g.M && t->dim[1] == l->g.N;
+        return t->rank == 2 && t->dim[l->tr] == l->g.M && t->dim[!l->tr] == l->g.N;
     case GL_ROW:
         return (t->rank == 1 || (t->rank == 2 && t->dim[1] == 1)) && t->dim[0] == l->g.M;
     default:
@@ -671,6 +671,11 @@ static PirExpr *own_slot(GL *e, int v, const Idx *ix)
     if (!e->val[v])
         return NULL;
     if (ix->ident && lay_eq(l, c))
+        return e->kx;
+    /* a transposed store's lane reading x of trans(x) at its own slot */
+    if (c->kind == GL_FRAG && c->tr && l->kind == GL_FRAG && !l->tr && gpu_grid_eq(&l->g, &c->g) && ix->rank == 2
+        && ix->d[0]->kind == PE_LOCAL && ix->d[0]->local == e->ln.i[1] && ix->d[1]->kind == PE_LOCAL
+        && ix->d[1]->local == e->ln.i[0])
         return e->kx;
     if (c->kind == GL_FRAG && l->kind == GL_ROW && rows_eq(&l->g, &c->g) && ix->rank >= 1
         && ix->d[0]->kind == PE_LOCAL && ix->d[0]->local == e->ln.i[0]
@@ -798,6 +803,17 @@ static GpuLay store_lay(const GL *e, const Instr *st)
     if (!frag_epi() || v <= 0 || !from_acc(e, v, 8) || !anywhere(e, st->args[0]) || !anywhere(e, st->args[2]))
         return none;
     GpuLay l = e->lay[same_base(e, v)];
+    const Instr *vi = I(e, v);
+    /* store(p, trans(x)) with x in fragments: each thread stores its own
+     * elements of x where they go (the transposed matmul_tf32's c^T; 32-byte
+     * runs of a row per 8 lanes).  TKC_FRAG_TR=0: through shared memory. */
+    if (l.kind == GL_BLOCK && vi->op == OP_TRANS && vi->ty.rank == 2 && vi->perm[0] == 1 && vi->perm[1] == 0
+        && ty(e, vi->args[0])->rank == 2 && tkc_knob("TKC_FRAG_TR", 1)) {
+        l = e->lay[same_base(e, vi->args[0])];
+        if (l.kind != GL_FRAG || l.tr || !lay_fits(&l, ty(e, vi->args[0])))
+            return none;
+        l.tr = true;
+    }
     const TTy *t = ty(e, st->args[0]);
     if (l.kind != GL_FRAG || !lay_fits(&l, t) || !lay_fits(&l, ty(e, v)))
         return none;
@@ -1187,7 +1203,7 @@ PirExpr *gpu_at_raw(GL *e, int v, PirExpr *i0, PirExpr *i1)
 /* The lane's own index over shape t. */
 static Idx lane_idx(GL *e, const TTy *t)
 {
-    Idx r = { .rank = t->rank, .ident = true };
+    Idx r = { .rank = t->rank, .ident = !e->cur_lay.tr };
     for (int d = 0; d < t->rank; d++)
         r.d[d] = pir_ref(F, e->ln.i[d]);
     return r;
@@ -1943,8 +1959,8 @@ static int open_lay(GL *e, const GpuLay *l, const TTy *t)
     e->cur_lay = *l;
     if (l->kind == GL_FRAG) {
         GpuSlots s = gpu_mma_open_frag(&e->mma, g, true);
-        e->ln.i[0] = s.i0;
-        e->ln.i[1] = s.i1;
+        e->ln.i[l->tr] = s.i0;
+        e->ln.i[!l->tr] = s.i1;
         e->kx = pir_ref(F, s.k);
         e->rkx = pir_ref(F, s.rk);
         return s.depth;
@@ -1981,16 +1997,17 @@ static void frag_store(GL *e, const Instr *st, const TTy *L)
     GpuSlots sl = gpu_mma_open_pairs(&e->mma, &e->run_lay.g);
     e->cur_lay = e->run_lay;
     PirExpr *x[2][3] = { { 0 } };
+    bool tr = e->run_lay.tr;         /* x's column i1 is the tensor's row */
     for (int j = 0; j < 2; j++) {
-        e->ln.i[0] = sl.i0;
-        e->ln.i[1] = j ? gpu_let(e, "i", gpu_add(e, pir_ref(F, sl.i1), gpu_i(e, 1))) : sl.i1;
+        e->ln.i[tr] = sl.i0;
+        e->ln.i[!tr] = j ? gpu_let(e, "i", gpu_add(e, pir_ref(F, sl.i1), gpu_i(e, 1))) : sl.i1;
         e->kx = j ? gpu_add(e, pir_ref(F, sl.k), gpu_i(e, 1)) : pir_ref(F, sl.k);
         Idx ix = lane_idx(e, L);
         x[j][0] = operand(e, st->args[0], L, &ix);
         x[j][1] = store_value(e, st, L, &ix, &vdt);
         x[j][2] = operand(e, st->args[2], L, &ix);
     }
-    if (s == 2 || s == 4) {
+    if ((s == 2 || s == 4) && !tr) {
         /* vclose closes a scope (vopen's other callers open one): opened
          * here only with epi_frag, where more code follows the store (each
          * path of sdpa_relpos_bf16 has one).  Without it vclose also pops
@@ -2020,7 +2037,7 @@ static void frag_store(GL *e, const Instr *st, const TTy *L)
     }
     for (int j = 0; j < 2; j++)
         store_stmt(e, st, x[j], vdt);
-    if (s == 2 || s == 4)
+    if ((s == 2 || s == 4) && !tr)
         vclose(e);
     while (sl.depth-- > 0)
         gpu_pop(e);
@@ -2068,7 +2085,7 @@ static bool tma_store_ok(GL *e, const Instr *st, const TTy *L, GpuTma *t)
 {
     const GpuGrid *g = &e->run_lay.g;
     DType tdt = e->ki->params[st->index].dt;
-    if (!e->mma.tma_on || e->k->tma_version == 2 || e->epi_off || !tkc_knob("TKC_TMA_STORE", 1) || read_too(e, st->index)
+    if (!e->mma.tma_on || e->k->tma_version == 2 || e->run_lay.tr || e->epi_off || !tkc_knob("TKC_TMA_STORE", 1) || read_too(e, st->index)
         || (tdt != DT_BF16 && tdt != DT_F16))
         return false;
     if (g->TM != 16 || g->MI != 1 || g->WM % 4 || g->M != 16 * g->WM || g->TN % 64 || g->N != g->TN * g->WN

@@ -27,7 +27,10 @@ typedef struct GpuGrid {
  *             reduction along N of a GL_FRAG tile gives; replicated over
  *             the 4 lanes of a quad and the WN warps of a row) */
 typedef enum { GL_BLOCK, GL_FRAG, GL_ROW } GpuLayKind;
-typedef struct GpuLay { GpuLayKind kind; GpuGrid g; } GpuLay;
+/* tr (GL_FRAG, stores only): the lanes of a store of trans(x), x in the
+ * fragments of g: a thread stores its own elements of x transposed
+ * (gpu.c, store_lay) */
+typedef struct GpuLay { GpuLayKind kind; GpuGrid g; bool tr; } GpuLay;
 bool gpu_grid_eq(const GpuGrid *a, const GpuGrid *b);
 
 /* gpu.c: the block layout.  A thread owns groups of gpu_vwidth(V, n)
@@ -297,6 +300,13 @@ bool gpu_wgdt_bkra(void);
  * maps of data type TFLOAT32 (PirParam.tf32), rounded as TMA copies them,
  * none in place (TKC_WGDT_TMAROUND; on by default, 0 rounds in place) */
 bool gpu_wgdt_tmaround(void);
+/* N-major A (TKC_WGDT_AN): a tf32 dot on a K-major B whose A is trans(y),
+ * y [K, M] staged as it is (rows of M, width Ea in 16-bit units, at ea):
+ * A's register fragments of the K / 8 k steps loaded from it a word at a
+ * time (rounded to tf32 unless round is false: TMA did), GpuWgDot.fa.
+ * Off by default (TKC_WGDT_AN=1: on). */
+bool gpu_wgdt_an(void);
+PirLocal *gpu_wgdt_fan(GpuMma *m, const GpuGrid *g, PirExpr *ea, int64_t K, int64_t Ea, bool round);
 void gpu_wgdt_round(GpuMma *m, PirExpr *ea, int64_t na, PirExpr *eb, int64_t nb, int t0, int nt);
 
 /* gpu_tma.c: TMA copies of a pipelined wgmma dot's operands.  A load that

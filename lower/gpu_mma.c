@@ -118,6 +118,11 @@ typedef struct GpuPipe {
                                 * B = trans(x) (bk) */
     bool bk;                   /* tf32 on wgmma, B = trans(x) with x [N, K]: x staged
                                 * K-major like A, no rewrite (gpu_wgdt.c, "K-major B") */
+    int al;                    /* the load A's stage is copied from: the dot's A, or y of
+                                * A = trans(y) (an) */
+    bool an;                   /* ... and A = trans(y) with y [K, M] (bk too): y staged
+                                * N-major like a 16-bit B, A's fragments loaded from it
+                                * into registers (gpu_wgdt.c, "N-major A") */
     bool pr;                   /* ... with ws: rounded by the producer's warps 1-3, which
                                 * arrive on S "ready" mbarriers after the empty ones */
     bool tr;                   /* ... both copied by TMA maps of data type TFLOAT32, which
@@ -964,7 +969,7 @@ bool gpu_mma_dot(GpuMma *m, const Instr *in)
         PirStmt *two = NULL;                   /* bk with A from registers: by parity */
         if (pp->bk) {                          /* tf32, B staged K-major: rounded in place */
             PirLocal *eal = let(m, "ea", ea), *ebl = let(m, "eb", eb);
-            bool ra = !pp->pr && gpu_wgdt_bkra();
+            bool ra = !pp->pr && (gpu_wgdt_bkra() || pp->an);
             if (!pp->pr && !pp->tr)            /* else the producer's warps, or TMA, did */
                 gpu_wgdt_round(m, ref(m, eal), ra ? 0 : g.M * d.K * 4, ref(m, ebl), g.N * d.K * 4, 0, m->T);
             d.at_a = ref(m, eal);
@@ -977,7 +982,8 @@ bool gpu_mma_dot(GpuMma *m, const Instr *in)
                 for (int h = 0; h < 2; h++) {
                     gpu_push(m->e, h ? two->els : two->body);
                     GpuWgDot dh = d;
-                    dh.fa = gpu_wgdt_fa(m, &g, ref(m, eal), g.M, d.K);
+                    dh.fa = pp->an ? gpu_wgdt_fan(m, &g, ref(m, eal), d.K, pp->ea, !pp->tr)
+                                   : gpu_wgdt_fa(m, &g, ref(m, eal), g.M, d.K);
                     dh.K = d.K * 2;
                     gpu_wg_dot(m, &dh);
                     gpu_pop(m->e);
@@ -1223,7 +1229,7 @@ static void plan_pipe(GpuMma *m, const Instr *in, const int *uses)
     const Instr *lv = I(m, loop->blocks[0]->ins.v[0]);
     if (lv->op != OP_LOOPVAR || dtype_is_float(lv->ty.dt))
         return;
-    int a = in->args[0], b = in->args[1], bl = b, tb = trans_src(m, b);
+    int a = in->args[0], b = in->args[1], bl = b, tb = trans_src(m, b), al = a, ta = trans_src(m, a);
     /* B = trans(x), x [N, K] loaded in the loop: on wgmma (tf32) x is
      * staged as it is, K-major (TKC_WGDT_BK=0: not pipelined, as before) */
     if (tb && ty(m, a)->dt == DT_F32 && tkc_knob("TKC_WGDT_BK", 1)) {
@@ -1231,8 +1237,15 @@ static void plan_pipe(GpuMma *m, const Instr *in, const int *uses)
             return;
         bl = tb;
     }
+    /* and A = trans(y), y [K, M] (c^T = b^T a^T, the transposed matmul_tf32):
+     * y staged as it is, N-major, A from registers (gpu_wgdt_an) */
+    if (ta && bl != b && gpu_wgdt_an()) {
+        if (I(m, a)->parent != in->parent || uses[a] != 1)
+            return;
+        al = ta;
+    }
     for (int i = 0; i < 2; i++) {
-        int x = i ? bl : a;
+        int x = i ? bl : al;
         if (I(m, x)->parent != in->parent || uses[x] != 1 || !gpu_async_ok(m->e, x, loop))
             return;
     }
@@ -1242,8 +1255,8 @@ static void plan_pipe(GpuMma *m, const Instr *in, const int *uses)
     Kind kd = kind_of(ty(m, a)->dt);
     int64_t K = ty(m, a)->dim[1], bytes_a = g.M * (K + kd.pa) * kd.es;
     int64_t stage = (bytes_a + K * (g.N + kd.pb) * kd.es + 127) / 128 * 128, max = PIPE_MAX;
-    bool wg = wg_plan(m, in, loop, &g), bk = bl != b;
-    if (bk && !wg)                             /* K-major B only on wgmma */
+    bool wg = wg_plan(m, in, loop, &g), bk = bl != b, an = al != a;
+    if ((bk || an) && !wg)                     /* K-major B, N-major A only on wgmma */
         return;
     int64_t bt = 0;                            /* tf32, s8: the K-major B buffers */
     if (wg) {                                  /* unpadded, 1024-aligned (gpu_wgmma.c) */
@@ -1261,7 +1274,8 @@ static void plan_pipe(GpuMma *m, const Instr *in, const int *uses)
         return;
     GpuPipe *p = arena_alloc(m->a, sizeof *p);
     *p = (GpuPipe){ .dot = in->id, .lv = lv->id, .S = S, .stage = stage, .offb = bytes_a,
-                    .t = pir_ty_compute(lv->ty.dt), .ahead = S - 1, .bt = bt, .bl = bl, .bk = bk };
+                    .t = pir_ty_compute(lv->ty.dt), .ahead = S - 1, .bt = bt, .bl = bl, .bk = bk,
+                    .al = al, .an = an };
     /* Interleaving pays when a k step has many MMAs per warp (H200: 128x256
      * tiles of 64x64 per warp +9% at 8192^3; 128x128 of 64x32 -6%). */
     p->late = tkc_knob("TKC_MMA_LATE", g.MI * g.NI >= 32) == 1;
@@ -1281,14 +1295,16 @@ static void plan_pipe(GpuMma *m, const Instr *in, const int *uses)
         p->ahead = S - 1 - p->inflight;
         p->ea = gpu_wg_width(K * kd.es / 2);  /* in 16-bit units (gpu_wgdt.c) */
         p->eb = bk ? p->ea : gpu_wg_width(bt ? g.N * kd.es / 2 : g.TN);
+        if (an)                                /* y [K, M] rows of M, like a B [K, N] */
+            p->ea = gpu_wg_width(g.M * kd.es / 2);
         /* TMA: every copy issued is waited for (no exits), so the
          * mbarriers' phases stay in step across loops and programs */
-        if (every && p->inflight && !exits(m, loop->blocks[0]) && gpu_tma_match(m, a, &p->ta)
+        if (every && p->inflight && !exits(m, loop->blocks[0]) && gpu_tma_match(m, al, &p->ta)
             && gpu_tma_match(m, bl, &p->tb) && K <= 256) {
             p->tma = true;
             p->ws = ws_plan(m, p, loop);
             p->tr = bk && gpu_wgdt_rounds() && m->k->tma_version == 1 && gpu_wgdt_tmaround();
-            p->pr = p->ws && bk && gpu_wgdt_rounds() && m->k->tma_version == 1 && !p->tr
+            p->pr = p->ws && bk && !an && gpu_wgdt_rounds() && m->k->tma_version == 1 && !p->tr
                     && tkc_knob("TKC_WGDT_PROUND", 0) == 1;
             lb_plan(m, p);
             p->bar = m->bar_need;
@@ -1307,7 +1323,7 @@ static void plan_pipe(GpuMma *m, const Instr *in, const int *uses)
         m->wg_var[I(m, in->args[2])->index] = true;
     }
     m->pipe[loop->id] = p;
-    m->staged[a] = m->staged[b] = m->staged[bl] = true;
+    m->staged[a] = m->staged[b] = m->staged[bl] = m->staged[al] = true;
 }
 
 bool gpu_mma_staged(const GpuMma *m, const Instr *in)
@@ -1695,7 +1711,7 @@ static void tma_copies(GpuMma *m, GpuPipe *p, PirLocal *at, PirExpr *slot)
     x->in[0] = ref(m, bar);
     x->in[1] = pir_int(F, PT_U32, (tty_numel(ta) + tty_numel(tb)) * kind_of(ta->dt).es);
     int64_t es = kind_of(ta->dt).es;          /* the widths in elements */
-    gpu_tma_copy(m, &p->ta, p->map[0], dot->args[0], p->ea * 2 / es, ref(m, at), ref(m, bar));
+    gpu_tma_copy(m, &p->ta, p->map[0], p->al, p->ea * 2 / es, ref(m, at), ref(m, bar));
     gpu_tma_copy(m, &p->tb, p->map[1], p->bl, p->eb * 2 / es, add(m, ref(m, at), ci(m, p->offb)), ref(m, bar));
 }
 
@@ -1753,10 +1769,12 @@ void gpu_mma_kernel_head(GpuMma *m)
         if (!p->nld) {
             const Instr *dot = I(m, p->dot);
             int64_t es = kind_of(ty(m, dot->args[0])->dt).es;   /* the widths in elements */
-            p->map[0] = gpu_tma_param(m, &p->ta, p->ea * 2 / es, ty(m, dot->args[0])->dim[0]);
+            p->map[0] = gpu_tma_param(m, &p->ta, p->ea * 2 / es, ty(m, p->al)->dim[0]);
             p->map[1] = gpu_tma_param(m, &p->tb, p->eb * 2 / es, ty(m, p->bl)->dim[0]);
-            F->params.v[p->map[0]].role = 1;
-            F->params.v[p->map[1]].role = p->bk ? 4 : 2;
+            /* an: A's map is y [K, M] and B's x [N, K] of c^T: the user's b
+             * (K x N) and a (M x K) */
+            F->params.v[p->map[0]].role = p->an ? 2 : 1;
+            F->params.v[p->map[1]].role = p->an ? 1 : p->bk ? 4 : 2;
             F->params.v[p->map[0]].tf32 = F->params.v[p->map[1]].tf32 = p->tr;
         }
         p->ph = p->kw && p->kwi ? m->kw[0]->ph : let(m, "ph", pir_int(F, PT_U32, 0));
@@ -1814,9 +1832,9 @@ static void copy_operands(GpuMma *m, GpuPipe *p, PirLocal *at, int part, int par
 {
     const Instr *dot = I(m, p->dot);
     Kind kd = kind_of(ty(m, dot->args[0])->dt);
-    int64_t ra = rounds(m, dot->args[0]), rb = rounds(m, p->bl);
+    int64_t ra = rounds(m, p->al), rb = rounds(m, p->bl);
     CopyLoad c[2] = {
-        { dot->args[0], ref(m, at), ra * part / parts, ra * (part + 1) / parts, p->ea, kd.pa },
+        { p->al, ref(m, at), ra * part / parts, ra * (part + 1) / parts, p->ea, p->an ? kd.pb : kd.pa },
         { p->bl, add(m, ref(m, at), ci(m, p->offb)), rb * part / parts, rb * (part + 1) / parts, p->eb,
           p->bk ? kd.pa : kd.pb },
     };

@@ -339,3 +339,68 @@ void gpu_wgdt_round(GpuMma *m, PirExpr *ea, int64_t na, PirExpr *eb, int64_t nb,
     if (t0 == 0)
         pir_barrier(F, CUR);
 }
+
+/* N-major A.  c = a @ b with b [K, N] (stdlib matmul_tf32) is computed
+ * transposed, c^T = b^T a^T: acc [BN, BM] += dot(trans(load(b[rk, rn])),
+ * trans(load(a[rm, rk]))), then store(c[rm, rn], trans(acc)).  B of that
+ * dot is a's tile, K-major as loaded ("K-major B" above: no rewrite), and
+ * its A is b's tile transposed, which wgmma cannot read from shared memory
+ * (4-byte operands only K-major) but takes from registers: y = b's tile
+ * [K, M] (M: the dot's rows, b's n) is staged N-major like a 16-bit B
+ * (TMA as it is, of data type TFLOAT32: rounded as it lands) and each
+ * thread loads its fragment words with 32-bit loads.  The fragment of
+ * wgmma's register A for .tf32 (m64k8, per warp 16 rows: mma.sync's
+ * m16n8k8 A) holds for lane l, g = l / 4, t = l % 4, at k step j:
+ * A(g, 8j + t), A(g + 8, 8j + t), A(g, 8j + t + 4), A(g + 8, 8j + t + 4),
+ * rows from the warp's 16 in its warpgroup's 64; A(r, k) = y(k, r).  A
+ * warp's 32 loads of one word cover 4 rows of k by 8 consecutive r (32
+ * bytes): in the 128-byte swizzle the two 16-byte chunks of rows k and
+ * k ^ 1 are the same two, so 2-way bank conflicts.
+ *
+ * H100 (doc/bench/h100-s12-tf32-2.log): the nvptx pass of tf32_tn and of
+ * matmul_dtypes with stdlib matmul_tf32 in this form passed (+ memcheck);
+ * the cuda pass was wrong: NVVM had merged the two register sets' loads
+ * (below: the base is now opaque), and b's tile was also loaded into
+ * registers each iteration (GpuMma.staged now has A = trans(y)'s load).
+ * Timed with those bugs, 326.7 / 323.1 TFLOP/s at 4096^3 / 8192^3 (0.81x /
+ * 0.88x cuBLAS tf32 401.8 / 365.8, same run; the old form 132.3 / 133.8).
+ * Off by default (TKC_WGDT_AN=1: on) until a GPU run of the fixed code
+ * (tests/gpu/s12/tf32_3.sh); then stdlib matmul_tf32 takes this form
+ * (tests/gpu/bench_tf32.tk tn_ws). */
+bool gpu_wgdt_an(void) { return tkc_knob("TKC_WGDT_AN", 0) == 1; }
+
+PirLocal *gpu_wgdt_fan(GpuMma *m, const GpuGrid *g, PirExpr *ea, int64_t K, int64_t Ea, bool round)
+{
+    int64_t gm = g->WM / 4;
+    PirExpr *tid = gpu_tid(m->e), *l = op(m, PB_AND, tid, ci(m, 31));
+    PirExpr *row = add(m, add(m, mul(m, op(m, PB_REM, op(m, PB_SHR, tid, ci(m, 7)), ci(m, gm)), ci(m, 64)),
+                              mul(m, op(m, PB_AND, op(m, PB_SHR, tid, ci(m, 5)), ci(m, 3)), ci(m, 16))),
+                       op(m, PB_SHR, l, ci(m, 2)));
+    PirLocal *r = let(m, "ar", row), *t = let(m, "at", op(m, PB_AND, l, ci(m, 3)));
+    /* the base through PA_OPAQUE: else NVVM merges the identical loads of
+     * the two register sets (gpu_mma.c: one per iteration parity, the
+     * other's MMAs in flight) into one set above the branch, and the next
+     * iteration's loads overwrite the registers that the MMAs in flight read
+     * (H100: wrong results in the CUDA pass, not on the emulator, where
+     * wgmma is synchronous, nor in the nvptx pass) */
+    PirLocal *a = pir_local(F, "ea", PT_I32, 0);
+    pir_decl(F, CUR, a, NULL);
+    PirStmt *s = pir_asm_stmt(F, CUR, PA_OPAQUE);
+    s->out[0] = ref(m, a);
+    s->in[0] = ea;
+    PirLocal *fa = pir_local(F, "fa", PT_U32, K / 2), *u = pir_local(F, "u", PT_U32, 4);
+    pir_decl(F, CUR, fa, NULL);
+    pir_decl(F, CUR, u, NULL);
+    for (int64_t j = 0; j < K / 8; j++) {
+        for (int i = 0; i < 4; i++) {
+            PirExpr *k = add(m, ref(m, t), ci(m, 8 * j + (i >> 1) * 4));
+            PirExpr *n = add(m, ref(m, r), ci(m, (i & 1) * 8));
+            PirExpr *at = add(m, ref(m, a), gpu_wg_at(m, K, Ea, k, mul(m, n, ci(m, 2))));
+            PirExpr *x = pir_load(F, pir_smem(PT_U32, 0, op(m, PB_SHR, at, ci(m, 2))), NULL, NULL);
+            pir_assign(F, CUR, round ? u : fa, ci(m, round ? i : 4 * j + i), x);
+        }
+        for (int i = 0; round && i < 4; i++)
+            pir_assign(F, CUR, fa, ci(m, 4 * j + i), tf32(m, u, ci(m, i)));
+    }
+    return fa;
+}

@@ -4,10 +4,11 @@
  *
  *   bench_tf32 WHAT M N K [M N K ...]
  *
- * WHAT: base (matmul_tf32), tr (transpose_f32 of B alone), or KERNEL
+ * WHAT: base (matmul_tf32), tr (transpose_f32 of B alone), KERNEL
  * (matmul_tf32_nt, nt_256, nt_ws128) timed with the transpose of
- * B before it, as a caller of c = a @ b runs them, or =KERNEL alone on B
- * transposed beforehand.  Per shape: random f32 inputs in [-1, 1), one run
+ * B before it, as a caller of c = a @ b runs them, =KERNEL alone on B
+ * transposed beforehand, or @KERNEL (mm_old, tn_plain, tn_ws: c = a @ b kernels)
+ * on a and b as they are.  Per shape: random f32 inputs in [-1, 1), one run
  * checked at 512 sampled elements against float64 sums of the operands
  * rounded to tf32 (nearest, ties to even), then the median of 7 rounds.  Prints "tkc
  * WHAT MxNxK ms TFLOP/s maxerr".
@@ -22,10 +23,11 @@ typedef tk_status (*MmFn)(const float *, const float *, float *, int64_t, int64_
 
 static const struct { const char *name; MmFn fn; } kernels[] = {
     { "matmul_tf32_nt", matmul_tf32_nt_cuda }, { "nt_256", nt_256_cuda }, { "nt_ws128", nt_ws128_cuda },
+    { "mm_old", mm_old_cuda }, { "tn_plain", tn_plain_cuda }, { "tn_ws", tn_ws_cuda },
 };
 
 typedef struct {
-    int mode;               /* 0 base, 1 transpose + fn, 2 fn alone, 3 transpose alone */
+    int mode;               /* 0 base, 1 transpose + fn, 2 fn alone, 3 transpose alone, 4 fn on b */
     MmFn fn;
     tk_CUdeviceptr a, b, bt, c;
     int64_t M, N, K;
@@ -39,6 +41,8 @@ static tk_status call(void *ctx)
     tk_status s = TK_OK;
     if (m->mode == 0)
         return matmul_tf32_cuda(a, b, c, m->M, m->K, m->N, NULL);
+    if (m->mode == 4)
+        return m->fn(a, b, c, m->M, m->K, m->N, NULL);
     if (m->mode == 1 || m->mode == 3)
         s = transpose_f32_cuda(b, bt, m->K, m->N, NULL);
     if (s == TK_OK && m->mode != 3)
@@ -54,9 +58,9 @@ static int shape(const char *what, int64_t M, int64_t N, int64_t K)
     else if (!strcmp(what, "tr"))
         d.mode = 3;
     else {
-        d.mode = what[0] == '=' ? 2 : 1;
+        d.mode = what[0] == '=' ? 2 : what[0] == '@' ? 4 : 1;
         for (size_t i = 0; i < sizeof kernels / sizeof kernels[0]; i++)
-            if (!strcmp(kernels[i].name, what + (what[0] == '=')))
+            if (!strcmp(kernels[i].name, what + (what[0] == '=' || what[0] == '@')))
                 d.fn = kernels[i].fn;
         if (!d.fn) {
             printf("bench_tf32: no kernel %s\n", what);

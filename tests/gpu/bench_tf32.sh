@@ -27,7 +27,7 @@ tma TKC_WGDT_BKRA=0 matmul_tf32_nt =matmul_tf32_nt"}
 mkdir -p "$B"
 echo "tkc tf32 matmul variants ($(date -u +%Y-%m-%dT%H:%MZ))"
 command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
-K="matmul_tf32,matmul_tf32_nt,transpose_f32,nt_256,nt_ws128"
+K="matmul_tf32,matmul_tf32_nt,transpose_f32,nt_256,nt_ws128,mm_old,tn_plain,tn_ws"
 build() {   # $1: name, $2: env
     s=$1; ev=$(echo "$2" | tr ',' ' '); [ "$ev" = - ] && ev=""
     # shellcheck disable=SC2086
