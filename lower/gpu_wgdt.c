@@ -364,10 +364,14 @@ void gpu_wgdt_round(GpuMma *m, PirExpr *ea, int64_t na, PirExpr *eb, int64_t nb,
  * registers each iteration (GpuMma.staged now has A = trans(y)'s load).
  * Timed with those bugs, 326.7 / 323.1 TFLOP/s at 4096^3 / 8192^3 (0.81x /
  * 0.88x cuBLAS tf32 401.8 / 365.8, same run; the old form 132.3 / 133.8).
- * Off by default (TKC_WGDT_AN=1: on) until a GPU run of the fixed code
- * (tests/gpu/s12/tf32_3.sh); then stdlib matmul_tf32 takes this form
- * (tests/gpu/bench_tf32.tk tn_ws). */
-bool gpu_wgdt_an(void) { return tkc_knob("TKC_WGDT_AN", 0) == 1; }
+ * The fixed code (doc/bench/h100-s12-tf32-3.log, same run): tf32_tn and
+ * matmul_dtypes pass, cuda and nvptx, + memcheck; tn_ws 320.8 / 328.5
+ * TFLOP/s at 4096^3 (two builds), 310.7 / 317.0 at 8192^3, 215.5 / 219.1
+ * at 4095^3 against cuBLAS tf32 381.5 / 381.6 / 136.5 (0.84-0.86x /
+ * 0.81-0.83x / 1.6x) and the old form's 131.2 / 133.2 / 105.5.  On by
+ * default (TKC_WGDT_AN=0: mma.sync for the pattern); stdlib matmul_tf32
+ * has this form. */
+bool gpu_wgdt_an(void) { return tkc_knob("TKC_WGDT_AN", 1) == 1; }
 
 PirLocal *gpu_wgdt_fan(GpuMma *m, const GpuGrid *g, PirExpr *ea, int64_t K, int64_t Ea, bool round)
 {

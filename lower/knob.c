@@ -78,7 +78,7 @@ static const struct {
     { "TKC_WGDT_BKRA", "0: tf32 K-major-B loops round A in place too (else A from registers, rounded there)" },
     { "TKC_WGDT_TMAROUND", "0: not; 1 (default): tf32 K-major-B loops whose operands both come by TMA: their maps of data type TFLOAT32 (TMA rounds as it copies), none rounded in place (A still from registers unless TKC_WGDT_BKRA=0)" },
     { "TKC_WGDT_PROUND", "1: warp-specialized tf32 K-major operands rounded by the producer's warps 1-3" },
-    { "TKC_WGDT_AN", "1: a tf32 K loop dot(trans(load(y)), trans(load(x))) (c^T = b^T a^T, tests/gpu/bench_tf32.tk tn_ws) pipelined on wgmma: y staged N-major, wgmma's A loaded from it into registers (gpu_wgdt.c, \"N-major A\"); default 0 (mma.sync) until a GPU run of the fixed code" },
+    { "TKC_WGDT_AN", "0: a tf32 K loop dot(trans(load(y)), trans(load(x))) (c^T = b^T a^T: stdlib matmul_tf32) runs on mma.sync, not on wgmma with y staged N-major and wgmma's A loaded from it into registers (gpu_wgdt.c, \"N-major A\")" },
     { "TKC_WG_LB", "1: the TMA version's K loop reuses a stage after the wait for the MMAs before it, copies S - 1 ahead, its block barrier after that wait (lb_plan)" },
     { "TKC_WG_PAIR", "1: a single wgmma dot followed in its block by another that does not read it is waited for after that one's commit (wait_group 1), not on its own (sdpa_tc at D >= 128)" },
     { "TKC_WG_DEFER", "1: a single wgmma dot waited for before the first instruction of its block that reads it (or holds blocks, or at the block end), not right after its commit" },
