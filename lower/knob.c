@@ -26,6 +26,7 @@ static const struct {
     { "TKC_CLAMP_ONCE", "0: every lane mask against an I64 scalar bound (cols < N) clamps the bound to I32 itself, not once after the scalar (gpu.c, clamp_once)" },
     { "TKC_EARLY_INV", "0: a wgmma dot's B operand defined before its loop staged before every dot, not once" },
     { "TKC_EPI_DB", "0: a TMA-stored wgmma epilogue writes its buffer's two 64 x 64 boxes, sends both and waits for their reads before the next pair (else one box at a time, alternating, waiting only for the reads of the store group before last; gpu.c, frag_store_tma)" },
+    { "TKC_EPI_LEAN", "0: a wgmma K loop's tile stored by the threads (NAME without a map of the result, NAME__nomap) a masked branch per pair of fragment slots, unrolled (frag_store), not through shared memory by one loop over each 64 x 64 box (gpu.c, frag_store_lean: a fraction of the code)" },
     { "TKC_EPI_WGBAR", "0: a warp-specialized kernel's TMA-stored epilogue synchronizes all consumer warpgroups on their common barrier (else each on a named barrier of its own, 4 + w, 128 threads)" },
     { "TKC_FIT_EPI", "0: a kernel with blocks > 1 whose shared memory does not fit blocks times keeps its attention epilogue's block-layout copy through shared memory (else lowered again with the epilogue in the fragments, gpu.c store_lay); 2: every kernel's epilogue in the fragments where it can" },
     { "TKC_FIT_STAGES", "0: a kernel with blocks > 1 and stages > 2 keeps its stages where blocks copies of its shared memory do not fit the arch's" },
