@@ -2240,7 +2240,8 @@ static bool lean_ok(GL *e, const Instr *st, const TTy *L, GpuTma *t)
 {
     const GpuGrid *g = &e->run_lay.g;
     DType tdt = e->ki->params[st->index].dt;
-    if (!e->k->wgmma || e->epi_off || tkc_knob("TKC_EPI_LEAN", 1) != 1 || read_too(e, st->index)
+    int knob = tkc_knob("TKC_EPI_LEAN", 1);
+    if (!e->k->wgmma || e->epi_off || !knob || (knob == 2 && e->k->tma_version == 2) || read_too(e, st->index)
         || (tdt != DT_BF16 && tdt != DT_F16))
         return false;
     if (g->TM != 16 || g->MI != 1 || g->WM % 4 || g->M != 16 * g->WM || g->TN % 64 || g->N != g->TN * g->WN
