@@ -2209,7 +2209,7 @@ static void frag_store_tma(GL *e, const Instr *st, const TTy *L, const GpuTma *t
 }
 
 /* Edge-case epilogues in a loop (issue 7: LLVM's compile time;
- * TKC_EPI_LEAN, on by default).  frag_store writes a tile through a masked
+ * TKC_EPI_LEAN: 2, the default, in NAME only; 1 in NAME__nomap too).  frag_store writes a tile through a masked
  * branch per pair of a thread's fragment slots, unrolled: 64 of them per
  * thread for matmul_bf16's 128 x 256 tile, most of the blocks and branches
  * LLVM's passes see (InstCombine's known-bits queries walk every branch on
@@ -2224,7 +2224,10 @@ static void frag_store_tma(GL *e, const Instr *st, const TTy *L, const GpuTma *t
  * one loop, not unrolled, over its elements (32 per thread: a warp writes
  * 32 consecutive elements of a row) with the bounds test.  Only wgmma K
  * loops (the buffer's shared memory comes on top of NAME__nomap's; NAME
- * has it already). */
+ * has it already).  H100, doc/bench/h100-s12-s12-ir-1.log: matmul_bf16
+ * 4095^3 (NAME, every tile's epilogue here) 9-10% faster; NAME__nomap at
+ * 4096^3 (TKC_TMA=0) 14-18% slower with 1 (ptxas C7514 on its NVRTC PTX:
+ * wgmma serialized), hence NAME only by default. */
 static PirExpr *tensor_dim(GL *e, int p, int j)
 {
     const KernelInfo *ki = e->ki;
@@ -2240,7 +2243,7 @@ static bool lean_ok(GL *e, const Instr *st, const TTy *L, GpuTma *t)
 {
     const GpuGrid *g = &e->run_lay.g;
     DType tdt = e->ki->params[st->index].dt;
-    int knob = tkc_knob("TKC_EPI_LEAN", 1);
+    int knob = tkc_knob("TKC_EPI_LEAN", 2);
     if (!e->k->wgmma || e->epi_off || !knob || (knob == 2 && e->k->tma_version == 2) || read_too(e, st->index)
         || (tdt != DT_BF16 && tdt != DT_F16))
         return false;
