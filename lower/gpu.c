@@ -121,6 +121,7 @@ struct GL {
     int64_t epi_need;        /* TMA-stored epilogues: their region's bytes (after the mbarriers) */
     bool epi_off;            /* ... which did not fit: stored by the threads instead */
     bool epi_used;           /* this build issued TMA stores (waited for at the end) */
+    bool epi_lean;           /* ... or epilogues through the region (frag_store_lean) */
     Vec(Clamp) clamp;        /* I64 scalars: where declared, their narrow_cmp bound (once) */
     bool clamp_once;         /* TKC_CLAMP_ONCE */
 };
@@ -2108,32 +2109,97 @@ static void epi_barrier(GL *e, bool wgbar, PirLocal *wg)
     s->in[1] = gpu_i(e, 128);
 }
 
-static void frag_store_tma(GL *e, const Instr *st, const TTy *L, const GpuTma *t)
+/* Chunk h of a wgmma K loop's accumulator tile (grid g; per boxes of 64 x
+ * 64 elements of a 16-bit tensor) written by the warpgroup's threads into
+ * its buffer buf at shared byte base + buf: box (h per + b) % cb, in the
+ * 128-byte swizzle (frag_store_tma's layout, also frag_store_lean's). */
+static void epi_write(GL *e, const Instr *st, const TTy *L, PirLocal *buf, int64_t base, int64_t h, int64_t per,
+                      int64_t cb)
 {
     const GpuGrid *g = &e->run_lay.g;
     DType tdt = e->ki->params[st->index].dt;
-    int64_t gm = g->WM / 4, G = e->T / 128, cb = g->TN >= 128 ? 2 : 1;
-    int64_t per = cb == 2 && tkc_knob("TKC_EPI_DB", 1) == 1 ? 1 : cb;   /* boxes per chunk */
-    int64_t nh = g->TN / 64 / per;
+    GpuSlots sl = gpu_mma_open_pairs(&e->mma, g);
+    gpu_push(e, pir_if(F, gpu_cur(e), pir_bin(F, PB_EQ, pir_bin(F, PB_DIV, sl.ni, gpu_i(e, 8 * per)), gpu_i(e, h)))->body);
+    e->cur_lay = e->run_lay;
+    PirExpr *w[2];
+    for (int j = 0; j < 2; j++) {
+        e->ln.i[0] = sl.i0;
+        e->ln.i[1] = j ? gpu_let(e, "i", gpu_add(e, pir_ref(F, sl.i1), gpu_i(e, 1))) : sl.i1;
+        e->kx = j ? gpu_add(e, pir_ref(F, sl.k), gpu_i(e, 1)) : pir_ref(F, sl.k);
+        Idx ix = lane_idx(e, L);
+        DType vdt = DT_F32;
+        PirExpr *x = store_value(e, st, L, &ix, &vdt);
+        w[j] = bits_of(e, to_storage(e, x, vdt, tdt), 2);
+    }
+    PirExpr *r = pir_bin(F, PB_AND, pir_ref(F, sl.i0), gpu_i(e, 63));
+    PirExpr *cbyte = gpu_mul(e, pir_bin(F, PB_AND, pir_ref(F, sl.i1), gpu_i(e, 63)), gpu_i(e, 2));
+    PirExpr *sw = pir_bin(F, PB_XOR, pir_bin(F, PB_SHR, cbyte, gpu_i(e, 4)), pir_bin(F, PB_AND, r, gpu_i(e, 7)));
+    PirExpr *at = gpu_add(e, pir_ref(F, buf), gpu_mul(e, pir_bin(F, PB_REM, pir_bin(F, PB_DIV, sl.ni, gpu_i(e, 8)),
+                                                                  gpu_i(e, cb)), gpu_i(e, EPI_BOX)));
+    at = gpu_add(e, at, gpu_add(e, gpu_mul(e, r, gpu_i(e, 128)),
+                                gpu_add(e, pir_bin(F, PB_SHL, sw, gpu_i(e, 4)), pir_bin(F, PB_AND, cbyte, gpu_i(e, 15)))));
+    pir_store(F, gpu_cur(e), pir_smem(PT_U32, base, pir_bin(F, PB_SHR, at, gpu_i(e, 2))),
+              pir_bin(F, PB_OR, w[0], pir_bin(F, PB_SHL, w[1], pir_int(F, PT_U32, 16))));
+    gpu_pop(e);
+    while (sl.depth-- > 0)
+        gpu_pop(e);
+    e->cur_lay = (GpuLay){ .kind = GL_BLOCK };
+}
+
+/* The buffer of a warpgroup's epilogue chunks (frag_store_tma,
+ * frag_store_lean) and where its tile starts in the tensor. */
+typedef struct EpiAt {
+    int64_t G, cb;           /* consumer warpgroups; boxes per buffer */
+    bool wgbar;              /* epi_barrier's kind */
+    PirLocal *wg, *buf, *gr, *gc;   /* warpgroup; its buffer's byte offset; the tile's row, column */
+} EpiAt;
+
+static EpiAt epi_open(GL *e, const GpuTma *t)
+{
+    const GpuGrid *g = &e->run_lay.g;
+    EpiAt a = { .G = e->T / 128, .cb = g->TN >= 128 ? 2 : 1 };
+    int64_t G = a.G, cb = a.cb;
     PirLocal *pw = e->mma.pp_wg;     /* ping-pong consumers: a buffer per warpgroup */
-    bool wgbar = !pw && G > 1 && gpu_mma_ws_loop(&e->mma) && tkc_knob("TKC_EPI_WGBAR", 1) == 1;
+    a.wgbar = !pw && G > 1 && gpu_mma_ws_loop(&e->mma) && tkc_knob("TKC_EPI_WGBAR", 1) == 1;
     if (e->plan && (pw ? 2 : 1) * G * cb * EPI_BOX > e->epi_need)
         e->epi_need = (pw ? 2 : 1) * G * cb * EPI_BOX;
-    int map = gpu_tma_param(&e->mma, t, 64, 64);
-    F->params.v[map].role = tkc_knob("TKC_STORE_MAP_OPT", 1) ? 3 : 0;
+    return a;
+}
+
+/* The lets of epi_open's locals (after the caller's params). */
+static void epi_lets(GL *e, const GpuTma *t, EpiAt *a)
+{
+    const GpuGrid *g = &e->run_lay.g;
+    int64_t gm = g->WM / 4, G = a->G, cb = a->cb;
+    PirLocal *pw = e->mma.pp_wg;
     PirExpr *zero = gpu_i(e, 0);
     PirLocal *r0 = gpu_let(e, "er", pir_conv(F, PT_I32, gpu_at_raw(e, t->row, zero, zero)));
     PirLocal *c0 = gpu_let(e, "ec", pir_conv(F, PT_I32, gpu_at_raw(e, t->col, zero, zero)));
-    PirLocal *wg = gpu_let(e, "wg", pir_bin(F, PB_SHR, gpu_tid(e), gpu_i(e, 7)));
+    PirLocal *wg = a->wg = gpu_let(e, "wg", pir_bin(F, PB_SHR, gpu_tid(e), gpu_i(e, 7)));
     PirExpr *eb = gpu_mul(e, pir_ref(F, wg), gpu_i(e, cb * EPI_BOX));
     if (pw)
         eb = gpu_add(e, eb, gpu_mul(e, pir_ref(F, pw), gpu_i(e, G * cb * EPI_BOX)));
-    PirLocal *buf = gpu_let(e, "eb", eb);
+    a->buf = gpu_let(e, "eb", eb);
     /* the chunk's first row and column in the tensor */
-    PirLocal *gr = gpu_let(e, "eg", gpu_add(e, pir_ref(F, r0), gpu_mul(e, pir_bin(F, PB_REM, pir_ref(F, wg), gpu_i(e, gm)),
-                                                                      gpu_i(e, 64))));
-    PirLocal *gc = gpu_let(e, "eg", gpu_add(e, pir_ref(F, c0), gpu_mul(e, pir_bin(F, PB_DIV, pir_ref(F, wg), gpu_i(e, gm)),
-                                                                      gpu_i(e, g->TN))));
+    a->gr = gpu_let(e, "eg", gpu_add(e, pir_ref(F, r0), gpu_mul(e, pir_bin(F, PB_REM, pir_ref(F, wg), gpu_i(e, gm)),
+                                                                  gpu_i(e, 64))));
+    a->gc = gpu_let(e, "eg", gpu_add(e, pir_ref(F, c0), gpu_mul(e, pir_bin(F, PB_DIV, pir_ref(F, wg), gpu_i(e, gm)),
+                                                                  gpu_i(e, g->TN))));
+}
+
+static void frag_store_tma(GL *e, const Instr *st, const TTy *L, const GpuTma *t)
+{
+    const GpuGrid *g = &e->run_lay.g;
+    EpiAt a = epi_open(e, t);
+    int64_t cb = a.cb;
+    int64_t per = cb == 2 && tkc_knob("TKC_EPI_DB", 1) == 1 ? 1 : cb;   /* boxes per chunk */
+    int64_t nh = g->TN / 64 / per;
+    bool wgbar = a.wgbar;
+    int map = gpu_tma_param(&e->mma, t, 64, 64);
+    F->params.v[map].role = tkc_knob("TKC_STORE_MAP_OPT", 1) ? 3 : 0;
+    epi_lets(e, t, &a);
+    PirLocal *wg = a.wg, *buf = a.buf, *gr = a.gr, *gc = a.gc;
+    PirExpr *zero = gpu_i(e, 0);
     PirExpr *lead = pir_bin(F, PB_EQ, pir_bin(F, PB_AND, gpu_tid(e), gpu_i(e, 127)), zero);
     int64_t base = epi_at(e);
     for (int64_t h = 0; h < nh; h++) {
@@ -2142,32 +2208,7 @@ static void frag_store_tma(GL *e, const Instr *st, const TTy *L, const GpuTma *t
         pir_asm_stmt(F, gpu_cur(e), PA_BULK_WAIT_READ)->in[0] = gpu_i(e, h > 0 && per < cb ? 1 : 0);
         gpu_pop(e);
         epi_barrier(e, wgbar, wg);
-        GpuSlots sl = gpu_mma_open_pairs(&e->mma, g);
-        gpu_push(e, pir_if(F, gpu_cur(e), pir_bin(F, PB_EQ, pir_bin(F, PB_DIV, sl.ni, gpu_i(e, 8 * per)), gpu_i(e, h)))->body);
-        e->cur_lay = e->run_lay;
-        PirExpr *w[2];
-        for (int j = 0; j < 2; j++) {
-            e->ln.i[0] = sl.i0;
-            e->ln.i[1] = j ? gpu_let(e, "i", gpu_add(e, pir_ref(F, sl.i1), gpu_i(e, 1))) : sl.i1;
-            e->kx = j ? gpu_add(e, pir_ref(F, sl.k), gpu_i(e, 1)) : pir_ref(F, sl.k);
-            Idx ix = lane_idx(e, L);
-            DType vdt = DT_F32;
-            PirExpr *x = store_value(e, st, L, &ix, &vdt);
-            w[j] = bits_of(e, to_storage(e, x, vdt, tdt), 2);
-        }
-        PirExpr *r = pir_bin(F, PB_AND, pir_ref(F, sl.i0), gpu_i(e, 63));
-        PirExpr *cbyte = gpu_mul(e, pir_bin(F, PB_AND, pir_ref(F, sl.i1), gpu_i(e, 63)), gpu_i(e, 2));
-        PirExpr *sw = pir_bin(F, PB_XOR, pir_bin(F, PB_SHR, cbyte, gpu_i(e, 4)), pir_bin(F, PB_AND, r, gpu_i(e, 7)));
-        PirExpr *at = gpu_add(e, pir_ref(F, buf), gpu_mul(e, pir_bin(F, PB_REM, pir_bin(F, PB_DIV, sl.ni, gpu_i(e, 8)),
-                                                                      gpu_i(e, cb)), gpu_i(e, EPI_BOX)));
-        at = gpu_add(e, at, gpu_add(e, gpu_mul(e, r, gpu_i(e, 128)),
-                                    gpu_add(e, pir_bin(F, PB_SHL, sw, gpu_i(e, 4)), pir_bin(F, PB_AND, cbyte, gpu_i(e, 15)))));
-        pir_store(F, gpu_cur(e), pir_smem(PT_U32, base, pir_bin(F, PB_SHR, at, gpu_i(e, 2))),
-                  pir_bin(F, PB_OR, w[0], pir_bin(F, PB_SHL, w[1], pir_int(F, PT_U32, 16))));
-        gpu_pop(e);
-        while (sl.depth-- > 0)
-            gpu_pop(e);
-        e->cur_lay = (GpuLay){ .kind = GL_BLOCK };
+        epi_write(e, st, L, buf, base, h, per, cb);
         pir_asm_stmt(F, gpu_cur(e), PA_FENCE_PROXY);
         epi_barrier(e, wgbar, wg);
         gpu_push(e, pir_if(F, gpu_cur(e), lead)->body);
@@ -2182,6 +2223,134 @@ static void frag_store_tma(GL *e, const Instr *st, const TTy *L, const GpuTma *t
         gpu_pop(e);
     }
     e->epi_used = true;
+}
+
+/* Edge-case epilogues in a loop (issue 7: LLVM's compile time;
+ * TKC_EPI_LEAN: 2, the default, in NAME only; 1 in NAME__nomap too).  frag_store writes a tile through a masked
+ * branch per pair of a thread's fragment slots, unrolled: 64 of them per
+ * thread for matmul_bf16's 128 x 256 tile, most of the blocks and branches
+ * LLVM's passes see (InstCombine's known-bits queries walk every branch on
+ * the tile's row and column).  Where the tile has frag_store_tma's shape but
+ * TMA does not store it (NAME when the launcher built no map of the result,
+ * a result whose rows are not 16-byte aligned; NAME__nomap always), each
+ * chunk of 64 x 64 elements goes instead through the warpgroup's buffer, as
+ * frag_store_tma's do (written unconditionally, the same code), and the
+ * warpgroup's 128 threads copy it to the tensor: a box wholly inside the
+ * tensor, 16-byte aligned with rows of whole 16-byte pieces, by 16-byte
+ * pieces (4 per thread, unrolled; 8 threads a row of the box); any other by
+ * one loop, not unrolled, over its elements (32 per thread: a warp writes
+ * 32 consecutive elements of a row) with the bounds test.  Only wgmma K
+ * loops (the buffer's shared memory comes on top of NAME__nomap's; NAME
+ * has it already).  H100, doc/bench/h100-s12-s12-ir-1.log: matmul_bf16
+ * 4095^3 (NAME, every tile's epilogue here) 9-10% faster; NAME__nomap at
+ * 4096^3 (TKC_TMA=0) 14-18% slower with 1 (ptxas C7514 on its NVRTC PTX:
+ * wgmma serialized), hence NAME only by default. */
+static PirExpr *tensor_dim(GL *e, int p, int j)
+{
+    const KernelInfo *ki = e->ki;
+    const TensorDim *td = &ki->params[p].dims[j];
+    int64_t v = 0;
+    if (td->dim >= 0)
+        return ki->dims[td->dim].specialized ? pir_int(F, PT_I64, ki->dims[td->dim].value)
+                                             : pir_param(F, e->didx[td->dim]);
+    return td->size && sym_eval(td->size, e->k->cvals, ki->nconsts, &v) ? pir_int(F, PT_I64, v) : NULL;
+}
+
+static bool lean_ok(GL *e, const Instr *st, const TTy *L, GpuTma *t)
+{
+    const GpuGrid *g = &e->run_lay.g;
+    DType tdt = e->ki->params[st->index].dt;
+    int knob = tkc_knob("TKC_EPI_LEAN", 2);
+    if (!e->k->wgmma || e->epi_off || !knob || (knob == 2 && e->k->tma_version == 2) || read_too(e, st->index)
+        || (tdt != DT_BF16 && tdt != DT_F16))
+        return false;
+    if (g->TM != 16 || g->MI != 1 || g->WM % 4 || g->M != 16 * g->WM || g->TN % 64 || g->N != g->TN * g->WN
+        || e->T != 32 * g->WM * g->WN || L->rank != 2 || L->dim[0] != g->M || L->dim[1] != g->N)
+        return false;
+    return gpu_tma_match_store(&e->mma, st->id, t) && tensor_dim(e, t->param, 0) && tensor_dim(e, t->param, 1);
+}
+
+static void frag_store_lean(GL *e, const Instr *st, const TTy *L, const GpuTma *t)
+{
+    const GpuGrid *g = &e->run_lay.g;
+    PirTy et = pir_ty_of(e->ki->params[st->index].dt);
+    EpiAt a = epi_open(e, t);
+    e->epi_lean = true;
+    epi_lets(e, t, &a);
+    PirExpr *D0 = tensor_dim(e, t->param, 0), *D1 = tensor_dim(e, t->param, 1);
+    PirExpr *p = tensor(e, st), *z64 = pir_int(F, PT_I64, 0);
+    int64_t base = epi_at(e);
+    PirLocal *lt = gpu_let(e, "lt", pir_bin(F, PB_AND, gpu_tid(e), gpu_i(e, 127)));
+    PirExpr *pal = pir_bin(F, PB_EQ, pir_bin(F, PB_AND, pir_ptrint(F, p), pir_int(F, PT_U64, 15)), pir_int(F, PT_U64, 0));
+    PirLocal *va = gpu_let(e, "va", land(e, pal, pir_bin(F, PB_EQ, pir_bin(F, PB_AND, D1, pir_int(F, PT_I64, 7)), z64)));
+    for (int64_t h = 0; h < g->TN / 64; h++) {
+        epi_barrier(e, a.wgbar, a.wg);       /* the box's last reads done */
+        epi_write(e, st, L, a.buf, base, h, 1, a.cb);
+        epi_barrier(e, a.wgbar, a.wg);
+        open_scope(e);
+        PirLocal *bx = gpu_let(e, "bx", gpu_add(e, pir_ref(F, a.buf), gpu_i(e, base + h % a.cb * EPI_BOX)));
+        PirLocal *r0 = gpu_let(e, "er", pir_conv(F, PT_I64, pir_ref(F, a.gr)));
+        PirLocal *c0 = gpu_let(e, "ec", pir_conv(F, PT_I64, gpu_add(e, pir_ref(F, a.gc), gpu_i(e, h * 64))));
+        PirLocal *o0 = gpu_let(e, "eo", pir_bin(F, PB_ADD, pir_bin(F, PB_MUL, pir_ref(F, r0), D1), pir_ref(F, c0)));
+        PirExpr *in = land(e, pir_bin(F, PB_GE, pir_ref(F, r0), z64), pir_bin(F, PB_GE, pir_ref(F, c0), z64));
+        in = land(e, in, pir_bin(F, PB_LE, pir_bin(F, PB_ADD, pir_ref(F, r0), pir_int(F, PT_I64, 64)), D0));
+        in = land(e, in, pir_bin(F, PB_LE, pir_bin(F, PB_ADD, pir_ref(F, c0), pir_int(F, PT_I64, 64)), D1));
+        in = land(e, land(e, pir_ref(F, va), in),
+                  pir_bin(F, PB_EQ, pir_bin(F, PB_AND, pir_ref(F, o0), pir_int(F, PT_I64, 7)), z64));
+        PirStmt *s = pir_if(F, gpu_cur(e), in);
+        s->els = pir_block(F);
+        gpu_push(e, s->body);
+        {   /* 16-byte pieces: piece c of row r */
+            PirLocal *q = open_for(e, "q", gpu_i(e, 0), gpu_i(e, 4), 1, true);
+            PirLocal *ch = gpu_let(e, "ch", gpu_add(e, gpu_mul(e, pir_ref(F, q), gpu_i(e, 128)), pir_ref(F, lt)));
+            PirLocal *r = gpu_let(e, "r", pir_bin(F, PB_SHR, pir_ref(F, ch), gpu_i(e, 3)));
+            PirLocal *c = gpu_let(e, "c", pir_bin(F, PB_AND, pir_ref(F, ch), gpu_i(e, 7)));
+            PirExpr *sw = pir_bin(F, PB_XOR, pir_ref(F, c), pir_bin(F, PB_AND, pir_ref(F, r), gpu_i(e, 7)));
+            PirExpr *src = gpu_add(e, pir_ref(F, bx), gpu_add(e, gpu_mul(e, pir_ref(F, r), gpu_i(e, 128)),
+                                                              pir_bin(F, PB_SHL, sw, gpu_i(e, 4))));
+            PirLocal *u = decl_array(e, "u", PT_U32, 4);
+            PirStmt *ld = pir_stmt(F, gpu_cur(e), PS_LOADV);
+            ld->mem = pir_smem(PT_U32, 0, pir_bin(F, PB_SHR, src, gpu_i(e, 2)));
+            ld->nw = 4;
+            ld->local = u;
+            ld->dst0 = 0;
+            PirExpr *o = pir_bin(F, PB_ADD, pir_ref(F, o0),
+                                 pir_bin(F, PB_ADD, pir_bin(F, PB_MUL, pir_conv(F, PT_I64, pir_ref(F, r)), D1),
+                                         pir_conv(F, PT_I64, gpu_mul(e, pir_ref(F, c), gpu_i(e, 8)))));
+            PirStmt *w = pir_stmt(F, gpu_cur(e), PS_STORE);
+            w->mem = pir_gmem(PT_U32, pir_ptradd(F, p, o), z64);
+            w->nw = 4;
+            for (int i = 0; i < 4; i++)
+                w->w[i] = pir_elem(F, u, gpu_i(e, i));
+            w->val = w->w[0];
+            gpu_pop(e);
+        }
+        gpu_pop(e);
+        gpu_push(e, s->els);
+        {   /* element j of row r, in the tensor or not stored */
+            PirLocal *q = open_for(e, "q", gpu_i(e, 0), gpu_i(e, 32), 1, false);
+            PirLocal *el = gpu_let(e, "el", gpu_add(e, gpu_mul(e, pir_ref(F, q), gpu_i(e, 128)), pir_ref(F, lt)));
+            PirLocal *r = gpu_let(e, "r", pir_bin(F, PB_SHR, pir_ref(F, el), gpu_i(e, 6)));
+            PirLocal *j = gpu_let(e, "j", pir_bin(F, PB_AND, pir_ref(F, el), gpu_i(e, 63)));
+            PirLocal *row = gpu_let(e, "row", pir_bin(F, PB_ADD, pir_ref(F, r0), pir_conv(F, PT_I64, pir_ref(F, r))));
+            PirLocal *col = gpu_let(e, "col", pir_bin(F, PB_ADD, pir_ref(F, c0), pir_conv(F, PT_I64, pir_ref(F, j))));
+            PirExpr *ok = land(e, pir_bin(F, PB_GE, pir_ref(F, row), z64), pir_bin(F, PB_LT, pir_ref(F, row), D0));
+            ok = land(e, ok, land(e, pir_bin(F, PB_GE, pir_ref(F, col), z64), pir_bin(F, PB_LT, pir_ref(F, col), D1)));
+            open_if(e, ok);
+            PirExpr *cbyte = gpu_mul(e, pir_ref(F, j), gpu_i(e, 2));
+            PirExpr *sw = pir_bin(F, PB_XOR, pir_bin(F, PB_SHR, cbyte, gpu_i(e, 4)), pir_bin(F, PB_AND, pir_ref(F, r), gpu_i(e, 7)));
+            PirExpr *src = gpu_add(e, pir_ref(F, bx), gpu_add(e, gpu_mul(e, pir_ref(F, r), gpu_i(e, 128)),
+                                                              gpu_add(e, pir_bin(F, PB_SHL, sw, gpu_i(e, 4)),
+                                                                      pir_bin(F, PB_AND, cbyte, gpu_i(e, 15)))));
+            PirExpr *v = pir_load(F, pir_smem(et, 0, pir_bin(F, PB_SHR, src, gpu_i(e, 1))), NULL, NULL);
+            PirExpr *o = pir_bin(F, PB_ADD, pir_bin(F, PB_MUL, pir_ref(F, row), D1), pir_ref(F, col));
+            pir_store(F, gpu_cur(e), pir_gmem(et, p, o), v);
+            gpu_pop(e);
+            gpu_pop(e);
+        }
+        gpu_pop(e);
+        gpu_pop(e);      /* the scope */
+    }
 }
 
 /* A run in the fragment or row layout: elementwise only; stores of
@@ -2213,7 +2382,10 @@ static void flush_lay(GL *e)
          * ordered by a block barrier after, not by TMA */
         bool others = other_access(e, st, false);
         if (others || !tma_store_ok(e, st, L, &t)) {
-            frag_store(e, st, L);
+            if (!others && lean_ok(e, st, L, &t))
+                frag_store_lean(e, st, L, &t);
+            else
+                frag_store(e, st, L);
             if (others)
                 pir_barrier(F, gpu_cur(e));
             continue;
@@ -2232,7 +2404,10 @@ static void flush_lay(GL *e)
         gpu_pop(e);
         c->els = pir_block(F);
         gpu_push(e, c->els);
-        frag_store(e, st, L);
+        if (lean_ok(e, st, L, &t))
+            frag_store_lean(e, st, L, &t);
+        else
+            frag_store(e, st, L);
         gpu_pop(e);
     }
     for (int i = 0; i < e->run.n; i++)
@@ -3603,7 +3778,7 @@ static void build(GL *e)
     F = pir_func(e->a, e->k->name);
     F->threads = e->T;
     F->fast_exp2 = e->k->fast_exp2;
-    e->epi_used = false;
+    e->epi_used = e->epi_lean = false;
     e->stack.n = 0;
     e->clamp.n = 0;
     e->clamp_once = tkc_knob("TKC_CLAMP_ONCE", 1);
@@ -3746,6 +3921,11 @@ PirFunc *gpu_lower(TirKernel *k, Diag *d)
     if (e.epi_need) {         /* TMA-stored epilogues: a region of their own, if it fits (sm_90: 227 KB) */
         int64_t at = (e.smem + 1023) / 1024 * 1024;
         if (at + e.epi_need > 227 * 1024)
+            e.epi_off = true;
+        /* only frag_store_lean's (NAME__nomap): not where it would leave
+         * fewer programs per multiprocessor than the kernel asks for */
+        else if (!e.epi_used && e.epi_lean && k->blocks > 1 && k->smem_max > 0
+                 && (int64_t)k->blocks * (at + e.epi_need + 1024) > k->smem_max + 1024)
             e.epi_off = true;
         else
             e.smem = at + e.epi_need;
