@@ -9,6 +9,9 @@
 #                  e2:  the default (TKC_EPI_LEAN=2)
 #                  e1:  TKC_EPI_LEAN=1 (NAME__nomap's epilogue through the
 #                       staging buffer; C7514 before this fix)
+#                  w0:  TKC_WAIT_RAN=0 (the wait unguarded in NAME too: its
+#                       PTX changes, 2752 -> 2856 SASS instructions; only
+#                       NAME is timed, NAME__nomap is e2's)
 #   LLVM headers   lold: --target=nvptx, TKC_WAIT_RAN=1 (C7514 in NAME and
 #                       NAME__nomap before); l2: --target=nvptx, the default
 #   cases          NAME 4096^3 (TMA-stored epilogue) and 4095^3 (repacked
@@ -40,12 +43,14 @@ mk() {  # mk NAME TARGET LOG ENV...
 mk old cuda nvrtc TKC_WAIT_RAN=1
 mk e2 cuda nvrtc TKC_EPI_LEAN=2
 mk e1 cuda nvrtc TKC_EPI_LEAN=1
+mk w0 cuda nvrtc TKC_WAIT_RAN=0
 mk lold nvptx nvptx TKC_WAIT_RAN=1
 mk l2 nvptx nvptx TKC_WAIT_RAN=2
 i=0
 while [ $i -lt "$R" ]; do
-    for v in old e2 e1 lold l2; do
+    for v in old e2 e1 w0 lold l2; do
         [ $v = old ] || "$B/$v/bench" "$v" 4096 4096 4096 4095 4095 4095
+        [ $v = w0 ] && continue
         TKC_TMA=0 "$B/$v/bench" "$v,TMA=0" 4096 4096 4096
         TKC_REPACK=0 "$B/$v/bench" "$v,REPACK=0" 4095 4095 4095
     done
