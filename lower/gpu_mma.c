@@ -2113,8 +2113,16 @@ void gpu_mma_loop_post(GpuMma *m, const Instr *loop)
      * meet, NVVM puts the accumulators' zeros on the skipping path, and a
      * wait after that join let ptxas see them inside the wgmma pipeline
      * (C7515: every wgmma serialized; matmul_bf16 without cp.async copies,
-     * TirKernel.tma_version 1) */
-    bool ran = p->acc && tkc_knob("TKC_WAIT_RAN", 1);
+     * TirKernel.tma_version 1).  Elsewhere that guard is the trouble: on
+     * the loop-skipping path ptxas cannot tell that no wgmma is in flight,
+     * and where the epilogue reads the accumulators after the join it
+     * serializes every wgmma of the function (C7514: matmul_bf16__nomap's
+     * NVRTC PTX with TKC_EPI_LEAN=1, every wgmma matmul of the stdlib in
+     * LLVM's PTX).  TKC_WAIT_RAN: 2 (default) the guard in the TMA version
+     * only (targets/nvptx drops it there too: gen.c, if_stmt), 1 in every
+     * K loop (before s12-ir2), 0 in none. */
+    int wr = tkc_knob("TKC_WAIT_RAN", 2);
+    bool ran = p->acc && (wr == 1 || (wr == 2 && m->k->tma_version == 1));
     if (p->ws && m->pp)
         mmpp_post(m, p, false);
     if (ran)

@@ -62,7 +62,7 @@ static const struct {
     { "TKC_TMA", "0: no TMA copies (cp.async instead)" },
     { "TKC_TMA_STORE", "0: wgmma epilogues stored by the threads, not through shared memory by TMA; 2: the kernel's end waits only for their reads of shared memory" },
     { "TKC_WG_CHAIN", "0: a single wgmma dot whose result is the next one's accumulator waited for on its own, not in one group with it" },
-    { "TKC_WAIT_RAN", "0: the K loop's last wgmma wait also where the loop did not run" },
+    { "TKC_WAIT_RAN", "the K loop's last wgmma wait guarded by \"the loop ran\": 2 (default) in a TMA version only (LLVM's PTX: nowhere), 1 everywhere (before s12-ir2), 0 nowhere" },
     { "TKC_VAR_BACK", "0: a var keeps the layout of its updates even where all its reads are read in another one (gpu.c, var_back: then each read goes through shared memory)" },
     { "TKC_VERSION_TID", "0: the two copies of a versioned kernel body (gpu.c, emit_copy) share the thread index also where the kernel sets blocks (NVVM then hoists their common arithmetic above the vote); 2: each copy its own opaque index in every versioned kernel" },
     { "TKC_WARPS", "the warps of a kernel that sets none" },
