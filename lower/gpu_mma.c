@@ -2252,6 +2252,25 @@ bool gpu_mma_ws_rounders(GpuMma *m)
     return true;
 }
 
+/* A producer's walk over a K (or key) loop's S stages, in the order its
+ * consumers take them: opens `if (s > 0)` and `for it in [0, n)`
+ * (close_n(m, 2) closes both) and returns the iteration's stage, cur;
+ * *kn, when asked for, gets the iteration's loop value lo + it * s. */
+static PirLocal *stage_walk(GpuMma *m, GpuPipe *p, PirExpr *lo, PirExpr *hi, PirExpr *step, PirExpr **kn)
+{
+    PirLocal *sl = let(m, "s", step);
+    gpu_push(m->e, pir_if(F, CUR, pir_bin(F, PB_GT, ref(m, sl), pir_int(F, p->t, 0)))->body);
+    PirLocal *l0 = let(m, "lo", lo), *n = let(m, "n", trips(m, ref(m, l0), hi, ref(m, sl)));
+    PirLocal *rs = let(m, "rs", ci(m, 0)), *it = pir_local(F, "it", PT_I64, 0);
+    gpu_push(m->e, pir_for(F, CUR, it, pir_int(F, PT_I64, 0), ref(m, n), pir_int(F, PT_I64, 1), false)->body);
+    PirLocal *cur = let(m, "cur", ref(m, rs));
+    pir_assign(F, CUR, rs, NULL, pir_select(F, op(m, PB_EQ, ref(m, rs), ci(m, p->S - 1)), ci(m, 0),
+                                            add(m, ref(m, rs), ci(m, 1))));
+    if (kn)
+        *kn = pir_bin(F, PB_ADD, ref(m, l0), pir_bin(F, PB_MUL, pir_conv(F, p->t, ref(m, it)), ref(m, sl)));
+    return cur;
+}
+
 /* The rounding warps' K loop: per iteration wait for the stage's copies
  * (its full mbarrier, with the consumers' parity bits ph: this thread
  * runs no consumer code), round A and B in place (96 threads), fence them
@@ -2262,14 +2281,7 @@ void gpu_mma_ws_round(GpuMma *m, PirExpr *lo, PirExpr *hi, PirExpr *step)
     GpuPipe *p = m->ws;
     const Instr *dot = I(m, p->dot);
     int64_t M = ty(m, dot->args[0])->dim[0], K = ty(m, dot->args[0])->dim[1], N = ty(m, p->bl)->dim[0];
-    PirLocal *sl = let(m, "s", step);
-    gpu_push(m->e, pir_if(F, CUR, pir_bin(F, PB_GT, ref(m, sl), pir_int(F, p->t, 0)))->body);
-    PirLocal *n = let(m, "n", trips(m, lo, hi, ref(m, sl)));
-    PirLocal *rs = let(m, "rs", ci(m, 0)), *it = pir_local(F, "it", PT_I64, 0);
-    gpu_push(m->e, pir_for(F, CUR, it, pir_int(F, PT_I64, 0), ref(m, n), pir_int(F, PT_I64, 1), false)->body);
-    PirLocal *cur = let(m, "cur", ref(m, rs));
-    pir_assign(F, CUR, rs, NULL, pir_select(F, op(m, PB_EQ, ref(m, rs), ci(m, p->S - 1)), ci(m, 0),
-                                            add(m, ref(m, rs), ci(m, 1))));
+    PirLocal *cur = stage_walk(m, p, lo, hi, step, NULL);
     mb_wait(m, p->ph, bar_addr(m, p, ref(m, cur)), ref(m, cur));
     PirLocal *at = let(m, "st", add(m, ci(m, pipe_base(m, p)), mul(m, ref(m, cur), ci(m, p->stage))));
     gpu_wgdt_round(m, ref(m, at), M * K * 4, add(m, ref(m, at), ci(m, p->offb)), N * K * 4, m->T + 32, 96);
@@ -2281,20 +2293,9 @@ void gpu_mma_ws_produce(GpuMma *m, PirExpr *lo, PirExpr *hi, PirExpr *step)
 {
     GpuPipe *p = m->ws;
     const Instr *loop = gpu_mma_ws_loop(m);
-    PirLocal *sl = let(m, "s", step);
-    gpu_push(m->e, pir_if(F, CUR, pir_bin(F, PB_GT, ref(m, sl), pir_int(F, p->t, 0)))->body);
-    PirLocal *l0 = let(m, "lo", lo), *n = let(m, "n", trips(m, ref(m, l0), hi, ref(m, sl)));
-    PirLocal *rs = let(m, "rs", ci(m, 0)), *it = pir_local(F, "it", PT_I64, 0);
-    gpu_push(m->e, pir_for(F, CUR, it, pir_int(F, PT_I64, 0), ref(m, n), pir_int(F, PT_I64, 1), false)->body);
-    PirLocal *cur = let(m, "cur", ref(m, rs));
-    pir_assign(F, CUR, rs, NULL, pir_select(F, op(m, PB_EQ, ref(m, rs), ci(m, p->S - 1)), ci(m, 0),
-                                            add(m, ref(m, rs), ci(m, 1))));
-    PirExpr *c32 = pir_conv(F, PT_U32, ref(m, cur));
-    PirStmt *w = pir_asm_stmt(F, CUR, PA_MBAR_WAIT);      /* the consumers released the stage */
-    w->in[0] = bar_addr_of(m, p, ref(m, cur), true);
-    w->in[1] = op(m, PB_AND, op(m, PB_SHR, ref(m, p->pe), c32), pir_int(F, PT_U32, 1));
-    pir_assign(F, CUR, p->pe, NULL, op(m, PB_XOR, ref(m, p->pe), op(m, PB_SHL, pir_int(F, PT_U32, 1), c32)));
-    PirExpr *kn = pir_bin(F, PB_ADD, ref(m, l0), pir_bin(F, PB_MUL, pir_conv(F, p->t, ref(m, it)), ref(m, sl)));
+    PirExpr *kn;
+    PirLocal *cur = stage_walk(m, p, lo, hi, step, &kn);
+    mb_wait(m, p->pe, bar_addr_of(m, p, ref(m, cur), true), ref(m, cur));   /* the consumers released the stage */
     PirLocal *c = gpu_bind(m->e, p->lv, let(m, "kn", kn));
     gpu_ws_scalars(m->e, loop, true);
     PirLocal *at = let(m, "st", add(m, ci(m, pipe_base(m, p)), mul(m, ref(m, cur), ci(m, p->stage))));
@@ -2764,16 +2765,9 @@ void gpu_mma_kw_produce(GpuMma *m, int i, PirExpr *lo, PirExpr *hi, PirExpr *ste
 {
     GpuPipe *p = m->kw[i];
     const Instr *loop = I(m, p->lv)->parent->owner;
-    PirLocal *sl = let(m, "s", step);
-    gpu_push(m->e, pir_if(F, CUR, pir_bin(F, PB_GT, ref(m, sl), pir_int(F, p->t, 0)))->body);
-    PirLocal *l0 = let(m, "lo", lo), *n = let(m, "n", trips(m, ref(m, l0), hi, ref(m, sl)));
-    PirLocal *rs = let(m, "rs", ci(m, 0)), *it = pir_local(F, "it", PT_I64, 0);
-    gpu_push(m->e, pir_for(F, CUR, it, pir_int(F, PT_I64, 0), ref(m, n), pir_int(F, PT_I64, 1), false)->body);
-    PirLocal *cur = let(m, "cur", ref(m, rs));
-    pir_assign(F, CUR, rs, NULL, pir_select(F, op(m, PB_EQ, ref(m, rs), ci(m, p->S - 1)), ci(m, 0),
-                                            add(m, ref(m, rs), ci(m, 1))));
+    PirExpr *kn;
+    PirLocal *cur = stage_walk(m, p, lo, hi, step, &kn);
     mb_wait(m, m->kw_pe, kw_empty(m, p, ref(m, cur)), ref(m, cur));   /* the consumers released it */
-    PirExpr *kn = pir_bin(F, PB_ADD, ref(m, l0), pir_bin(F, PB_MUL, pir_conv(F, p->t, ref(m, it)), ref(m, sl)));
     PirLocal *c = gpu_bind(m->e, p->lv, let(m, "kn", kn));
     gpu_ws_scalars(m->e, loop, true);
     PirLocal *at = let(m, "st", add(m, ci(m, key_at(m, p)), mul(m, ref(m, cur), ci(m, p->stage))));
