@@ -2082,17 +2082,26 @@ static int64_t epi_at(const GL *e)
     return (at + 1023) / 1024 * 1024;
 }
 
-static bool tma_store_ok(GL *e, const Instr *st, const TTy *L, GpuTma *t)
+/* Can the epilogue of the tile L of a run in a wgmma K loop's fragments go
+ * through the warpgroups' buffers of 64 x 64 boxes (frag_store_tma,
+ * frag_store_lean): a 16-bit result stored as laid out (not transposed),
+ * read nowhere else, the run's grid of whole 64-column boxes, t matching
+ * the store's indices. */
+static bool epi_tile_ok(GL *e, const Instr *st, const TTy *L, GpuTma *t)
 {
     const GpuGrid *g = &e->run_lay.g;
     DType tdt = e->ki->params[st->index].dt;
-    if (!e->mma.tma_on || e->k->tma_version == 2 || e->run_lay.tr || e->epi_off || !tkc_knob("TKC_TMA_STORE", 1) || read_too(e, st->index)
-        || (tdt != DT_BF16 && tdt != DT_F16))
+    if (e->run_lay.tr || e->epi_off || read_too(e, st->index) || (tdt != DT_BF16 && tdt != DT_F16))
         return false;
     if (g->TM != 16 || g->MI != 1 || g->WM % 4 || g->M != 16 * g->WM || g->TN % 64 || g->N != g->TN * g->WN
         || e->T != 32 * g->WM * g->WN || L->rank != 2 || L->dim[0] != g->M || L->dim[1] != g->N)
         return false;
     return gpu_tma_match_store(&e->mma, st->id, t);
+}
+
+static bool tma_store_ok(GL *e, const Instr *st, const TTy *L, GpuTma *t)
+{
+    return e->mma.tma_on && e->k->tma_version != 2 && tkc_knob("TKC_TMA_STORE", 1) && epi_tile_ok(e, st, L, t);
 }
 
 /* The epilogue's barrier: the block's (the consumers' in a specialized
@@ -2258,16 +2267,9 @@ static PirExpr *tensor_dim(GL *e, int p, int j)
 
 static bool lean_ok(GL *e, const Instr *st, const TTy *L, GpuTma *t)
 {
-    const GpuGrid *g = &e->run_lay.g;
-    DType tdt = e->ki->params[st->index].dt;
     int knob = tkc_knob("TKC_EPI_LEAN", 2);
-    if (!e->k->wgmma || e->epi_off || !knob || (knob == 2 && e->k->tma_version == 2) || read_too(e, st->index)
-        || (tdt != DT_BF16 && tdt != DT_F16))
-        return false;
-    if (g->TM != 16 || g->MI != 1 || g->WM % 4 || g->M != 16 * g->WM || g->TN % 64 || g->N != g->TN * g->WN
-        || e->T != 32 * g->WM * g->WN || L->rank != 2 || L->dim[0] != g->M || L->dim[1] != g->N)
-        return false;
-    return gpu_tma_match_store(&e->mma, st->id, t) && tensor_dim(e, t->param, 0) && tensor_dim(e, t->param, 1);
+    return e->k->wgmma && knob && !(knob == 2 && e->k->tma_version == 2) && epi_tile_ok(e, st, L, t)
+           && tensor_dim(e, t->param, 0) && tensor_dim(e, t->param, 1);
 }
 
 static void frag_store_lean(GL *e, const Instr *st, const TTy *L, const GpuTma *t)
