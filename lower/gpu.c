@@ -3770,6 +3770,25 @@ static void build_key_producer(GL *e, const Instr **loops, int nl, int g0, int g
         gpu_pop(e);
 }
 
+/* A warp-specialized function: C consumer threads and a producer
+ * warpgroup after them; producer_split opens the producer's side (threads
+ * C and up), consumers_side closes it and opens the consumers'. */
+static PirStmt *producer_split(GL *e, int C)
+{
+    F->threads = C + 128;
+    F->min_blocks = 1;
+    PirStmt *ws = pir_if(F, F->body, pir_bin(F, PB_GE, gpu_tid(e), gpu_i(e, C)));
+    gpu_push(e, ws->body);
+    return ws;
+}
+
+static void consumers_side(GL *e, PirStmt *ws)
+{
+    gpu_pop(e);
+    ws->els = pir_block(F);
+    gpu_push(e, ws->els);
+}
+
 /* The function: a grid-stride loop over programs around the body (with
  * the launch option `persistent`, the launcher starts one block per
  * multiprocessor, so each loops over several); with a warp-specialized K
@@ -3811,15 +3830,9 @@ static void build(GL *e)
     bool pp = wl && gpu_mma_pp(&e->mma);
     e->mma.pp_wg = NULL;
     if (wl) {
-        int C = pp ? 2 * e->T : e->T;      /* consumer threads */
-        F->threads = C + 128;
-        F->min_blocks = 1;
-        ws = pir_if(F, F->body, pir_bin(F, PB_GE, gpu_tid(e), gpu_i(e, C)));
-        gpu_push(e, ws->body);
+        ws = producer_split(e, pp ? 2 * e->T : e->T);
         build_producer(e, wl, g0, g1, np);
-        gpu_pop(e);
-        ws->els = pir_block(F);
-        gpu_push(e, ws->els);
+        consumers_side(e, ws);
         if (pp) {     /* two consumer warpgroups of T = 128, each its own programs */
             e->mma.pp_wg = gpu_let(e, "wg", pir_bin(F, PB_SHR, gpu_tid(e), gpu_i(e, 7)));
             e->tid = gpu_let(e, "tid", pir_bin(F, PB_AND, gpu_tid(e), gpu_i(e, 127)));
@@ -3829,14 +3842,9 @@ static void build(GL *e)
     const Instr *kwl[4];
     int nkw = wl ? 0 : gpu_mma_kw_loops(&e->mma, kwl);
     if (nkw) {                             /* warp-specialized key loops */
-        F->threads = e->T + 128;
-        F->min_blocks = 1;
-        ws = pir_if(F, F->body, pir_bin(F, PB_GE, gpu_tid(e), gpu_i(e, e->T)));
-        gpu_push(e, ws->body);
+        ws = producer_split(e, e->T);
         build_key_producer(e, kwl, nkw, g0, g1, np);
-        gpu_pop(e);
-        ws->els = pir_block(F);
-        gpu_push(e, ws->els);
+        consumers_side(e, ws);
         gpu_mma_kw_consumer(&e->mma);
     }
     open_programs_of(e, g0, g1, np, e->mma.pp_wg);
