@@ -2231,14 +2231,22 @@ static void nreg(GpuMma *m, PirAsmOp o, int n)
     pir_asm_stmt(F, CUR, o)->in[0] = ci(m, n);
 }
 
+/* The producer's head (a K loop's or the key loops'): its registers
+ * lowered to regs (with nr), its parity bits of the empty mbarriers (the
+ * value returned), and the scope of its one issuing thread (ws_if). */
+static PirLocal *producer_open(GpuMma *m, bool nr, int regs, int thread)
+{
+    if (nr)
+        nreg(m, PA_NREG_DEC, regs);
+    PirLocal *pe = let(m, "pe", pir_int(F, PT_U32, 0xffffffffll));   /* a fresh mbarrier's "phase -1" */
+    m->ws_if = pir_if(F, CUR, op(m, PB_AND, ref(m, m->tma_on), op(m, PB_EQ, gpu_tid(m->e), ci(m, thread))));
+    gpu_push(m->e, m->ws_if->body);
+    return pe;
+}
+
 int gpu_mma_ws_producer(GpuMma *m)
 {
-    if (ws_nreg(m))
-        nreg(m, PA_NREG_DEC, WS_NREG_PRODUCER);
-    m->ws->pe = let(m, "pe", pir_int(F, PT_U32, 0xffffffffll));   /* a fresh mbarrier's "phase -1" */
-    PirExpr *one = op(m, PB_EQ, gpu_tid(m->e), ci(m, m->pp ? 2 * m->T : m->T));
-    m->ws_if = pir_if(F, CUR, op(m, PB_AND, ref(m, m->tma_on), one));
-    gpu_push(m->e, m->ws_if->body);
+    m->ws->pe = producer_open(m, ws_nreg(m), WS_NREG_PRODUCER, m->pp ? 2 * m->T : m->T);
     return 1;
 }
 
@@ -2753,11 +2761,7 @@ int gpu_mma_kw_loops(const GpuMma *m, const Instr **loops)
 
 int gpu_mma_kw_producer(GpuMma *m)
 {
-    if (tkc_knob("TKC_WS_NREG", 1))
-        nreg(m, PA_NREG_DEC, KW_NREG_PRODUCER);
-    m->kw_pe = let(m, "pe", pir_int(F, PT_U32, 0xffffffffll));   /* a fresh mbarrier's "phase -1" */
-    m->ws_if = pir_if(F, CUR, op(m, PB_AND, ref(m, m->tma_on), op(m, PB_EQ, gpu_tid(m->e), ci(m, m->T))));
-    gpu_push(m->e, m->ws_if->body);
+    m->kw_pe = producer_open(m, tkc_knob("TKC_WS_NREG", 1), KW_NREG_PRODUCER, m->T);
     return 1;
 }
 
