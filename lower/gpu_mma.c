@@ -2125,8 +2125,11 @@ void gpu_mma_loop_post(GpuMma *m, const Instr *loop)
     bool ran = p->acc && (wr == 1 || (wr == 2 && m->k->tma_version == 1));
     if (p->ws && m->pp)
         mmpp_post(m, p, false);
-    if (ran)
-        gpu_push(m->e, pir_if(F, CUR, op(m, PB_LT, pir_int(F, PT_I64, 0), ref(m, p->n)))->body);
+    if (ran) {
+        PirStmt *g = pir_if(F, CUR, op(m, PB_LT, pir_int(F, PT_I64, 0), ref(m, p->n)));
+        g->elidable = wr == 2;
+        gpu_push(m->e, g->body);
+    }
     if (p->acc)
         gpu_wg_wait(m, p->acc, p->nacc, 0);
     if (ran)

@@ -521,7 +521,7 @@ static void pstmt(FILE *o, const PirFunc *f, const PirStmt *s, int d)
         pexpr(o, f, s->val);
         break;
     case PS_IF:
-        fprintf(o, "if ");
+        fprintf(o, "if%s ", s->elidable ? ".elidable" : "");
         pexpr(o, f, s->cond);
         fprintf(o, " {\n");
         pblock(o, f, s->body, d + 1);

@@ -489,6 +489,9 @@ struct PirStmt {
     PirExpr *lo, *hi, *next;     /* PS_FOR */
     int bar, nbar;         /* PS_BARRIER: a named barrier and its threads (0: the block's) */
     bool unroll;           /* PS_FOR */
+    bool elidable;         /* PS_IF without else: the test only skips a body that does
+                            * nothing when it fails (a wgmma wait with no group in
+                            * flight), so a code generator may run the body always */
     PirBlock *body, *els;  /* PS_IF (then, else), PS_FOR, PS_WHILE, PS_BLOCK */
     PirMem mem;            /* PS_STORE, PS_LOADV */
     int nw;                /* PS_STORE: 0 scalar, or 2, 4 words; PS_LOADV: 1, 2, 4 */

@@ -821,20 +821,15 @@ static void store(Gen *g, const PirStmt *s)
     LLVMSetAlignment(LLVMBuildStore(B, v, addr(g, &s->mem)), 4 * (unsigned)s->nw);
 }
 
-/* A guard whose body is one wgmma wait and nothing else (gpu_mma.c,
- * gpu_mma_loop_post: the K loop's last wait "only after a loop that ran"):
- * ptxas cannot tell that the guard is false only where no wgmma is in
- * flight, and with NVPTX's block layout it then serializes every wgmma of
- * the function (C7514).  Unguarded, the wait is a no-op there. */
-static bool wait_guard(const PirStmt *s)
-{
-    return !s->els && s->body && s->body->s.n == 1 && s->body->s.v[0]->kind == PS_ASM
-        && s->body->s.v[0]->asm_op == PA_WG_WAIT && tkc_knob("TKC_WAIT_RAN", 2) != 1;
-}
-
+/* An elidable guard (gpu_mma.c, gpu_mma_loop_post: the K loop's last wgmma
+ * wait "only after a loop that ran") is dropped: ptxas cannot tell that the
+ * test fails only where no wgmma is in flight, and with NVPTX's block
+ * layout it then serializes every wgmma of the function (C7514).
+ * Unguarded, the wait is a no-op there.  (NVRTC's CUDA C keeps it: NVVM
+ * needs it against C7515.) */
 static void if_stmt(Gen *g, const PirStmt *s)
 {
-    if (wait_guard(s)) {
+    if (s->elidable) {
         stmts(g, s->body);
         return;
     }
