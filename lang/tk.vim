@@ -12,7 +12,7 @@ syn keyword tkRepeat       for in range static_for while break continue
 syn keyword tkStorage      strided
 syn keyword tkType         int bool i8 i16 i32 i64 u8 u32 f16 bf16 f32 f64
 syn keyword tkConstant     true false None inf nan
-syn keyword tkBuiltin      load store arange zeros full broadcast reshape trans expand_dims
+syn keyword tkBuiltin      load store atomic_add atomic_max arange zeros full broadcast reshape trans expand_dims
 syn keyword tkBuiltin      where exp exp2 log log2 sqrt rsqrt sin cos tanh erf sigmoid abs
 syn keyword tkBuiltin      floor ceil min max pow fma sum argmax argmin cumsum dot
 syn keyword tkBuiltin      program_id num_programs cdiv static_assert

@@ -334,7 +334,7 @@ static void fold_memory(Fold *f, Instr *in)
     if (is_const(f, m, 1)) {
         in->args[mslot] = 0;
     } else if (is_const(f, m, 0)) {
-        if (in->op == OP_STORE)
+        if (in->op == OP_STORE || in->op == OP_ATOMIC)
             in->op = OP_NONE;
         else if (in->args[2])
             replace(f, in, in->args[2]);
@@ -368,7 +368,7 @@ static void fold_block(Fold *f, TBlock *b)
                 fold_identities(f, in);
         } else if (in->op == OP_BROADCAST || in->op == OP_RESHAPE) {
             fold_view(f, in);
-        } else if (in->op == OP_LOAD || in->op == OP_STORE) {
+        } else if (in->op == OP_LOAD || in->op == OP_STORE || in->op == OP_ATOMIC) {
             fold_memory(f, in);
         }
         for (int j = 0; j < 2; j++)

@@ -762,7 +762,7 @@ static bool other_access(const GL *e, const Instr *st, bool stores_ok)
     for (int u = 1; u < e->n; u++) {
         const Instr *m = I(e, u);
         if (u != st->id && e->live[u] && m->index == st->index
-            && (m->op == OP_LOAD || (m->op == OP_STORE && !stores_ok)))
+            && (m->op == OP_LOAD || m->op == OP_ATOMIC || (m->op == OP_STORE && !stores_ok)))
             return true;
     }
     return false;
@@ -875,6 +875,8 @@ static GpuLay reader_lay(const GL *e, const Instr *u)
     GpuLay none = { .kind = GL_BLOCK };
     if (u->op == OP_STORE)
         return store_lay(e, u);
+    if (u->op == OP_ATOMIC)   /* the block layout: each element in one thread */
+        return none;
     if (u->op == OP_LOAD || u->op == OP_VAR_SET)
         return u->op == OP_VAR_SET ? e->vlay[u->index] : e->lay[u->id];
     if (u->op == OP_REDUCE && e->lay[u->id].kind == GL_ROW)
@@ -1348,7 +1350,7 @@ static void settle(GL *e, int v)
 
 static const TTy *lane_shape(const GL *e, const Instr *in)
 {
-    if (in->op == OP_STORE)
+    if (in->op == OP_STORE || in->op == OP_ATOMIC)
         return ty(e, in->args[0]);
     if (in->op == OP_VAR_SET)
         return &e->k->vars.v[in->index].ty;
@@ -1379,7 +1381,7 @@ static Class classify(const GL *e, const Instr *in)
         return in->ty.rank == 0 ? CL_SCALAR : CL_LANE;
     if (op == OP_LOAD)
         return in->ty.rank == 0 ? CL_BREAK : CL_LANE;
-    if (op == OP_STORE)
+    if (op == OP_STORE || op == OP_ATOMIC)
         return ty(e, in->args[0])->rank == 0 ? CL_BREAK : CL_LANE;
     return CL_BREAK;
 }
@@ -1398,19 +1400,23 @@ static bool before(const GL *e, const Instr *m, const Instr *in)
     return false;
 }
 
+static bool mem_op(Op op) { return op == OP_LOAD || op == OP_STORE || op == OP_ATOMIC; }
+
 /* Must a barrier order `in` after another access to its tensor?  Not when
  * both use the same offsets value: then every thread touches its own
- * elements only. */
+ * elements only.  Nor between loads, or between atomics (they commute). */
 static bool mem_hazard(const GL *e, const Instr *in)
 {
-    if (in->op != OP_LOAD && in->op != OP_STORE)
+    if (!mem_op(in->op))
         return false;
     for (int v = 1; v < e->n; v++) {
         const Instr *m = I(e, v);
-        if (m == in || (m->op != OP_LOAD && m->op != OP_STORE) || m->index != in->index
-            || !e->live[v] || (m->op == OP_LOAD && in->op == OP_LOAD))
+        if (m == in || !mem_op(m->op) || m->index != in->index || !e->live[v]
+            || (m->op == OP_LOAD && in->op == OP_LOAD) || (m->op == OP_ATOMIC && in->op == OP_ATOMIC))
             continue;
-        if (m->args[0] == in->args[0] || !before(e, m, in))
+        /* an atomic runs in the block layout, the other access perhaps not */
+        bool own = m->args[0] == in->args[0] && m->op != OP_ATOMIC && in->op != OP_ATOMIC;
+        if (own || !before(e, m, in))
             continue;
         return true;
     }
@@ -1461,6 +1467,30 @@ static void store_stmt(GL *e, const Instr *in, PirExpr **x, DType vdt)
     pir_store(F, b, pir_gmem(pir_ty_of(tdt), tensor(e, in), x[0]), to_storage(e, x[1], vdt, tdt));
 }
 
+/* atomic_add / atomic_max of one element, x: offsets, value, mask.  f32 /
+ * f64 max on the integer atomics: a float's bits order as signed integers
+ * where its sign bit is clear and in reverse, as unsigned ones, where it
+ * is set, so its max is a signed max of its bits or an unsigned min of
+ * them (what a NaN does is unspecified). */
+static void atomic_stmt(GL *e, const Instr *in, PirExpr **x)
+{
+    DType tdt = e->ki->params[in->index].dt;
+    PirBlock *b = x[2] ? pir_if(F, gpu_cur(e), x[2])->body : gpu_cur(e);
+    PirMem m = pir_gmem(pir_ty_of(tdt), tensor(e, in), x[0]);
+    if (in->rkind == RK_SUM || !dtype_is_float(tdt)) {
+        pir_atomic(F, b, m, x[1], in->rkind == RK_SUM ? PAT_ADD : PAT_MAX);
+        return;
+    }
+    PirTy it = tdt == DT_F64 ? PT_I64 : PT_I32, ut = tdt == DT_F64 ? PT_U64 : PT_U32;
+    PirExpr *ubits = pir_bitcast(F, ut, x[1]), *bits = pir_conv(F, it, ubits);
+    PirStmt *s = pir_if(F, b, pir_bin(F, PB_GE, bits, pir_int(F, it, 0)));
+    m.ty = it;
+    pir_atomic(F, s->body, m, bits, PAT_MAX);
+    s->els = pir_block(F);
+    m.ty = ut;
+    pir_atomic(F, s->els, m, ubits, PAT_MIN);
+}
+
 static void emit_lane(GL *e, const Instr *in, const TTy *L)
 {
     Idx ix = lane_idx(e, L);
@@ -1473,6 +1503,9 @@ static void emit_lane(GL *e, const Instr *in, const TTy *L)
     switch (in->op) {
     case OP_STORE:
         store_stmt(e, in, x, vdt);
+        return;
+    case OP_ATOMIC:
+        atomic_stmt(e, in, x);
         return;
     case OP_VAR_SET:
         pir_assign(F, gpu_cur(e), gpu_var(e, in->index), e->kx, x[0]);
@@ -2540,6 +2573,8 @@ static GpuLay lane_lay(const GL *e, const Instr *in)
 {
     if (in->op == OP_STORE)
         return store_lay(e, in);
+    if (in->op == OP_ATOMIC)
+        return (GpuLay){ .kind = GL_BLOCK };
     if (in->op == OP_VAR_SET || in->op == OP_VAR_GET)
         return e->vlay[in->index];
     return e->lay[in->id];
@@ -3053,6 +3088,16 @@ static void emit_other(GL *e, const Instr *in)
         else
             store_stmt(e, in, x, ty(e, in->args[1])->dt);
         break;
+    case OP_ATOMIC:   /* of one element: by one thread of the program */
+        for (int j = 0; j < 3; j++)
+            if (in->args[j] > 0)
+                x[j] = scalar(e, in->args[j]);
+        if (mem_hazard(e, in))
+            pir_barrier(F, gpu_cur(e));
+        gpu_push(e, pir_if(F, gpu_cur(e), pir_bin(F, PB_EQ, gpu_tid(e), gpu_i(e, 0)))->body);
+        atomic_stmt(e, in, x);
+        gpu_pop(e);
+        break;
     case OP_FOR:
         emit_for(e, in);
         break;
@@ -3256,7 +3301,7 @@ static bool collective(GL *e, const TBlock *b)
         Class c = classify(e, in);
         if (c == CL_BREAK && in->op != OP_IF)
             return true;
-        if ((in->op == OP_LOAD || in->op == OP_STORE) && c == CL_LANE && mem_hazard(e, in))
+        if (mem_op(in->op) && c == CL_LANE && mem_hazard(e, in))
             return true;
         if (in->op == OP_IF && (collective(e, in->blocks[0]) || collective(e, in->blocks[1])))
             return true;

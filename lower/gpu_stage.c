@@ -202,7 +202,7 @@ static void rw_stmt(RepackWalk *w, const PirStmt *s, const PirExpr *const *kv)
                                  s->in[1], s->in[2], s->in[3], s->in[4], s->in[5], s->in[6], s->in[7] };
     for (size_t i = 0; i < sizeof e / sizeof *e; i++)
         rw_expr(w, e[i]);
-    if (s->kind == PS_STORE || s->kind == PS_LOADV) {
+    if (s->kind == PS_STORE || s->kind == PS_LOADV || s->kind == PS_ATOMIC) {
         rw_expr(w, s->mem.ptr);
         rw_expr(w, s->mem.idx);
     }

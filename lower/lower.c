@@ -323,7 +323,8 @@ static int lower_load_store(L *l, Expr *e, Builtin bi, bool unchecked, Expr **a)
         in = emit(l, OP_LOAD, g, offs, mask, other, e->span);
     } else {
         int v = fit(l, lower_expr(l, a[1]), g.dt, &g, a[1]->span);
-        in = emit(l, OP_STORE, scalar_ty(DT_BOOL), offs, v, mask, e->span);
+        in = emit(l, bi == BI_STORE ? OP_STORE : OP_ATOMIC, scalar_ty(DT_BOOL), offs, v, mask, e->span);
+        in->rkind = bi == BI_ATOMIC_MAX ? RK_MAX : RK_SUM;
     }
     in->index = param;
     in->unchecked = unchecked;
@@ -427,7 +428,7 @@ static int lower_builtin(L *l, Expr *e, bool unchecked)
     case BI_LOAD:
         args_of(e, n3, 3, a);
         return lower_load_store(l, e, bi, unchecked, a);
-    case BI_STORE:
+    case BI_STORE: case BI_ATOMIC_ADD: case BI_ATOMIC_MAX:
         args_of(e, s3, 3, a);
         return lower_load_store(l, e, bi, unchecked, a);
     case BI_DOT: {

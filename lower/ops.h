@@ -77,6 +77,8 @@
     /* memory */                                                                    \
     X(LOAD,         "load",         3, OPF_P)  /* tensor; offs (i64), mask (bool or 0 = none), other (or 0) */ \
     X(STORE,        "store",        3, 0)      /* tensor; offs (i64), value, mask (or 0 = none) */ \
+    X(ATOMIC,       "atomic",       3, 0)      /* tensor; offs, value, mask as STORE; rkind RK_SUM \
+                                                  (atomic_add) or RK_MAX (atomic_max), per element */ \
     /* mutable variables (tile-valued, per program) */                              \
     X(VAR_GET,      "var_get",      0, 0)      /* var */                            \
     X(VAR_SET,      "var_set",      1, 0)      /* var; value (same type as the var) */ \

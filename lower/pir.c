@@ -351,6 +351,14 @@ void pir_store(PirFunc *f, PirBlock *b, PirMem m, PirExpr *val)
     s->val = val;
 }
 
+void pir_atomic(PirFunc *f, PirBlock *b, PirMem m, PirExpr *val, PirAtomicOp op)
+{
+    PirStmt *s = pir_stmt(f, b, PS_ATOMIC);
+    s->mem = m;
+    s->val = val;
+    s->aop = op;
+}
+
 void pir_barrier(PirFunc *f, PirBlock *b) { pir_stmt(f, b, PS_BARRIER); }
 
 PirStmt *pir_asm_stmt(PirFunc *f, PirBlock *b, PirAsmOp op)
@@ -568,6 +576,14 @@ static void pstmt(FILE *o, const PirFunc *f, const PirStmt *s, int d)
         if (s->nbar)
             fprintf(o, " %d, %d", s->bar, s->nbar);
         break;
+    case PS_ATOMIC: {
+        static const char *const name[] = { "add", "max", "min" };
+        fprintf(o, "atomic.%s ", name[s->aop]);
+        pmem(o, f, &s->mem);
+        fprintf(o, ", ");
+        pexpr(o, f, s->val);
+        break;
+    }
     case PS_STORE:
         fprintf(o, "store%s ", s->ordered ? ".ordered" : "");
         pmem(o, f, &s->mem);

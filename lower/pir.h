@@ -474,7 +474,12 @@ typedef enum {
     PS_LOADV,      /* nw (1, 2, 4) U32 words at mem (ty U32) into local[dst0 ..] */
     PS_ASM,        /* asm: out[nout] (PE_LOCAL/PE_ELEM lvalues) = asm(in[nin]) */
     PS_BLOCK,      /* body: a nested scope (locals declared inside end there) */
+    PS_ATOMIC,     /* mem (global) op= val, relaxed, one element: aop */
 } PirStmtKind;
+
+/* PS_ATOMIC's operation, on mem.ty: ADD on I32, U32, I64, U64, F32, F64 (the
+ * integers wrap); MAX and MIN on the integer types, signed or not by type. */
+typedef enum { PAT_ADD, PAT_MAX, PAT_MIN } PirAtomicOp;
 
 /* PS_FOR: counter = lo; while (counter < hi) { body; counter = next; }
  * next is an expression of the counter (usually counter + step); a
@@ -500,6 +505,7 @@ struct PirStmt {
     bool ordered;          /* PS_STORE vector: the kernel also reads this tensor:
                             * keep program order with other accesses */
     PirAsmOp asm_op;       /* PS_ASM */
+    PirAtomicOp aop;       /* PS_ATOMIC */
     PirExpr *out[4], *in[8];
     /* PS_ASM bound to a register array: acc[acc0 .. acc0 + nacc) (F32) are
      * read-write operands numbered after the outputs (CUDA "+f"; LLVM "=f"
@@ -553,6 +559,7 @@ PirStmt *pir_if(PirFunc *f, PirBlock *b, PirExpr *cond);          /* ->body; add
 PirStmt *pir_for(PirFunc *f, PirBlock *b, PirLocal *ctr, PirExpr *lo, PirExpr *hi, PirExpr *step,
                  bool unroll);                                     /* next = ctr + step */
 void pir_store(PirFunc *f, PirBlock *b, PirMem m, PirExpr *val);
+void pir_atomic(PirFunc *f, PirBlock *b, PirMem m, PirExpr *val, PirAtomicOp op);
 void pir_barrier(PirFunc *f, PirBlock *b);
 PirStmt *pir_asm_stmt(PirFunc *f, PirBlock *b, PirAsmOp op);       /* fill out[], in[] */
 

@@ -230,6 +230,9 @@ static void print_attrs(FILE *out, const TirKernel *k, const Instr *in)
     case OP_ARG:
     case OP_LOAD:
     case OP_STORE:
+    case OP_ATOMIC:
+        if (in->op == OP_ATOMIC)
+            fputs(in->rkind == RK_MAX ? " max" : " add", out);
         if (ki && in->index >= 0 && in->index < ki->nparams)
             fprintf(out, " @%s", ki->params[in->index].name);
         else
@@ -274,7 +277,7 @@ static void print_attrs(FILE *out, const TirKernel *k, const Instr *in)
 static bool op_has_value(Op op)
 {
     switch (op) {
-    case OP_STORE: case OP_VAR_SET: case OP_FOR: case OP_IF: case OP_WHILE:
+    case OP_STORE: case OP_ATOMIC: case OP_VAR_SET: case OP_FOR: case OP_IF: case OP_WHILE:
     case OP_YIELD: case OP_BREAK: case OP_CONTINUE:
         return false;
     default:

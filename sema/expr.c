@@ -373,7 +373,7 @@ static Type *check_name(Ctx *c, Expr *e)
     }
     e->u.name.bind = b;
     if (b->kind == BIND_TENSOR) {
-        diag_error(c->d, e->span, "tensor '%s' can only be indexed inside load(...) or store(...)", b->name);
+        diag_error(c->d, e->span, "tensor '%s' can only be indexed inside load(...), store(...), atomic_add(...) or atomic_max(...)", b->name);
         return ty_error(c);
     }
     if (b->kind == BIND_FN) {
@@ -639,10 +639,11 @@ static Type *check_load_store(Ctx *c, Expr *e, Builtin bi, Expr **a)
     int p = -1;
     Type *g = check_gather(c, a[0], &p);
     Expr *mask = bi == BI_LOAD ? a[1] : a[2];
-    Type *v = bi == BI_STORE ? need_tile(c, a[1], "the stored value") : NULL;
+    bool st = bi != BI_LOAD;
+    Type *v = st ? need_tile(c, a[1], bi == BI_STORE ? "the stored value" : "the value") : NULL;
     Type *m = mask ? need_tile(c, mask, "mask") : NULL;
     Type *o = bi == BI_LOAD && a[2] ? need_tile(c, a[2], "other") : NULL;
-    if (ty_is_err(g) || (bi == BI_STORE && !v) || (mask && !m) || (bi == BI_LOAD && a[2] && !o))
+    if (ty_is_err(g) || (st && !v) || (mask && !m) || (bi == BI_LOAD && a[2] && !o))
         return ty_error(c);
     if (m && m->dt != DT_BOOL) {
         diag_error(c->d, mask->span, "mask must be bool, got %s", tstr(c, m));
@@ -661,8 +662,15 @@ static Type *check_load_store(Ctx *c, Expr *e, Builtin bi, Expr **a)
     if (bi == BI_LOAD)
         return g;
     if (!broadcasts_to(c, v, g)) {
-        diag_error(c->d, a[1]->span, "store of the wrong shape: the value is %s but %s selects %s", tstr(c, v),
-                   c->k->params[p].name, tstr(c, g));
+        diag_error(c->d, a[1]->span, "%s of the wrong shape: the value is %s but %s selects %s",
+                   bi == BI_STORE ? "store" : builtin_name[bi], tstr(c, v), c->k->params[p].name, tstr(c, g));
+        return ty_error(c);
+    }
+    /* atomics: the types the hardware (and C's __atomic builtins) update in place */
+    if (bi != BI_STORE && g->dt != DT_I32 && g->dt != DT_U32 && g->dt != DT_I64 && g->dt != DT_F32
+        && g->dt != DT_F64) {
+        diag_error(c->d, a[0]->span, "%s on %s: atomics take i32, u32, i64, f32 or f64 tensors",
+                   builtin_name[bi], tstr(c, g));
         return ty_error(c);
     }
     c->k->params[p].stored = true;
@@ -864,7 +872,7 @@ static Type *check_builtin(Ctx *c, Expr *e, Builtin bi)
         return match_args(c, e, fname, fl, 2, 3, a) ? check_fill(c, e, bi, a) : ty_error(c);
     case BI_LOAD:
         return match_args(c, e, fname, ld, 1, 3, a) ? check_load_store(c, e, bi, a) : ty_error(c);
-    case BI_STORE:
+    case BI_STORE: case BI_ATOMIC_ADD: case BI_ATOMIC_MAX:
         return match_args(c, e, fname, st, 2, 3, a) ? check_load_store(c, e, bi, a) : ty_error(c);
     case BI_WHERE:
         return match_args(c, e, fname, wh, 3, 3, a) ? check_elementwise(c, e, bi, a, 3) : ty_error(c);
@@ -991,7 +999,7 @@ static Type *check_tile_index(Ctx *c, Expr *e)
     if (base->kind == EX_NAME) {
         Binding *b = scope_find(c, base->u.name.id);
         if (b && b->kind == BIND_TENSOR) {
-            diag_error(c->d, e->span, "tensor '%s' can only be indexed inside load(...) or store(...)", b->name);
+            diag_error(c->d, e->span, "tensor '%s' can only be indexed inside load(...), store(...), atomic_add(...) or atomic_max(...)", b->name);
             return ty_error(c);
         }
     }

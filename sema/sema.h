@@ -27,6 +27,7 @@
     X(BI_SQRT, "sqrt") X(BI_RSQRT, "rsqrt") X(BI_SIN, "sin") X(BI_COS, "cos")   \
     X(BI_TANH, "tanh") X(BI_ERF, "erf") X(BI_SIGMOID, "sigmoid")                \
     X(BI_ABS, "abs") X(BI_FLOOR, "floor") X(BI_CEIL, "ceil")                    \
+    X(BI_ATOMIC_ADD, "atomic_add") X(BI_ATOMIC_MAX, "atomic_max")              \
     X(BI_MAX_R, "max") X(BI_MIN_R, "min")
 
 typedef enum {

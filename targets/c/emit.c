@@ -83,6 +83,23 @@ static const char c_helpers[] =
     "TK_DEF_UDIV(u8, uint8_t)\n"
     "TK_DEF_UDIV(u32, uint32_t)\n"
     "TK_DEF_UDIV(bool, bool)\n"
+    "/* atomic_add of floats and atomic_max: a relaxed compare-and-swap loop on\n"
+    " * the element (atomic_add of integers is __atomic_fetch_add) */\n"
+    "#define TK_DEF_ATOMIC_ADD(N, T) \\\n"
+    "    static inline TK_UNUSED void tk_atomic_add_##N(T *p, T v) \\\n"
+    "    { T o, n; __atomic_load(p, &o, __ATOMIC_RELAXED); \\\n"
+    "      do n = o + v; while (!__atomic_compare_exchange(p, &o, &n, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED)); }\n"
+    "#define TK_DEF_ATOMIC_MAX(N, T) \\\n"
+    "    static inline TK_UNUSED void tk_atomic_max_##N(T *p, T v) \\\n"
+    "    { T o; __atomic_load(p, &o, __ATOMIC_RELAXED); \\\n"
+    "      while (v > o && !__atomic_compare_exchange(p, &o, &v, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {} }\n"
+    "TK_DEF_ATOMIC_ADD(f32, float)\n"
+    "TK_DEF_ATOMIC_ADD(f64, double)\n"
+    "TK_DEF_ATOMIC_MAX(i32, int32_t)\n"
+    "TK_DEF_ATOMIC_MAX(u32, uint32_t)\n"
+    "TK_DEF_ATOMIC_MAX(i64, int64_t)\n"
+    "TK_DEF_ATOMIC_MAX(f32, float)\n"
+    "TK_DEF_ATOMIC_MAX(f64, double)\n"
     "\n"
     "/* dot: C[M,N] += A[M,K] B[K,N], all row-major and contiguous.  f32 has a\n"
     " * register-blocked micro-kernel: TK_MR rows x 2 vectors of C held in\n"
@@ -528,7 +545,7 @@ static void number(CE *e, TBlock *b, int *p)
 /* The shape a lane instruction iterates over. */
 static const TTy *lane_shape(const CE *e, const Instr *in)
 {
-    if (in->op == OP_STORE)
+    if (in->op == OP_STORE || in->op == OP_ATOMIC)
         return ty(e, in->args[0]);
     if (in->op == OP_VAR_SET)
         return &e->k->vars.v[in->index].ty;
@@ -564,7 +581,7 @@ static Class classify(const CE *e, const Instr *in)
         return in->ty.rank == 0 ? CL_SCALAR : CL_LANE;
     if (op == OP_LOAD)
         return in->ty.rank == 0 ? CL_BREAK : CL_LANE;
-    if (op == OP_STORE)
+    if (op == OP_STORE || op == OP_ATOMIC)
         return ty(e, in->args[0])->rank == 0 ? CL_BREAK : CL_LANE;
     return CL_BREAK;
 }
@@ -592,9 +609,19 @@ static bool masked_mem(const Instr *in)
     return (in->op == OP_LOAD && in->args[1] > 0) || (in->op == OP_STORE && in->args[2] > 0);
 }
 
+/* An atomic's loop holds nothing else: no simd (its lanes may update one
+ * element), and no load of its tensor moves across it. */
+static bool atomic_run(const CE *e, const Run *r)
+{
+    for (int i = 0; i < r->members.n; i++)
+        if (I(e, r->members.v[i])->op == OP_ATOMIC)
+            return true;
+    return false;
+}
+
 static bool fits(const CE *e, const Run *r, const Instr *in)
 {
-    if (!same_shape(&r->shape, lane_shape(e, in)))
+    if (!same_shape(&r->shape, lane_shape(e, in)) || in->op == OP_ATOMIC || atomic_run(e, r))
         return false;
     /* gcc does not vectorize a loop where the vmath functions meet a masked
      * load or store ("control flow in loop"): keep them in separate loops. */
@@ -1055,6 +1082,19 @@ static char *store_stmt(CE *e, const Instr *in, char *offs, char *val, char *mas
     return mask ? S("if (%s) %s", mask, s) : s;
 }
 
+/* atomic_add / atomic_max of one element (the tensor's dtype: sema allows
+ * i32, u32, i64, f32, f64, whose storage is their compute type) */
+static char *atomic_stmt(CE *e, const Instr *in, char *offs, char *val, char *mask)
+{
+    DType tdt = e->ki->params[in->index].dt;
+    const char *p = tensor(e, in);
+    char *s = in->rkind == RK_SUM && dtype_is_int(tdt)
+                  ? S("(void)__atomic_fetch_add(&%s[%s], %s, __ATOMIC_RELAXED);", p, offs, val)
+                  : S("tk_atomic_%s_%s(&%s[%s], %s);", in->rkind == RK_MAX ? "max" : "add", dtype_info[tdt].name,
+                      p, offs, val);
+    return mask ? S("if (%s) %s", mask, s) : s;
+}
+
 /* ------------------------------------------------------------ statements */
 
 static void open_loops(CE *e, const TTy *t, bool simd)
@@ -1103,6 +1143,9 @@ static void emit_lane(CE *e, int ri, const Instr *in)
     case OP_STORE:
         line(e, "%s", store_stmt(e, in, x[0], x[1], x[2]));
         return;
+    case OP_ATOMIC:
+        line(e, "%s", atomic_stmt(e, in, x[0], x[1], x[2]));
+        return;
     case OP_VAR_SET:
         line(e, "var%d[%s] = %s;", in->index, ident_lin(e, L), x[0]);
         return;
@@ -1128,7 +1171,7 @@ static void emit_run(CE *e, int ri)
     for (int i = 0; i < r->members.n; i++)
         if (e->array[r->members.v[i]])
             declare_array(e, r->members.v[i]);
-    open_loops(e, &r->shape, true);
+    open_loops(e, &r->shape, !atomic_run(e, r));
     for (int i = 0; i < r->members.n; i++)
         emit_lane(e, ri, I(e, r->members.v[i]));
     close_loops(e, &r->shape);
@@ -1453,6 +1496,12 @@ static void emit_other(CE *e, const Instr *in)
             if (in->args[j] > 0)
                 x[j] = scalar(e, in->args[j]);
         line(e, "%s", store_stmt(e, in, x[0], x[1], x[2]));
+        break;
+    case OP_ATOMIC:
+        for (int j = 0; j < 3; j++)
+            if (in->args[j] > 0)
+                x[j] = scalar(e, in->args[j]);
+        line(e, "%s", atomic_stmt(e, in, x[0], x[1], x[2]));
         break;
     case OP_FOR:
         emit_for(e, in);

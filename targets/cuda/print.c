@@ -404,6 +404,23 @@ static void store(PE *p, const PirStmt *s)
         line(p, "*(uint%d *)%s = make_uint%d(%s);", s->nw, addr(p, m, false), s->nw, w.s + 2);
 }
 
+/* CUDA's atomicAdd / atomicMax / atomicMin, on the type of theirs that
+ * mem.ty maps to (64-bit adds on unsigned long long: they wrap the same) */
+static void atomic(PE *p, const PirStmt *s)
+{
+    static const char *const fn[] = { "atomicAdd", "atomicMax", "atomicMin" };
+    const char *T;
+    switch (s->mem.ty) {
+    case PT_I32: T = "int"; break;
+    case PT_U32: T = "unsigned int"; break;
+    case PT_I64: T = s->aop == PAT_ADD ? "unsigned long long" : "long long"; break;
+    case PT_U64: T = "unsigned long long"; break;
+    case PT_F64: T = "double"; break;
+    default:     T = "float"; break;
+    }
+    line(p, "(void)%s((%s *)%s, (%s)(%s));", fn[s->aop], T, addr(p, &s->mem, false), T, ex(p, s->val));
+}
+
 static void loadv(PE *p, const PirStmt *s)
 {
     static const char *const f[] = { ".x", ".y", ".z", ".w" };
@@ -534,6 +551,7 @@ static void stmt(PE *p, const PirStmt *s)
             line(p, "__syncthreads();");
         break;
     case PS_STORE:    store(p, s); break;
+    case PS_ATOMIC:   atomic(p, s); break;
     case PS_LOADV:    loadv(p, s); break;
     case PS_ASM:      asm_call(p, s); break;
     }

@@ -821,6 +821,18 @@ static void store(Gen *g, const PirStmt *s)
     LLVMSetAlignment(LLVMBuildStore(B, v, addr(g, &s->mem)), 4 * (unsigned)s->nw);
 }
 
+/* A relaxed read-modify-write of one element (NVPTX: atom.global, or red
+ * where the old value is unused). */
+static void atomic(Gen *g, const PirStmt *s)
+{
+    bool sg = pir_ty_signed(s->mem.ty);
+    LLVMAtomicRMWBinOp op = s->aop == PAT_ADD ? (pir_ty_float(s->mem.ty) ? LLVMAtomicRMWBinOpFAdd : LLVMAtomicRMWBinOpAdd)
+                          : s->aop == PAT_MAX ? (sg ? LLVMAtomicRMWBinOpMax : LLVMAtomicRMWBinOpUMax)
+                                              : (sg ? LLVMAtomicRMWBinOpMin : LLVMAtomicRMWBinOpUMin);
+    LLVMValueRef r = LLVMBuildAtomicRMW(g->b, op, addr(g, &s->mem), ex(g, s->val), LLVMAtomicOrderingMonotonic, 0);
+    LLVMSetAlignment(r, bytes_of(s->mem.ty));
+}
+
 /* An elidable guard (gpu_mma.c, gpu_mma_loop_post: the K loop's last wgmma
  * wait "only after a loop that ran") is dropped: ptxas cannot tell that the
  * test fails only where no wgmma is in flight, and with NVPTX's block
@@ -1004,6 +1016,7 @@ static void stmt(Gen *g, const PirStmt *s)
         barrier(g, s);
         break;
     case PS_STORE:    store(g, s); break;
+    case PS_ATOMIC:   atomic(g, s); break;
     case PS_LOADV:    loadv(g, s); break;
     case PS_ASM:      asm_stmt(g, s); break;
     case PS_BLOCK:    stmts(g, s->body); break;

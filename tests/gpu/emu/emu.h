@@ -73,6 +73,31 @@ TK_D unsigned __float_as_uint(float f) { unsigned u; memcpy(&u, &f, 4); return u
 TK_D double __longlong_as_double(long long u) { double f; memcpy(&f, &u, 8); return f; }
 TK_D long long __double_as_longlong(double f) { long long u; memcpy(&u, &f, 8); return u; }
 
+/* CUDA's atomics (the threads of a block are OS threads here) */
+template <class T> TK_D T atomicAdd(T *p, T v)
+{
+    T o, n;
+    __atomic_load(p, &o, __ATOMIC_RELAXED);
+    do
+        n = o + v;
+    while (!__atomic_compare_exchange(p, &o, &n, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+    return o;
+}
+template <class T> TK_D T atomicMax(T *p, T v)
+{
+    T o;
+    __atomic_load(p, &o, __ATOMIC_RELAXED);
+    while (v > o && !__atomic_compare_exchange(p, &o, &v, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {}
+    return o;
+}
+template <class T> TK_D T atomicMin(T *p, T v)
+{
+    T o;
+    __atomic_load(p, &o, __ATOMIC_RELAXED);
+    while (v < o && !__atomic_compare_exchange(p, &o, &v, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {}
+    return o;
+}
+
 TK_D void tk_st16(void *p, uint32_t a, uint32_t b, uint32_t c, uint32_t d)
 {
     uint32_t w[4] = { a, b, c, d };
