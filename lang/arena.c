@@ -3,6 +3,7 @@
  * one arena and frees it all at once; nothing is freed piecemeal.  Every
  * byte comes from tk_alloc so tests can swap in a failing allocator.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -88,6 +89,25 @@ char *arena_printf(Arena *a, const char *fmt, ...)
     char *p = arena_vprintf(a, fmt, ap);
     va_end(ap);
     return p;
+}
+
+char *arena_cquote(Arena *a, const char *s)
+{
+    size_t n = strlen(s);
+    char *r = arena_alloc(a, 4 * n + 3), *q = r;
+    *q++ = '"';
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            *q++ = '\\', *q++ = (char)c;
+        else if (c < 0x20 || c == 0x7f)
+            q += sprintf(q, "\\%03o", c);
+        else
+            *q++ = (char)c;
+    }
+    *q++ = '"';
+    *q = 0;
+    return r;
 }
 
 void vec_grow_(Arena *a, void **v, int *cap, size_t elem)

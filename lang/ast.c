@@ -308,6 +308,17 @@ static void stmt(const Printer *p, const Stmt *s, int depth)
         span(p, s->span);
         block(p, s->u.block, depth + 1);
         break;
+    case ST_PRINT:
+        fputs("(print", o);
+        span(p, s->span);
+        fputc(' ', o);
+        string(p, s->u.print.label);
+        fputc(' ', o);
+        if (s->u.print.value)
+            expr(p, s->u.print.value);
+        else
+            fputs("nil", o);
+        break;
     case ST_STATIC_ASSERT:
         fputs("(static_assert", o);
         span(p, s->span);

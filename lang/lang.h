@@ -34,6 +34,8 @@ char *arena_strdup(Arena *a, const char *s);
 char *arena_printf(Arena *a, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 char *arena_vprintf(Arena *a, const char *fmt, va_list ap);
+/* s as a C string literal, quotes included (control bytes as octal escapes) */
+char *arena_cquote(Arena *a, const char *s);
 
 /* Growable arrays: any struct with members v, n, cap. */
 #define Vec(T) struct { T *v; int n, cap; }
@@ -259,6 +261,7 @@ typedef enum {
     ST_RETURN,        /* u.expr, may be NULL */
     ST_BLOCK,         /* u.block */
     ST_STATIC_ASSERT, /* u.sassert */
+    ST_PRINT,         /* u.print */
     ST_BREAK,         /* no fields */
     ST_CONTINUE,      /* no fields */
 } StmtKind;
@@ -289,6 +292,7 @@ struct Stmt {
         struct { Expr *cond; Block *body; } while_;
         Block *block;
         struct { Expr *cond; const char *msg; } sassert;   /* msg may be NULL */
+        struct { const char *label; Expr *value; } print;  /* value may be NULL */
     } u;
 };
 

@@ -41,6 +41,7 @@ static const char usage[] =
     "  -D NAME=VALUE         a const, a run-time dim, or a launch option (warps, stages,\n"
     "                        specialize, persistent, blocks, fast_exp2)\n"
     "  --kernel=NAME[,NAME]  emit these kernels (default: every kernel of FILE)\n"
+    "  -g                    a debug build: compile the kernels' print statements\n"
     "  --emit=KIND           tokens | ast | tir | c | pir | cuda | ptx | llvm (default: the header)\n"
     "  -dPASSES              print the tile IR after passes (lower,fold,cse,dce,masks | all)\n"
     "  -I DIR, -MD, -MF FILE  search DIR for imports; also write a make depfile (OUT.d, or FILE)\n"
@@ -106,6 +107,8 @@ static int parse_options(Arena *a, int argc, char **argv, Options *o)
             exit(0);
         } else if (!strcmp(s, "--time")) {
             tk_time_enable();
+        } else if (!strcmp(s, "-g")) {
+            tir_set_debug(true);
         } else if (!strcmp(s, "-MD")) {
             o->md = true;
         } else if (!strcmp(s, "-MF")) {

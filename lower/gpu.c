@@ -875,7 +875,7 @@ static GpuLay reader_lay(const GL *e, const Instr *u)
     GpuLay none = { .kind = GL_BLOCK };
     if (u->op == OP_STORE)
         return store_lay(e, u);
-    if (u->op == OP_ATOMIC)   /* the block layout: each element in one thread */
+    if (u->op == OP_ATOMIC || u->op == OP_PRINT)   /* the block layout: each element in one thread */
         return none;
     if (u->op == OP_LOAD || u->op == OP_VAR_SET)
         return u->op == OP_VAR_SET ? e->vlay[u->index] : e->lay[u->id];
@@ -1350,7 +1350,7 @@ static void settle(GL *e, int v)
 
 static const TTy *lane_shape(const GL *e, const Instr *in)
 {
-    if (in->op == OP_STORE || in->op == OP_ATOMIC)
+    if (in->op == OP_STORE || in->op == OP_ATOMIC || in->op == OP_PRINT)
         return ty(e, in->args[0]);
     if (in->op == OP_VAR_SET)
         return &e->k->vars.v[in->index].ty;
@@ -1383,6 +1383,8 @@ static Class classify(const GL *e, const Instr *in)
         return in->ty.rank == 0 ? CL_BREAK : CL_LANE;
     if (op == OP_STORE || op == OP_ATOMIC)
         return ty(e, in->args[0])->rank == 0 ? CL_BREAK : CL_LANE;
+    if (op == OP_PRINT)
+        return in->args[0] > 0 && ty(e, in->args[0])->rank > 0 ? CL_LANE : CL_BREAK;
     return CL_BREAK;
 }
 
@@ -1491,6 +1493,20 @@ static void atomic_stmt(GL *e, const Instr *in, PirExpr **x)
     pir_atomic(F, s->els, m, ubits, PAT_MIN);
 }
 
+/* print's line for one element at index ix (rank of them) of value v (or
+ * none) */
+static void print_stmt(GL *e, const Instr *in, const Idx *ix, int rank, PirExpr *v)
+{
+    PirStmt *s = pir_stmt(F, gpu_cur(e), PS_PRINT);
+    s->label = in->label;
+    for (int d = 0; d < 3; d++)
+        s->in[d] = pir_conv(F, PT_I64, pir_ref(F, e->pid[d]));
+    for (int d = 0; d < rank; d++)
+        s->in[3 + d] = ix->d[d];
+    s->nw = rank;
+    s->val = v;
+}
+
 static void emit_lane(GL *e, const Instr *in, const TTy *L)
 {
     Idx ix = lane_idx(e, L);
@@ -1506,6 +1522,9 @@ static void emit_lane(GL *e, const Instr *in, const TTy *L)
         return;
     case OP_ATOMIC:
         atomic_stmt(e, in, x);
+        return;
+    case OP_PRINT:
+        print_stmt(e, in, &ix, L->rank, x[0]);
         return;
     case OP_VAR_SET:
         pir_assign(F, gpu_cur(e), gpu_var(e, in->index), e->kx, x[0]);
@@ -2573,7 +2592,7 @@ static GpuLay lane_lay(const GL *e, const Instr *in)
 {
     if (in->op == OP_STORE)
         return store_lay(e, in);
-    if (in->op == OP_ATOMIC)
+    if (in->op == OP_ATOMIC || in->op == OP_PRINT)
         return (GpuLay){ .kind = GL_BLOCK };
     if (in->op == OP_VAR_SET || in->op == OP_VAR_GET)
         return e->vlay[in->index];
@@ -3096,6 +3115,12 @@ static void emit_other(GL *e, const Instr *in)
             pir_barrier(F, gpu_cur(e));
         gpu_push(e, pir_if(F, gpu_cur(e), pir_bin(F, PB_EQ, gpu_tid(e), gpu_i(e, 0)))->body);
         atomic_stmt(e, in, x);
+        gpu_pop(e);
+        break;
+    case OP_PRINT:    /* a scalar, or nothing: by one thread of the program */
+        x[0] = in->args[0] > 0 ? scalar(e, in->args[0]) : NULL;
+        gpu_push(e, pir_if(F, gpu_cur(e), pir_bin(F, PB_EQ, gpu_tid(e), gpu_i(e, 0)))->body);
+        print_stmt(e, in, NULL, 0, x[0]);
         gpu_pop(e);
         break;
     case OP_FOR:

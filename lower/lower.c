@@ -24,6 +24,7 @@ typedef struct L {
     TBlock *cur;
     bool failed;
     bool too_big;          /* MAX_UNROLLED reported */
+    bool print_warned;     /* a dropped print reported (once a kernel) */
     Vec(Sym *) reported;   /* sizes already reported as invalid: one error each */
 } L;
 
@@ -684,6 +685,23 @@ static void lower_static_assert(L *l, Stmt *s)
                s->u.sassert.msg ? s->u.sassert.msg : "", b.s ? b.s : "no consts");
 }
 
+static bool debug_prints;
+
+void tir_set_debug(bool on) { debug_prints = on; }
+
+static void lower_print(L *l, Stmt *s)
+{
+    if (!debug_prints) {
+        if (!l->print_warned)
+            diag_warning(l->d, s->span, "print is compiled only in debug builds (tkc -g): this kernel's are dropped");
+        l->print_warned = true;
+        return;
+    }
+    Instr *in = emit(l, OP_PRINT, scalar_ty(DT_BOOL), s->u.print.value ? lower_expr(l, s->u.print.value) : 0, 0, 0,
+                     s->span);
+    in->label = s->u.print.label;
+}
+
 static void lower_stmt(L *l, Stmt *s)
 {
     switch (s->kind) {
@@ -697,6 +715,7 @@ static void lower_stmt(L *l, Stmt *s)
     case ST_WHILE: lower_while(l, s); return;
     case ST_BLOCK: lower_block(l, s->u.block); return;
     case ST_STATIC_ASSERT: lower_static_assert(l, s); return;
+    case ST_PRINT: lower_print(l, s); return;
     case ST_BREAK: emit(l, OP_BREAK, scalar_ty(DT_BOOL), 0, 0, 0, s->span); return;
     case ST_CONTINUE: emit(l, OP_CONTINUE, scalar_ty(DT_BOOL), 0, 0, 0, s->span); return;
     case ST_RETURN: return;   /* a fn's final return: lower_call lowers its value */

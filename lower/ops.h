@@ -77,6 +77,8 @@
     /* memory */                                                                    \
     X(LOAD,         "load",         3, OPF_P)  /* tensor; offs (i64), mask (bool or 0 = none), other (or 0) */ \
     X(STORE,        "store",        3, 0)      /* tensor; offs (i64), value, mask (or 0 = none) */ \
+    X(PRINT,        "print",        1, 0)      /* label; operand (or 0) printed with the program ids \
+                                                  and each element's index (tkc -g only) */ \
     X(ATOMIC,       "atomic",       3, 0)      /* tensor; offs, value, mask as STORE; rkind RK_SUM \
                                                   (atomic_add) or RK_MAX (atomic_max), per element */ \
     /* mutable variables (tile-valued, per program) */                              \

@@ -576,6 +576,17 @@ static void pstmt(FILE *o, const PirFunc *f, const PirStmt *s, int d)
         if (s->nbar)
             fprintf(o, " %d, %d", s->bar, s->nbar);
         break;
+    case PS_PRINT:
+        fprintf(o, "print %s", arena_cquote(f->a, s->label));
+        for (int i = 0; i < 3 + s->nw; i++) {
+            fprintf(o, i ? ", " : " ");
+            pexpr(o, f, s->in[i]);
+        }
+        if (s->val) {
+            fprintf(o, ": ");
+            pexpr(o, f, s->val);
+        }
+        break;
     case PS_ATOMIC: {
         static const char *const name[] = { "add", "max", "min" };
         fprintf(o, "atomic.%s ", name[s->aop]);

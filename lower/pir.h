@@ -475,6 +475,9 @@ typedef enum {
     PS_ASM,        /* asm: out[nout] (PE_LOCAL/PE_ELEM lvalues) = asm(in[nin]) */
     PS_BLOCK,      /* body: a nested scope (locals declared inside end there) */
     PS_ATOMIC,     /* mem (global) op= val, relaxed, one element: aop */
+    PS_PRINT,      /* one line on stdout (CUDA printf): "pid (in[0], in[1], in[2])", then
+                    * " idx (in[3], ..)" for the nw indices (I32) after them, " label",
+                    * then ": val" when val (BOOL 0 / 1, integers, F32 to 6 digits, F64 15) */
 } PirStmtKind;
 
 /* PS_ATOMIC's operation, on mem.ty: ADD on I32, U32, I64, U64, F32, F64 (the
@@ -506,6 +509,7 @@ struct PirStmt {
                             * keep program order with other accesses */
     PirAsmOp asm_op;       /* PS_ASM */
     PirAtomicOp aop;       /* PS_ATOMIC */
+    const char *label;     /* PS_PRINT */
     PirExpr *out[4], *in[8];
     /* PS_ASM bound to a register array: acc[acc0 .. acc0 + nacc) (F32) are
      * read-write operands numbered after the outputs (CUDA "+f"; LLVM "=f"

@@ -240,6 +240,9 @@ static void print_attrs(FILE *out, const TirKernel *k, const Instr *in)
         if (in->unchecked)
             fputs(" unchecked", out);
         break;
+    case OP_PRINT:
+        fprintf(out, " %s", arena_cquote(k->arena, in->label));
+        break;
     case OP_STRIDE:
         if (ki && in->index >= 0 && in->index < ki->nparams)
             fprintf(out, " @%s axis=%d", ki->params[in->index].name, in->axis);
@@ -277,7 +280,7 @@ static void print_attrs(FILE *out, const TirKernel *k, const Instr *in)
 static bool op_has_value(Op op)
 {
     switch (op) {
-    case OP_STORE: case OP_ATOMIC: case OP_VAR_SET: case OP_FOR: case OP_IF: case OP_WHILE:
+    case OP_STORE: case OP_ATOMIC: case OP_PRINT: case OP_VAR_SET: case OP_FOR: case OP_IF: case OP_WHILE:
     case OP_YIELD: case OP_BREAK: case OP_CONTINUE:
         return false;
     default:

@@ -42,6 +42,7 @@ typedef struct Instr {
     int perm[TIR_MAXRANK];         /* TRANS */
     ReduceKind rkind;              /* REDUCE */
     bool unchecked;                /* LOAD/STORE written `unchecked` */
+    const char *label;             /* PRINT */
     TBlock *blocks[2];             /* FOR: body; IF: then, else; WHILE: cond, body */
     TBlock *parent;                /* the block holding this instruction */
     Span span;                     /* source, for messages */
@@ -112,6 +113,9 @@ typedef struct TirKernel {
 /* lower/lower.c: typed AST -> tile IR for one choice of const values. */
 TirKernel *tir_lower(const KernelInfo *info, const int64_t *cvals, const double *fvals,
                      Arena *a, Diag *d);
+/* tkc -g: `print` statements are compiled (without it each is dropped with
+ * a warning). */
+void tir_set_debug(bool on);
 /* Set k's launch options from values per LaunchOpt (-1: the target's choice). */
 void tir_launch(TirKernel *k, const int64_t *v);
 

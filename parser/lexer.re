@@ -243,6 +243,7 @@ static int scan(YYSTYPE *lval, PState *ps)
         "int"           { return TK_INTKW; }
         "strided"       { return TK_STRIDED; }
         "static_assert" { return TK_STATIC_ASSERT; }
+        "print"         { return TK_PRINT; }
         "break"         { return TK_BREAK; }
         "continue"      { return TK_CONTINUE; }
 

@@ -154,7 +154,7 @@ static ExprVec exprs_add(PState *ps, ExprVec v, Expr *e);
        GRID "'grid'" REQUIRE "'require'" UNCHECKED "'unchecked'" AS "'as'"
        TRUE "'true'" FALSE "'false'" NONE "'None'" INTKW "'int'"
        STRIDED "'strided'" STATIC_ASSERT "'static_assert'" BREAK "'break'"
-       CONTINUE "'continue'"
+       CONTINUE "'continue'" PRINT "'print'"
 %token ARROW "'->'" PLUSEQ "'+='" MINUSEQ "'-='" STAREQ "'*='"
        SLASHEQ "'/='" EQ "'=='" NE "'!='" LE "'<='" GE "'>='"
        ANDAND "'&&'" OROR "'||'" SHL "'<<'" SHR "'>>'"
@@ -382,6 +382,15 @@ stmt
             $$ = mk_stmt(ps, ST_STATIC_ASSERT, @$);
             $$->u.sassert.cond = $3;
             $$->u.sassert.msg = $5;
+        }
+    /* 'print' '(' STRING (',' E)? ')' ';' */
+    | PRINT '(' STRING ')' ';'
+        { $$ = mk_stmt(ps, ST_PRINT, @$); $$->u.print.label = $3; }
+    | PRINT '(' STRING ',' expr ')' ';'
+        {
+            $$ = mk_stmt(ps, ST_PRINT, @$);
+            $$->u.print.label = $3;
+            $$->u.print.value = $5;
         }
     | BREAK ';'                     { $$ = mk_stmt(ps, ST_BREAK, @$); }
     | CONTINUE ';'                  { $$ = mk_stmt(ps, ST_CONTINUE, @$); }
@@ -799,7 +808,7 @@ static const char *const expr_start[] = {
 };
 static const char *const stmt_start[] = {
     "'let'", "'var'", "'for'", "'static_for'", "'if'", "'while'", "'return'",
-    "'static_assert'", "'break'", "'continue'", "'{'", NULL,
+    "'static_assert'", "'print'", "'break'", "'continue'", "'{'", NULL,
 };
 static const char *const item_start[] = {
     "'import'", "'kernel'", "'fn'", "'@'", "end of file", NULL,

@@ -169,6 +169,7 @@ static Stmt *clone_stmt(Arena *a, const Stmt *s)
         break;
     case ST_BLOCK: r->u.block = clone_block(a, s->u.block); break;
     case ST_STATIC_ASSERT: r->u.sassert.cond = clone_expr(a, s->u.sassert.cond); break;
+    case ST_PRINT: r->u.print.value = s->u.print.value ? clone_expr(a, s->u.print.value) : NULL; break;
     default: break;
     }
     return r;
@@ -357,6 +358,14 @@ static void check_stmt(Ctx *c, Stmt *s, bool last)
         }
         return;
     }
+    case ST_PRINT:
+        if (s->u.print.value) {
+            Type *t = check_expr(c, s->u.print.value);
+            if (!ty_is_err(t) && t->kind != TY_TILE)
+                diag_error(c->d, s->u.print.value->span, "print needs a value (a tile or a scalar), got %s",
+                           type_str(c->a, t));
+        }
+        return;
     case ST_BREAK:
     case ST_CONTINUE:
         if (c->loop_depth == 0)

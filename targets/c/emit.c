@@ -545,7 +545,7 @@ static void number(CE *e, TBlock *b, int *p)
 /* The shape a lane instruction iterates over. */
 static const TTy *lane_shape(const CE *e, const Instr *in)
 {
-    if (in->op == OP_STORE || in->op == OP_ATOMIC)
+    if (in->op == OP_STORE || in->op == OP_ATOMIC || in->op == OP_PRINT)
         return ty(e, in->args[0]);
     if (in->op == OP_VAR_SET)
         return &e->k->vars.v[in->index].ty;
@@ -583,6 +583,8 @@ static Class classify(const CE *e, const Instr *in)
         return in->ty.rank == 0 ? CL_BREAK : CL_LANE;
     if (op == OP_STORE || op == OP_ATOMIC)
         return ty(e, in->args[0])->rank == 0 ? CL_BREAK : CL_LANE;
+    if (op == OP_PRINT)
+        return in->args[0] > 0 && ty(e, in->args[0])->rank > 0 ? CL_LANE : CL_BREAK;
     return CL_BREAK;
 }
 
@@ -609,19 +611,22 @@ static bool masked_mem(const Instr *in)
     return (in->op == OP_LOAD && in->args[1] > 0) || (in->op == OP_STORE && in->args[2] > 0);
 }
 
-/* An atomic's loop holds nothing else: no simd (its lanes may update one
- * element), and no load of its tensor moves across it. */
+/* An atomic's or a print's loop holds nothing else: no simd (an atomic's
+ * lanes may update one element; a print's lines keep their order), and no
+ * load of an atomic's tensor moves across it. */
+static bool alone(Op op) { return op == OP_ATOMIC || op == OP_PRINT; }
+
 static bool atomic_run(const CE *e, const Run *r)
 {
     for (int i = 0; i < r->members.n; i++)
-        if (I(e, r->members.v[i])->op == OP_ATOMIC)
+        if (alone(I(e, r->members.v[i])->op))
             return true;
     return false;
 }
 
 static bool fits(const CE *e, const Run *r, const Instr *in)
 {
-    if (!same_shape(&r->shape, lane_shape(e, in)) || in->op == OP_ATOMIC || atomic_run(e, r))
+    if (!same_shape(&r->shape, lane_shape(e, in)) || alone(in->op) || atomic_run(e, r))
         return false;
     /* gcc does not vectorize a loop where the vmath functions meet a masked
      * load or store ("control flow in loop"): keep them in separate loops. */
@@ -1095,6 +1100,28 @@ static char *atomic_stmt(CE *e, const Instr *in, char *offs, char *val, char *ma
     return mask ? S("if (%s) %s", mask, s) : s;
 }
 
+/* print: one line per element, "pid (p0, p1, p2) idx (i0, ..) label: value"
+ * (no idx for a scalar, no value without one); idx are the lane loops' */
+static char *print_stmt(CE *e, const Instr *in, int rank, char *val)
+{
+    Buf f = { .a = e->a }, a = { .a = e->a };
+    buf_printf(&f, "pid (%%lld, %%lld, %%lld)");
+    buf_printf(&a, "(long long)tk_pid0, (long long)tk_pid1, (long long)tk_pid2");
+    for (int d = 0; d < rank; d++) {
+        buf_printf(&f, "%s%%d%s", d ? ", " : " idx (", d == rank - 1 ? ")" : "");
+        buf_printf(&a, ", i%d", d);
+    }
+    buf_printf(&f, " %%s");
+    buf_printf(&a, ", %s", arena_cquote(e->a, in->label));
+    if (val) {
+        DType dt = ty(e, in->args[0])->dt;
+        bool fl = dtype_is_float(dt);
+        buf_printf(&f, ": %s", fl ? (dt == DT_F64 ? "%.15g" : "%.6g") : dt == DT_BOOL ? "%d" : "%lld");
+        buf_printf(&a, ", (%s)(%s)", fl ? "double" : dt == DT_BOOL ? "int" : "long long", val);
+    }
+    return S("printf(\"%s\\n\", %s);", f.s, a.s);
+}
+
 /* ------------------------------------------------------------ statements */
 
 static void open_loops(CE *e, const TTy *t, bool simd)
@@ -1145,6 +1172,9 @@ static void emit_lane(CE *e, int ri, const Instr *in)
         return;
     case OP_ATOMIC:
         line(e, "%s", atomic_stmt(e, in, x[0], x[1], x[2]));
+        return;
+    case OP_PRINT:
+        line(e, "%s", print_stmt(e, in, L->rank, x[0]));
         return;
     case OP_VAR_SET:
         line(e, "var%d[%s] = %s;", in->index, ident_lin(e, L), x[0]);
@@ -1502,6 +1532,9 @@ static void emit_other(CE *e, const Instr *in)
             if (in->args[j] > 0)
                 x[j] = scalar(e, in->args[j]);
         line(e, "%s", atomic_stmt(e, in, x[0], x[1], x[2]));
+        break;
+    case OP_PRINT:
+        line(e, "%s", print_stmt(e, in, 0, in->args[0] > 0 ? scalar(e, in->args[0]) : NULL));
         break;
     case OP_FOR:
         emit_for(e, in);

@@ -421,6 +421,28 @@ static void atomic(PE *p, const PirStmt *s)
     line(p, "(void)%s((%s *)%s, (%s)(%s));", fn[s->aop], T, addr(p, &s->mem, false), T, ex(p, s->val));
 }
 
+/* print: one printf (CUDA's is per thread, lines whole) */
+static void print_line(PE *p, const PirStmt *s)
+{
+    Buf f = { .a = p->a }, a = { .a = p->a };
+    buf_printf(&f, "pid (%%lld, %%lld, %%lld)");
+    for (int i = 0; i < 3; i++)
+        buf_printf(&a, ", (long long)(%s)", ex(p, s->in[i]));
+    for (int d = 0; d < s->nw; d++) {
+        buf_printf(&f, "%s%%d%s", d ? ", " : " idx (", d == s->nw - 1 ? ")" : "");
+        buf_printf(&a, ", (int)(%s)", ex(p, s->in[3 + d]));
+    }
+    buf_printf(&f, " %%s");
+    buf_printf(&a, ", %s", arena_cquote(p->a, s->label));
+    if (s->val) {
+        PirTy t = s->val->ty;
+        bool fl = pir_ty_float(t);
+        buf_printf(&f, ": %s", fl ? (t == PT_F64 ? "%.15g" : "%.6g") : t == PT_BOOL ? "%d" : "%lld");
+        buf_printf(&a, ", (%s)(%s)", fl ? "double" : t == PT_BOOL ? "int" : "long long", ex(p, s->val));
+    }
+    line(p, "printf(\"%s\\n\"%s);", f.s, a.s);
+}
+
 static void loadv(PE *p, const PirStmt *s)
 {
     static const char *const f[] = { ".x", ".y", ".z", ".w" };
@@ -552,6 +574,7 @@ static void stmt(PE *p, const PirStmt *s)
         break;
     case PS_STORE:    store(p, s); break;
     case PS_ATOMIC:   atomic(p, s); break;
+    case PS_PRINT:    print_line(p, s); break;
     case PS_LOADV:    loadv(p, s); break;
     case PS_ASM:      asm_call(p, s); break;
     }

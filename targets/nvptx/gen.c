@@ -833,6 +833,78 @@ static void atomic(Gen *g, const PirStmt *s)
     LLVMSetAlignment(r, bytes_of(s->mem.ty));
 }
 
+/* s as a constant C string: a generic pointer (NVPTX: the .const space) */
+static LLVMValueRef cstring(Ll *l, const char *s)
+{
+    size_t n = strlen(s);
+    LLVMValueRef gv = LLVMAddGlobalInAddressSpace(l->m, LLVMArrayType(l->t_i8, (unsigned)n + 1), "tk_str",
+                                                  l->host ? 0 : 4);
+    LLVMSetInitializer(gv, LLVMConstStringInContext(l->c, s, (unsigned)n, 0));
+    LLVMSetGlobalConstant(gv, 1);
+    LLVMSetLinkage(gv, LLVMPrivateLinkage);
+    LLVMSetUnnamedAddress(gv, LLVMGlobalUnnamedAddr);
+    return l->host ? gv : LLVMConstAddrSpaceCast(gv, LLVMPointerTypeInContext(l->c, 0));
+}
+
+/* print: CUDA's vprintf(format, arguments), the arguments in a buffer at
+ * their natural alignment as CUDA's printf packs them (a struct of them);
+ * the CPU stand-in calls printf itself.  The format is print.c's. */
+static void print_line(Gen *g, const PirStmt *s)
+{
+    Ll *l = g->l;
+    LLVMBuilderRef B = g->b;
+    LLVMValueRef v[10];
+    LLVMTypeRef t[10];
+    int n = 0;
+    Buf f = { .a = g->f->a };
+    buf_printf(&f, "pid (%%lld, %%lld, %%lld)");
+    for (int i = 0; i < 3; i++, n++)
+        t[n] = l->t_i64, v[n] = LLVMBuildSExt(B, ex(g, s->in[i]), l->t_i64, "");
+    for (int d = 0; d < s->nw; d++, n++) {
+        buf_printf(&f, "%s%%d%s", d ? ", " : " idx (", d == s->nw - 1 ? ")" : "");
+        t[n] = l->t_i32, v[n] = ex(g, s->in[3 + d]);
+    }
+    buf_printf(&f, " %%s");
+    t[n] = LLVMPointerTypeInContext(l->c, 0), v[n++] = cstring(l, s->label);
+    if (s->val) {
+        PirTy vt = s->val->ty;
+        LLVMValueRef x = ex(g, s->val);
+        if (pir_ty_float(vt)) {
+            buf_printf(&f, ": %s", vt == PT_F64 ? "%.15g" : "%.6g");
+            t[n] = l->t_f64, v[n] = LLVMBuildFPExt(B, x, l->t_f64, "");
+        } else if (vt == PT_BOOL) {
+            buf_printf(&f, ": %%d");
+            t[n] = l->t_i32, v[n] = LLVMBuildZExt(B, x, l->t_i32, "");
+        } else {
+            buf_printf(&f, ": %%lld");
+            t[n] = l->t_i64;
+            v[n] = pir_ty_bits[vt] == 64 ? x : pir_ty_signed(vt) ? LLVMBuildSExt(B, x, l->t_i64, "")
+                                                                : LLVMBuildZExt(B, x, l->t_i64, "");
+        }
+        n++;
+    }
+    buf_printf(&f, "\n");
+    LLVMTypeRef pt = LLVMPointerTypeInContext(l->c, 0);
+    LLVMValueRef fmt = cstring(l, f.s);
+    if (l->host) {
+        LLVMTypeRef ft = LLVMFunctionType(l->t_i32, &pt, 1, 1);
+        LLVMValueRef fn = LLVMGetNamedFunction(l->m, "printf");
+        if (!fn)
+            fn = LLVMAddFunction(l->m, "printf", ft);
+        LLVMValueRef a[11] = { fmt };
+        memcpy(a + 1, v, sizeof *v * (size_t)n);
+        LLVMBuildCall2(B, ft, fn, a, (unsigned)n + 1, "");
+        return;
+    }
+    LLVMTypeRef st = LLVMStructTypeInContext(l->c, t, (unsigned)n, 0);
+    LLVMValueRef buf = LLVMBuildAlloca(g->eb, st, "");
+    for (int i = 0; i < n; i++)
+        LLVMBuildStore(B, v[i], LLVMBuildStructGEP2(B, st, buf, (unsigned)i, ""));
+    LLVMTypeRef at[2] = { pt, pt };
+    LLVMValueRef a[2] = { fmt, buf };
+    ll_call(l, "vprintf", l->t_i32, at, a, 2);
+}
+
 /* An elidable guard (gpu_mma.c, gpu_mma_loop_post: the K loop's last wgmma
  * wait "only after a loop that ran") is dropped: ptxas cannot tell that the
  * test fails only where no wgmma is in flight, and with NVPTX's block
@@ -1017,6 +1089,7 @@ static void stmt(Gen *g, const PirStmt *s)
         break;
     case PS_STORE:    store(g, s); break;
     case PS_ATOMIC:   atomic(g, s); break;
+    case PS_PRINT:    print_line(g, s); break;
     case PS_LOADV:    loadv(g, s); break;
     case PS_ASM:      asm_stmt(g, s); break;
     case PS_BLOCK:    stmts(g, s->body); break;
