@@ -1003,8 +1003,9 @@ static void plan_layouts(GL *e)
  * takes them (frag_a), rather than one to a float register: its registers
  * halve (32 instead of 64 a thread at 128 x 128), and the conversion at its
  * update (one F2FP per pair) replaces the rounding there and the packing at
- * every read.  H200, sdpa_bf16 D=128, same run: 510.8 vs 495.2 TFLOP/s with
- * p in f32 (doc/bench/h200-s13-fa3-1.log).  TKC_PACK_VAR=0: floats. */
+ * every read.  sdpa_bf16 D=128, same runs, p in f32: H200 510.8 vs 495.2
+ * TFLOP/s (doc/bench/h200-s13-fa3-1.log), H100 501.1 / 505.3 vs 485.1 /
+ * 488.8 (h100-s13-fa3-2.log).  TKC_PACK_VAR=0: floats. */
 static bool pack_ok(GL *e, int x)
 {
     const TTy *vt = &e->k->vars.v[x].ty;
