@@ -115,8 +115,8 @@ struct GL {
     GpuLay cur_lay;          /* the layout of the lane loops open now */
     PirExpr *rkx;            /* GL_FRAG lanes: the GL_ROW slot of the lane's row */
     bool *needb;             /* GL_FRAG values also wanted in the block layout */
-    bool *vpack;             /* var -> its 16-bit values kept two to a word (plan_packed) */
     PirLocal **valb;         /* ... their block-layout copy */
+    bool *vpack;             /* var -> its 16-bit values kept two to a word (plan_packed) */
     bool *guard;             /* vector accesses whose test the program's guard holds (versioning) */
     bool fast;               /* building the guarded copy of the body: those tests are true */
     int64_t epi_need;        /* TMA-stored epilogues: their region's bytes (after the mbarriers) */
