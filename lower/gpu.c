@@ -116,6 +116,7 @@ struct GL {
     PirExpr *rkx;            /* GL_FRAG lanes: the GL_ROW slot of the lane's row */
     bool *needb;             /* GL_FRAG values also wanted in the block layout */
     PirLocal **valb;         /* ... their block-layout copy */
+    bool *vpack;             /* var -> its 16-bit values kept two to a word (plan_packed) */
     bool *guard;             /* vector accesses whose test the program's guard holds (versioning) */
     bool fast;               /* building the guarded copy of the body: those tests are true */
     int64_t epi_need;        /* TMA-stored epilogues: their region's bytes (after the mbarriers) */
@@ -997,6 +998,68 @@ static void plan_layouts(GL *e)
             ;
 }
 
+/* A 16-bit var in the MMA fragments that is only read as the A operand of
+ * dots on tensor cores (attention's p, carried from one key block's softmax
+ * to the p v dot of the next: var p = zeros(bf16, ..), acc = dot(p, v, ..),
+ * p = pf as bf16) keeps its values two to a word, as the dot's A fragment
+ * takes them (frag_a), rather than one to a float register: its registers
+ * halve (32 instead of 64 a thread at 128 x 128), and the conversion at its
+ * update (one F2FP per pair) replaces the rounding there and the packing at
+ * every read.  sdpa_bf16 D=128, same runs, p in f32: H200 510.8 vs 495.2
+ * TFLOP/s (doc/bench/h200-s13-fa3-1.log), H100 501.1 / 505.3 vs 485.1 /
+ * 488.8 (h100-s13-fa3-2.log).  TKC_PACK_VAR=0: floats. */
+static bool pack_ok(GL *e, int x)
+{
+    const TTy *vt = &e->k->vars.v[x].ty;
+    const GpuLay *l = &e->vlay[x];
+    if ((vt->dt != DT_BF16 && vt->dt != DT_F16) || vt->rank != 2 || l->kind != GL_FRAG || l->tr || l->g.WN != 1
+        || !lay_fits(l, vt) || vt->dim[1] % 16)
+        return false;
+    bool any = false;
+    for (int v = 1; v < e->n; v++) {
+        const Instr *in = I(e, v);
+        if (!e->live[v] || (in->op != OP_VAR_GET && in->op != OP_VAR_SET) || in->index != x)
+            continue;
+        if (gpu_mma_var(&e->mma, in) || e->recomp[v])
+            return false;
+        if (in->op == OP_VAR_SET)
+            continue;
+        if (e->lay[v].kind != GL_FRAG || !lay_eq(&e->lay[v], l))
+            return false;
+        /* every reader: a dot on tensor cores taking it as A in the
+         * registers (gpu_frag_a: its rows are the dot's) */
+        for (int u = 1; u < e->n; u++) {
+            const Instr *ui = I(e, u);
+            GpuGrid g;
+            if (!e->live[u])
+                continue;
+            for (int j = 0; j < ui->nargs; j++) {
+                if (ui->args[j] != v)
+                    continue;
+                if (ui->op != OP_DOT || j != 0 || ui->args[1] == v || ui->args[2] == v
+                    || !gpu_mma_grid(&e->mma, ui, &g) || g.WM != l->g.WM || g.M != l->g.M)
+                    return false;
+                any = true;
+            }
+        }
+    }
+    return any;
+}
+
+static void plan_packed(GL *e)
+{
+    e->vpack = arena_alloc(e->a, (size_t)(e->k->vars.n + 1));
+    for (int x = 0; x < e->k->vars.n; x++)
+        e->vpack[x] = tkc_knob("TKC_PACK_VAR", 1) && pack_ok(e, x);
+}
+
+/* Is v the read of a var kept packed? */
+bool gpu_packed(const GL *e, int v)
+{
+    const Instr *in = I(e, v);
+    return in->op == OP_VAR_GET && in->index >= 0 && in->index < e->k->vars.n && e->vpack[in->index];
+}
+
 /* ------------------------------------------------------------ reading */
 
 static PirExpr *scalar(GL *e, int v);
@@ -1373,6 +1436,8 @@ static Class classify(const GL *e, const Instr *in)
         return CL_SKIP;
     if ((op == OP_VAR_GET || op == OP_VAR_SET) && gpu_mma_var(&e->mma, in))
         return CL_BREAK;
+    if (gpu_packed(e, in->id))                  /* its words copied (frag_get) */
+        return CL_BREAK;
     if (op == OP_VAR_GET || op == OP_VAR_SET)
         return var_is_tile(e, in->index) ? CL_LANE : CL_SCALAR;
     if (op == OP_DIM || op == OP_ARG || op == OP_STRIDE || op == OP_PROGRAM_ID)
@@ -1507,12 +1572,43 @@ static void print_stmt(GL *e, const Instr *in, const Idx *ix, int rank, PirExpr 
     s->val = v;
 }
 
+/* The update of a var kept packed (plan_packed): the lane's element into
+ * word kx / 2 of it, the low half at an even kx (the word's first write:
+ * the fragment lanes run over kx upwards), the high half at the odd kx
+ * after it; the compiler makes the pair one conversion (F2FP).  A float
+ * rounded right before (p = pf as bf16) goes from the float: the
+ * conversion rounds the same way once. */
+static void pack_set(GL *e, const Instr *in, const TTy *L, const Idx *ix)
+{
+    DType dt = e->k->vars.v[in->index].ty.dt;
+    int v = in->args[0];
+    const Instr *c = I(e, v);
+    PirExpr *x;
+    if (c->op == OP_CAST && c->ty.rank > 0 && c->ty.dt == dt && ty(e, c->args[0])->dt == DT_F32 && !e->pre[v]) {
+        Idx cx = align(e, ix, &c->ty, L);
+        x = operand(e, c->args[0], &c->ty, &cx);
+    } else {
+        x = operand(e, v, L, ix);
+    }
+    PirExpr *h = pir_conv(F, PT_U32, pir_bitcast(F, PT_U16, pir_conv(F, pir_ty_of(dt), x)));
+    PirLocal *w = gpu_var(e, in->index);
+    PirExpr *at = gpu_op(e, PB_SHR, e->kx, gpu_i(e, 1));
+    PirExpr *odd = gpu_op(e, PB_NE, gpu_op(e, PB_AND, e->kx, gpu_i(e, 1)), gpu_i(e, 0));
+    PirExpr *lo = gpu_op(e, PB_AND, pir_elem(F, w, at), pir_int(F, PT_U32, 0xffff));
+    PirExpr *hi = gpu_op(e, PB_OR, lo, gpu_op(e, PB_SHL, h, pir_int(F, PT_U32, 16)));
+    pir_assign(F, gpu_cur(e), w, at, pir_select(F, odd, hi, h));
+}
+
 static void emit_lane(GL *e, const Instr *in, const TTy *L)
 {
     Idx ix = lane_idx(e, L);
     PirExpr *x[3] = { 0 }, *val;
     DType vdt = DT_BOOL;
     e->cur = in->id;
+    if (in->op == OP_VAR_SET && e->vpack[in->index]) {
+        pack_set(e, in, L, &ix);
+        return;
+    }
     for (int j = 0; j < in->nargs; j++)
         x[j] = in->op == OP_STORE && j == 1 ? store_value(e, in, L, &ix, &vdt)
                                             : operand(e, in->args[j], L, &ix);
@@ -3060,8 +3156,8 @@ static void emit_for(GL *e, const Instr *in)
  * frag_epi): a copy of its registers (free where the var is dead after). */
 static void frag_get(GL *e, const Instr *in)
 {
-    int64_t n = lay_count(e, &e->lay[in->id], tty_numel(&in->ty));
-    PirLocal *acc = gpu_var(e, in->index);      /* F32, or I32 for integer dots */
+    PirLocal *acc = gpu_var(e, in->index);      /* F32, I32 for integer dots, U32 packed */
+    int64_t n = gpu_packed(e, in->id) ? acc->n : lay_count(e, &e->lay[in->id], tty_numel(&in->ty));
     PirLocal *d = e->val[in->id] = decl_array(e, "v", acc->ty, n);
     PirLocal *k = open_for(e, "k", gpu_i(e, 0), gpu_i(e, n), 1, true);
     pir_assign(F, gpu_cur(e), d, pir_ref(F, k), pir_elem(F, acc, pir_ref(F, k)));
@@ -3082,8 +3178,12 @@ static void emit_other(GL *e, const Instr *in)
         settle(e, in->id);
         break;
     case OP_DOT:
-        if (!gpu_mma_dot(&e->mma, in))
-            emit_dot(e, in);
+        if (!gpu_mma_dot(&e->mma, in)) {
+            if (gpu_packed(e, in->args[0]))
+                fail(e, in, "internal error: a packed var read off the tensor cores");
+            else
+                emit_dot(e, in);
+        }
         if (e->mma.ndefer && (e->shared[in->id] || e->needb[in->id]
                               || (e->mma.res && e->mma.res[in->id] >= 0)))
             gpu_mma_defer_wait(&e->mma);   /* settle reads the result now */
@@ -3925,6 +4025,8 @@ static void build(GL *e)
         const TTy *t = &e->k->vars.v[i].ty;
         if (t->rank == 0)
             e->var[i] = gpu_let(e, "var", lit_zero(e, t->dt));
+        else if (e->vpack[i])
+            e->var[i] = decl_array(e, "var", PT_U32, lay_count(e, &e->vlay[i], tty_numel(t)) / 2);
         else
             e->var[i] = decl_array(e, "var", pir_ty_compute(t->dt), lay_count(e, &e->vlay[i], tty_numel(t)));
     }
@@ -3981,6 +4083,7 @@ PirFunc *gpu_lower(TirKernel *k, Diag *d)
                       .rows = has_row_reduce(&e) };
     gpu_mma_plan(&e.mma);
     plan_layouts(&e);
+    plan_packed(&e);
     plan_early(&e);
     e.needb = arena_alloc(e.a, (size_t)n);
     e.cur_lay = (GpuLay){ .kind = GL_BLOCK };

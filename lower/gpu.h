@@ -93,6 +93,7 @@ PirLocal *gpu_frag(GL *e, int v, const GpuGrid *g);
  * mma.sync's A operand of a dot on grid g directly: a GL_FRAG tile of a
  * grid with WN = 1 and g's rows.  NULL otherwise. */
 PirLocal *gpu_frag_a(GL *e, int v, const GpuGrid *g, GpuGrid *ga);
+bool gpu_packed(const GL *e, int v);   /* the read of a var kept two 16-bit values to a word */
 
 typedef struct GpuMma {
     TirKernel *k;

@@ -787,7 +787,9 @@ static void frag_a(GpuMma *m, DType dt, PirLocal *src, const Grid *ga, PirLocal 
     for (int i = 0; i < 4; i++) {
         PirExpr *t = add(m, add(m, mul(m, mi, ci(m, ga->NI)), op(m, PB_SHR, kk, ci(m, 3))), ci(m, i >> 1));
         PirExpr *s0 = add(m, mul(m, t, ci(m, 4)), ci(m, (i & 1) * 2));
-        PirExpr *h = pack2(m, dt, pir_elem(F, src, s0), pir_elem(F, src, add(m, s0, ci(m, 1))));
+        /* a var kept packed (gpu_packed) has the pair in word s0 / 2 */
+        PirExpr *h = src->ty == PT_U32 ? pir_elem(F, src, op(m, PB_SHR, s0, ci(m, 1)))
+                                       : pack2(m, dt, pir_elem(F, src, s0), pir_elem(F, src, add(m, s0, ci(m, 1))));
         PirExpr *x = add(m, mul(m, mi, ci(m, 4)), ci(m, i));
         pir_assign(F, CUR, fa, at ? add(m, at, x) : x, h);
     }
@@ -1023,6 +1025,8 @@ bool gpu_mma_dot(GpuMma *m, const Instr *in)
     Kind kd = kind_of(ty(m, a)->dt);
     int es = kd.es;
     PirLocal *rega = pp || !half_dt(kd.dt) ? NULL : gpu_frag_a(m->e, a, &g, &ga);
+    if (!rega && gpu_packed(m->e, a))
+        return false;                         /* gpu.c fails it */
     bool res = !pp && !rega && m->res[a] >= 0 && !m->res_e[a], own = !pp && !rega && !res;
     int bt = pp ? 0 : trans_src(m, b), bs = bt ? bt : b;
     PirExpr *kb = pp ? NULL : key_stage(m, in, bs);   /* copied by its key loop's pipeline */
@@ -2966,6 +2970,8 @@ static bool wg_single(GpuMma *m, const Instr *in, const Grid *g)
     int64_t ea = gpu_wg_width(K), eb = gpu_wg_width(bt ? K : N);
     Grid ga;
     PirLocal *rega = gpu_frag_a(m->e, a, g, &ga);
+    if (!rega && gpu_packed(m->e, a))
+        return false;                         /* gpu.c fails it */
     PirExpr *kb = key_stage(m, in, bs);       /* copied swizzled by its key loop's pipeline */
     bool res = !rega && m->res[a] >= 0 && m->res_e[a] == ea, owna = !rega && !res;
     bool early = !kb && m->early[bs] >= 0 && m->early_e[bs] == eb, ownb = !kb && !early;

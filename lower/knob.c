@@ -46,6 +46,7 @@ static const struct {
     { "TKC_MMA_RES", "0: no resident (register) operands of dot" },
     { "TKC_MMA_STAGES", "the K loop pipeline's stages when the kernel sets none" },
     { "TKC_MM_PP", "1: a specialized persistent wgmma K loop of one consumer warpgroup (T = 128) runs two, each its own programs, taking turns (ping-pong)" },
+    { "TKC_PACK_VAR", "0: a 16-bit var in the MMA fragments read only as the A operand of dots on tensor cores (attention's p) keeps one value to a float register, not two to a word as that operand takes them (gpu.c, plan_packed)" },
     { "TKC_PAR_COMPILE", "0: a module's functions compiled one after another, not in parallel threads (ptxas's --split-compile, LLVM one context per function; the same code either way); 2: NVRTC's --split-compile too (the same SASS for the stdlib's kernels, not for all: targets/cuda/nvrtc.c)" },
     { "TKC_PRINT_DEAD", "1: the CUDA printer prints both arms of an if with a constant test (if (true) { ... } else { dead }), as before s9-ln" },
     { "TKC_PERSIST", "1/0: overrides the launch option persistent" },
