@@ -926,6 +926,8 @@ static Type *check_call(Ctx *c, Expr *e, bool unchecked)
     Binding *b = scope_find(c, f->u.name.id);
     if (b && b->kind != BIND_FN) {
         diag_error(c->d, f->span, "'%s' is not a function", f->u.name.id);
+        if (builtin_lookup(f->u.name.id) >= 0)
+            diag_note(c->d, b->span, "this '%s' hides the builtin %s(...); rename it", f->u.name.id, f->u.name.id);
         return ty_error(c);
     }
     if (!b) {

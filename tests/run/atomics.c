@@ -10,6 +10,7 @@ static void hist_case(int64_t N, int64_t NB)
     int32_t *x = TKT_NEW(int32_t, N);
     float *w = TKT_NEW(float, N);
     int32_t *cnt = TKT_OUT(int32_t, NB), *imx = TKT_OUT(int32_t, NB), *progs = TKT_OUT(int32_t, 1);
+    double *total = TKT_OUT(double, 1), rtotal = 0.5;
     int64_t *cnt64 = TKT_OUT(int64_t, NB);
     uint32_t *ucnt = TKT_OUT(uint32_t, NB), *umx = TKT_OUT(uint32_t, NB);
     float *sum = TKT_OUT(float, NB), *mx = TKT_OUT(float, NB);
@@ -39,7 +40,9 @@ static void hist_case(int64_t N, int64_t NB)
         rmx[j] = mx[j], rmx64[j] = mx64[j], rimx[j] = imx[j], rumx[j] = umx[j];
     }
     progs[0] = 11;
+    total[0] = 0.5;
     for (int64_t i = 0; i < N; i++) {
+        rtotal += w[i];
         int64_t j = x[i];
         if (j < 0 || j >= NB)
             continue;
@@ -54,9 +57,10 @@ static void hist_case(int64_t N, int64_t NB)
         if (iv > rimx[j]) rimx[j] = iv;
         if (w[i] > 0 && (uint32_t)i > rumx[j]) rumx[j] = (uint32_t)i;
     }
-    int st = hist(x, w, cnt, cnt64, ucnt, sum, sum64, mx, mx64, imx, umx, progs, N, NB);
+    int st = hist(x, w, cnt, cnt64, ucnt, sum, sum64, mx, mx64, imx, umx, progs, total, N, NB);
     tkt_status("hist", st, TK_OK, tk_last_error(), (char *)0);
     tkt_eq_i64("programs", progs[0], 11 + (N + 127) / 128, 0);
+    tkt_close_d("total", total, &rtotal, 1, 1e-9, 1e-12);
     for (int64_t j = 0; j < NB; j++) {
         tkt_eq_i64("cnt", cnt[j], rcnt[j], j);
         tkt_eq_i64("cnt64", cnt64[j], rcnt64[j], j);
