@@ -1521,17 +1521,11 @@ static void emit_other(CE *e, const Instr *in)
                 x[j] = scalar(e, in->args[j]);
         line(e, "const %s v%d = %s;", ct(in->ty.dt), in->id, load_expr(e, in, x[0], x[1], x[2]));
         break;
-    case OP_STORE:
+    case OP_STORE: case OP_ATOMIC:
         for (int j = 0; j < 3; j++)
             if (in->args[j] > 0)
                 x[j] = scalar(e, in->args[j]);
-        line(e, "%s", store_stmt(e, in, x[0], x[1], x[2]));
-        break;
-    case OP_ATOMIC:
-        for (int j = 0; j < 3; j++)
-            if (in->args[j] > 0)
-                x[j] = scalar(e, in->args[j]);
-        line(e, "%s", atomic_stmt(e, in, x[0], x[1], x[2]));
+        line(e, "%s", (in->op == OP_STORE ? store_stmt : atomic_stmt)(e, in, x[0], x[1], x[2]));
         break;
     case OP_PRINT:
         line(e, "%s", print_stmt(e, in, 0, in->args[0] > 0 ? scalar(e, in->args[0]) : NULL));
