@@ -697,7 +697,17 @@ static void stage(GpuMma *m, int v, int64_t off, int64_t E, int64_t pad)
 /* The fragments in array src (grid g) to gpu.c's block layout in v's new
  * registers, through the staging region: in slabs of rows whose f32 copy
  * takes at most `cap` bytes (so a conversion needs no more shared memory
- * than the operands' staging, or 32 KB). */
+ * than the operands' staging, or 32 KB).
+ *
+ * In slabs each element of d is set in one slab under a test on its row,
+ * which the compilers cannot see covers every element: inside a loop (the
+ * tiles of a persistent kernel) d's registers would then carry their values
+ * over from the last tile, live across all of this tile's code before the
+ * conversion.  So d is zeroed first.  sdpa_bf16 at D=128, warp-specialized
+ * (its consumers limited to 240 registers): its o epilogue's 64 values of d
+ * were live across the key loops, ptxas ran the softmax after p v's wait
+ * (not between its MMAs) and spilled 592 bytes; zeroed, it interleaves them
+ * and spills nothing.  TKC_SLAB_ZERO=0: not zeroed. */
 static void to_block_into(GpuMma *m, PirLocal *src, PirLocal *d, const Grid *g, int64_t cap)
 {
     int64_t SO = g->N + OPAD, rows = g->M;
@@ -706,6 +716,11 @@ static void to_block_into(GpuMma *m, PirLocal *src, PirLocal *d, const Grid *g, 
     while (rows > 1 && (rows * SO * 4 > cap || g->M % rows))
         rows--;
     need(m, rows * SO * 4);
+    if (rows < g->M && tkc_knob("TKC_SLAB_ZERO", 0)) {
+        PirExpr *k = loop(m, "k", d->n, 1, true);
+        pir_assign(F, CUR, d, k, d->ty == PT_F32 ? pir_float(F, PT_F32, 0) : pir_int(F, d->ty, 0));
+        close_n(m, 1);
+    }
     PirExpr *sl = loop(m, "s", g->M, rows, false);
     pir_barrier(F, CUR);
     Slots s = open_frag(m, g);

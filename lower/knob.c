@@ -57,6 +57,7 @@ static const struct {
     { "TKC_REPACK", "0: no tensor map marked repackable (PirParam.repack): the launcher runs NAME__nomap for a tensor whose rows are not 16-byte aligned instead of NAME on a padded copy" },
     { "TKC_ROW_ACC", "N (a power of 2): a row reduction of fragments keeps N partial results per thread and row (1: one chain)" },
     { "TKC_ROW_SHARE", "0: a row vector of one fragment grid read by another grid's lanes goes through shared memory unless the grids are equal" },
+    { "TKC_SLAB_ZERO", "1: a conversion from the MMA fragments to the block layout done in slabs of rows zeroes its destination first, so that no register of it is live before the conversion (gpu_mma.c, to_block_into)" },
     { "TKC_SPLAT_FOLD", "1: integer and bool elementwise ops whose operands are all splats are computed once as scalars (lower/splat.c; measured no faster)" },
     { "TKC_STORE_MAP_OPT", "0: a result's tensor map (TMA stores) is required like the operands' (the launcher runs NAME__nomap, or repacks the result, when it cannot build it), not optional (PP_TMA_OK bit 1: stored by the threads)" },
     { "TKC_SPLIT", "0: one kernel testing tk_tma instead of a TMA kernel and a NAME__nomap one" },
