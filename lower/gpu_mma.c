@@ -162,10 +162,12 @@ typedef struct GpuPipe {
     bool kw;
     int kwi;
     bool kwe;                  /* TKC_KEY_WS=2: each load released right after its dot's wait */
+    bool kwh;                  /* TKC_KW_HEAD=1: the consumers wait for every load at the head (kw_head) */
 } GpuPipe;
 
 static PirExpr *kw_full(GpuMma *m, GpuPipe *p, int i, PirExpr *slot);
 static PirExpr *kw_empty(GpuMma *m, GpuPipe *p, PirExpr *slot);
+static void kw_wait(GpuMma *m, GpuPipe *p, int i);
 
 /* What an operand dtype takes on mma.sync: element bytes, k per MMA, the
  * padding (elements) of a staged row of K (A, and B = trans(x) staged as
@@ -2623,8 +2625,8 @@ static PirExpr *key_stage(GpuMma *m, const Instr *dot, int v)
     GpuPipe *p = loop && m->pipe ? m->pipe[loop->id] : NULL;
     for (int i = 0; p && i < p->nld; i++)
         if (p->ld[i] == v) {
-            if (p->kw)                        /* its copy landed (the dot runs once an iteration) */
-                mb_wait(m, p->ph, kw_full(m, p, i, ref(m, p->cur)), add(m, ref(m, p->cur), ci(m, i * p->S)));
+            if (p->kw && !p->kwh)             /* its copy landed (the dot runs once an iteration) */
+                kw_wait(m, p, i);
             return add(m, ci(m, key_at(m, p) + p->ldoff[i]), mul(m, ref(m, p->cur), ci(m, p->stage)));
         }
     return NULL;
@@ -2735,6 +2737,7 @@ static void kw_plan(GpuMma *m)
     m->bar_need += (8 * kw[0]->S * (kw[0]->nld + 1) + 15) / 16 * 16;
     for (int i = 0; i < n; i++) {
         kw[i]->kwe = early;
+        kw[i]->kwh = tkc_knob("TKC_KW_HEAD", 0) == 1;
         kw[i]->kw = true;
         kw[i]->kwi = i;
         kw[i]->bar = bar;
@@ -2763,8 +2766,22 @@ static void kw_release(GpuMma *m, GpuPipe *p, PirExpr *slot, PirExpr *go)
     pir_asm_stmt(F, r->body, PA_MBAR_ARRIVE)->in[0] = kw_empty(m, p, slot);
 }
 
+/* A consumer waits until load i of its stage cur has landed. */
+static void kw_wait(GpuMma *m, GpuPipe *p, int i)
+{
+    mb_wait(m, p->ph, kw_full(m, p, i, ref(m, p->cur)), add(m, ref(m, p->cur), ci(m, i * p->S)));
+}
+
 /* The head of a consumer's iteration (cur set): release the stage of the
- * iteration before. */
+ * iteration before; with kwh wait for all of this stage's loads.
+ *
+ * kwh (TKC_KW_HEAD=1): a wait is a loop (try_wait and a branch back), so
+ * ptxas schedules nothing across it.  Waited for right before its dot,
+ * v's wait split sdpa_tc's iteration between q k^T's MMAs and p v's: the
+ * rescaling of acc by alpha (64 FMULs, which NVVM places right before p v)
+ * then ran after q k^T's wait, where the tensor cores waited for it,
+ * instead of between q k^T's MMAs as without the producer.  k and v of a
+ * stage are sent together, so waiting for v before q k^T costs little. */
 static void kw_head(GpuMma *m, GpuPipe *p)
 {
     PirExpr *prev = pir_select(F, op(m, PB_EQ, ref(m, p->cur), ci(m, 0)), ci(m, p->S - 1),
@@ -2772,6 +2789,8 @@ static void kw_head(GpuMma *m, GpuPipe *p)
     if (!p->kwe)
         kw_release(m, p, prev, pir_bin(F, PB_GT, ref(m, p->it), pir_int(F, PT_I64, 0)));
     pir_assign(F, CUR, p->it, NULL, pir_nsw(F, PB_ADD, ref(m, p->it), pir_int(F, PT_I64, 1)));
+    for (int i = 0; p->kwh && i < p->nld; i++)
+        kw_wait(m, p, i);
 }
 
 int gpu_mma_kw_loops(const GpuMma *m, const Instr **loops)

@@ -37,6 +37,7 @@ static const struct {
     { "TKC_KEY_PIPE", "0: no cp.async pipeline for the key loop of attention" },
     { "TKC_KEY_TMA", "0: the key loop's pipeline copies k and v by cp.async, not TMA (rank-4 maps); 2: TMA with empty/full mbarriers instead of the block barrier (with TKC_PINGPONG=1: ping-pong)" },
     { "TKC_KEY_WS", "0: never; 1: the TMA key loops of a two-warpgroup kernel (sdpa_tc at D >= 128) fed by a producer warpgroup (default: where one such loop has loads at least 128 wide: sdpa_tc's causal kernels at D >= 128): per-load full and per-stage empty mbarriers, no block barrier in the loop (gpu_mma.c, \"warp-specialized key loops\"); 2: each load's part of a stage released right after its dot's MMAs are waited for (else the stage at the head of the next iteration)" },
+    { "TKC_KW_HEAD", "1: the consumers of a producer-fed key loop (TKC_KEY_WS) wait for all of a stage's loads at the head of their iteration, not each right before the dot that reads it (gpu_mma.c, kw_head)" },
     { "TKC_KEY_SKEW", "1: a key loop's TMA stages guarded by a named barrier that warpgroup 0 waits at and warpgroup 1 only arrives at, instead of the block barrier (the warpgroups may drift an iteration apart)" },
     { "TKC_KEY_STAGES", "the key loop pipeline's stages when the kernel sets none" },
     { "TKC_MIN_CTAS", "N > 1: blocks per SM asked of the register allocator (0/1: none)" },
