@@ -705,11 +705,17 @@ static void stage(GpuMma *m, int v, int64_t off, int64_t E, int64_t pad)
  * which the compilers cannot see covers every element: inside a loop (the
  * tiles of a persistent kernel) d's registers would then carry their values
  * over from the last tile, live across all of this tile's code before the
- * conversion.  So d is zeroed first.  sdpa_bf16 at D=128, warp-specialized
- * (its consumers limited to 240 registers): its o epilogue's 64 values of d
- * were live across the key loops, ptxas ran the softmax after p v's wait
- * (not between its MMAs) and spilled 592 bytes; zeroed, it interleaves them
- * and spills nothing.  TKC_SLAB_ZERO=0: not zeroed. */
+ * conversion (every kernel's body is a loop over its programs).
+ * TKC_SLAB_ZERO=1 zeroes d first.  sdpa_bf16 at D=128 with the producer
+ * warpgroup (TKC_KEY_WS=1, its consumers limited to 240 registers): the
+ * o epilogue's 64 values of d were live across the key loops, ptxas ran
+ * the softmax after p v's wait (not between its MMAs) and spilled 592
+ * bytes; zeroed, it interleaves them and spills nothing: H200 469.0 /
+ * 470.4 vs 440.7 TFLOP/s (doc/bench/h200-s13-fa3b-1.log).  Off by
+ * default: without the producer (255 -> 229 registers) D=128 measured
+ * slower, 495.1 vs 507.3, 490.0 / 494.7 vs 501.3 (-2.log), D=64 causal
+ * faster, 366.7 vs 355.5, 362.9 / 362.9 vs 344.3; D=64 and D=128 causal
+ * within the noise.  Only sdpa_bf16's and sdpa_f16's code changes. */
 static void to_block_into(GpuMma *m, PirLocal *src, PirLocal *d, const Grid *g, int64_t cap)
 {
     int64_t SO = g->N + OPAD, rows = g->M;
@@ -2781,7 +2787,11 @@ static void kw_wait(GpuMma *m, GpuPipe *p, int i)
  * rescaling of acc by alpha (64 FMULs, which NVVM places right before p v)
  * then ran after q k^T's wait, where the tensor cores waited for it,
  * instead of between q k^T's MMAs as without the producer.  k and v of a
- * stage are sent together, so waiting for v before q k^T costs little. */
+ * stage are sent together, so waiting for v before q k^T costs little.
+ * H200, D=128 non-causal with TKC_SLAB_ZERO=1, same run: 476.3 / 465.6
+ * TFLOP/s vs 461.7 (still under 501.3 without the producer), causal 444.7
+ * / 440.3 vs 438.9 / 434.0 (doc/bench/h200-s13-fa3b-2.log): off by
+ * default. */
 static void kw_head(GpuMma *m, GpuPipe *p)
 {
     PirExpr *prev = pir_select(F, op(m, PB_EQ, ref(m, p->cur), ci(m, 0)), ci(m, p->S - 1),
