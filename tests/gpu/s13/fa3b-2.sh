@@ -15,6 +15,6 @@ ATTN_VARIANTS="${VARS:-z:$Z z2:$Z zws:$Z,TKC_KEY_WS=1 zwh:$Z,TKC_KEY_WS=1,TKC_KW
     timeout ${BTO:-110} sh tests/gpu/bench_attn.sh >$OUT/bench.txt 2>&1
 echo "bench rc $?"; f $OUT/bench.txt
 export TKC_SLAB_ZERO=1 TKC_KW_HEAD=1 TKC_GPU_NVPTX=0
-( TKC_KEY_WS=1 timeout 40 sh tests/gpu/run.sh attention_d128 >$OUT/tests.txt 2>&1; echo "tests rc $?" >>$OUT/tests.txt
-  timeout 40 sh tests/gpu/run.sh attention_d128_causal attention_d64 >>$OUT/tests.txt 2>&1; echo "tests rc $?" >>$OUT/tests.txt )
+( TKC_KEY_WS=1 timeout 35 sh tests/gpu/run.sh attention_d128 >$OUT/tests.txt 2>&1; echo "tests rc $?" >>$OUT/tests.txt
+  timeout 35 sh tests/gpu/run.sh attention_d128_causal attention_d64 >>$OUT/tests.txt 2>&1; echo "tests rc $?" >>$OUT/tests.txt )
 grep -E 'PASS|FAIL|passed|rc |ERROR' $OUT/tests.txt | tail -14
