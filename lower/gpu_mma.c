@@ -162,10 +162,12 @@ typedef struct GpuPipe {
     bool kw;
     int kwi;
     bool kwe;                  /* TKC_KEY_WS=2: each load released right after its dot's wait */
+    bool kwh;                  /* TKC_KW_HEAD=1: the consumers wait for every load at the head (kw_head) */
 } GpuPipe;
 
 static PirExpr *kw_full(GpuMma *m, GpuPipe *p, int i, PirExpr *slot);
 static PirExpr *kw_empty(GpuMma *m, GpuPipe *p, PirExpr *slot);
+static void kw_wait(GpuMma *m, GpuPipe *p, int i);
 
 /* What an operand dtype takes on mma.sync: element bytes, k per MMA, the
  * padding (elements) of a staged row of K (A, and B = trans(x) staged as
@@ -697,7 +699,23 @@ static void stage(GpuMma *m, int v, int64_t off, int64_t E, int64_t pad)
 /* The fragments in array src (grid g) to gpu.c's block layout in v's new
  * registers, through the staging region: in slabs of rows whose f32 copy
  * takes at most `cap` bytes (so a conversion needs no more shared memory
- * than the operands' staging, or 32 KB). */
+ * than the operands' staging, or 32 KB).
+ *
+ * In slabs each element of d is set in one slab under a test on its row,
+ * which the compilers cannot see covers every element: inside a loop (the
+ * tiles of a persistent kernel) d's registers would then carry their values
+ * over from the last tile, live across all of this tile's code before the
+ * conversion (every kernel's body is a loop over its programs).
+ * TKC_SLAB_ZERO=1 zeroes d first.  sdpa_bf16 at D=128 with the producer
+ * warpgroup (TKC_KEY_WS=1, its consumers limited to 240 registers): the
+ * o epilogue's 64 values of d were live across the key loops, ptxas ran
+ * the softmax after p v's wait (not between its MMAs) and spilled 592
+ * bytes; zeroed, it interleaves them and spills nothing: H200 469.0 /
+ * 470.4 vs 440.7 TFLOP/s (doc/bench/h200-s13-fa3b-1.log).  Off by
+ * default: without the producer (255 -> 229 registers) D=128 measured
+ * slower, 495.1 vs 507.3, 490.0 / 494.7 vs 501.3 (-2.log), D=64 causal
+ * faster, 366.7 vs 355.5, 362.9 / 362.9 vs 344.3; D=64 and D=128 causal
+ * within the noise.  Only sdpa_bf16's and sdpa_f16's code changes. */
 static void to_block_into(GpuMma *m, PirLocal *src, PirLocal *d, const Grid *g, int64_t cap)
 {
     int64_t SO = g->N + OPAD, rows = g->M;
@@ -706,6 +724,11 @@ static void to_block_into(GpuMma *m, PirLocal *src, PirLocal *d, const Grid *g, 
     while (rows > 1 && (rows * SO * 4 > cap || g->M % rows))
         rows--;
     need(m, rows * SO * 4);
+    if (rows < g->M && tkc_knob("TKC_SLAB_ZERO", 0)) {
+        PirExpr *k = loop(m, "k", d->n, 1, true);
+        pir_assign(F, CUR, d, k, d->ty == PT_F32 ? pir_float(F, PT_F32, 0) : pir_int(F, d->ty, 0));
+        close_n(m, 1);
+    }
     PirExpr *sl = loop(m, "s", g->M, rows, false);
     pir_barrier(F, CUR);
     Slots s = open_frag(m, g);
@@ -2608,8 +2631,8 @@ static PirExpr *key_stage(GpuMma *m, const Instr *dot, int v)
     GpuPipe *p = loop && m->pipe ? m->pipe[loop->id] : NULL;
     for (int i = 0; p && i < p->nld; i++)
         if (p->ld[i] == v) {
-            if (p->kw)                        /* its copy landed (the dot runs once an iteration) */
-                mb_wait(m, p->ph, kw_full(m, p, i, ref(m, p->cur)), add(m, ref(m, p->cur), ci(m, i * p->S)));
+            if (p->kw && !p->kwh)             /* its copy landed (the dot runs once an iteration) */
+                kw_wait(m, p, i);
             return add(m, ci(m, key_at(m, p) + p->ldoff[i]), mul(m, ref(m, p->cur), ci(m, p->stage)));
         }
     return NULL;
@@ -2720,6 +2743,7 @@ static void kw_plan(GpuMma *m)
     m->bar_need += (8 * kw[0]->S * (kw[0]->nld + 1) + 15) / 16 * 16;
     for (int i = 0; i < n; i++) {
         kw[i]->kwe = early;
+        kw[i]->kwh = tkc_knob("TKC_KW_HEAD", 0) == 1;
         kw[i]->kw = true;
         kw[i]->kwi = i;
         kw[i]->bar = bar;
@@ -2748,8 +2772,26 @@ static void kw_release(GpuMma *m, GpuPipe *p, PirExpr *slot, PirExpr *go)
     pir_asm_stmt(F, r->body, PA_MBAR_ARRIVE)->in[0] = kw_empty(m, p, slot);
 }
 
+/* A consumer waits until load i of its stage cur has landed. */
+static void kw_wait(GpuMma *m, GpuPipe *p, int i)
+{
+    mb_wait(m, p->ph, kw_full(m, p, i, ref(m, p->cur)), add(m, ref(m, p->cur), ci(m, i * p->S)));
+}
+
 /* The head of a consumer's iteration (cur set): release the stage of the
- * iteration before. */
+ * iteration before; with kwh wait for all of this stage's loads.
+ *
+ * kwh (TKC_KW_HEAD=1): a wait is a loop (try_wait and a branch back), so
+ * ptxas schedules nothing across it.  Waited for right before its dot,
+ * v's wait split sdpa_tc's iteration between q k^T's MMAs and p v's: the
+ * rescaling of acc by alpha (64 FMULs, which NVVM places right before p v)
+ * then ran after q k^T's wait, where the tensor cores waited for it,
+ * instead of between q k^T's MMAs as without the producer.  k and v of a
+ * stage are sent together, so waiting for v before q k^T costs little.
+ * H200, D=128 non-causal with TKC_SLAB_ZERO=1, same run: 476.3 / 465.6
+ * TFLOP/s vs 461.7 (still under 501.3 without the producer), causal 444.7
+ * / 440.3 vs 438.9 / 434.0 (doc/bench/h200-s13-fa3b-2.log): off by
+ * default. */
 static void kw_head(GpuMma *m, GpuPipe *p)
 {
     PirExpr *prev = pir_select(F, op(m, PB_EQ, ref(m, p->cur), ci(m, 0)), ci(m, p->S - 1),
@@ -2757,6 +2799,8 @@ static void kw_head(GpuMma *m, GpuPipe *p)
     if (!p->kwe)
         kw_release(m, p, prev, pir_bin(F, PB_GT, ref(m, p->it), pir_int(F, PT_I64, 0)));
     pir_assign(F, CUR, p->it, NULL, pir_nsw(F, PB_ADD, ref(m, p->it), pir_int(F, PT_I64, 1)));
+    for (int i = 0; p->kwh && i < p->nld; i++)
+        kw_wait(m, p, i);
 }
 
 int gpu_mma_kw_loops(const GpuMma *m, const Instr **loops)
