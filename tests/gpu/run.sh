@@ -256,6 +256,9 @@ for c in "${LLVM_BINDIR:-/usr/lib/llvm-19/bin}/llc" llc-19; do
     if command -v "$c" >/dev/null 2>&1; then LLC=$c; break; fi
 done
 mkdir -p "$G/nvptx"
+# the summary: one file per pass, so that a cuda-only and an nvptx-only run
+# of the same build side by side do not write into each other's
+R=$G/results${TKC_GPU_NVPTX:+-$TKC_GPU_NVPTX}
 if [ "${TKC_GPU_NVPTX:-1}" = 0 ]; then
     echo "TKC_GPU_NVPTX=0" >"$G/nvptx/probe.err"
 elif "$TKC" tests/run/vadd.tk --target=nvptx --emit=ptx >/dev/null 2>"$G/nvptx/probe.err"; then
@@ -276,9 +279,9 @@ fi
     else
         echo "SKIP gpu-nvptx: $(head -1 "$G/nvptx/probe.err")"
     fi
-} >"$G/results" 2>&1
-cat "$G/results"
-npass=$(grep -c '^PASS ' "$G/results")
-nfail=$(grep -c '^FAIL ' "$G/results")
+} >"$R" 2>&1
+cat "$R"
+npass=$(grep -c '^PASS ' "$R")
+nfail=$(grep -c '^FAIL ' "$R")
 echo "$npass passed, $nfail failed"
 [ "$nfail" -eq 0 ]
