@@ -1,4 +1,5 @@
 #!/bin/sh
+# (Its whole-file variant tests/gpu/s13/fa3p.tk is on branch s13-fa3, 5a3c809, not on main.)
 # tests/gpu/s13/fa3-1.sh — s13-fa3 call 1: sdpa_tc's D >= 128 two-pass loop
 # with p carried as bf16 (tests/gpu/s13/fa3p.tk) kept packed two to a word
 # (TKC_PACK_VAR=1, gpu.c plan_packed: no spills in the key loops with the

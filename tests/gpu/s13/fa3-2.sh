@@ -1,4 +1,5 @@
 #!/bin/sh
+# (Its whole-file variant tests/gpu/s13/fa3-old.tk is on branch s13-fa3, fe8a98d, not on main.)
 # tests/gpu/s13/fa3-2.sh — s13-fa3 call 2, with p carried as bf16 and kept
 # packed the default (stdlib/attention.tk, TKC_PACK_VAR=1): (1) the default
 # (two builds) against session 12's sdpa_tc with p in f32
