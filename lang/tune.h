@@ -36,8 +36,7 @@ typedef struct TuneOptions {
     "  --max-autotune        choose @autotune values by timing the variants\n"        \
     "  --tune DIM=V,...      a shape to tune for (repeat for several shapes)\n"       \
     "  --tune-table FILE     take choices from FILE.tktune; write new ones to it\n"   \
-    "  --no-cache            neither read nor write the tuning cache\n"               \
-    "  --cache-info, --cache-clear   show or empty $TKC_CACHE_DIR (~/.cache/tkc)\n"
+    "  --no-cache, --cache-info, --cache-clear  skip, show, empty the tuning cache\n"
 
 /* argv[*i] is a tuning option: consume it (and its argument) and return 0,
  * or 2 after reporting a usage error; -1 when it is not one.  --cache-info
