@@ -110,6 +110,29 @@ static void splitk_case(int64_t M, int64_t N, int64_t K, int64_t KS, int bf)
     tkt_reset();
 }
 
+static void bump_case(int64_t N)
+{
+    tkt_casef("bump N=%lld", (long long)N);
+    int32_t *t = TKT_OUT(int32_t, N), *seen = TKT_OUT(int32_t, N * 3);
+    for (int64_t j = 0; j < N; j++)
+        t[j] = (int32_t)tkt_int(-100, 100);
+    int32_t t0[65];
+    memcpy(t0, t, sizeof *t * (size_t)N);
+    int st = bump(t, seen, N);
+    tkt_status("bump", st, TK_OK, tk_last_error(), (char *)0);
+    for (int64_t j = 0; j < N; j++) {
+        int32_t v = t0[j];
+        int lanes = (2 * j < 64) + (2 * j + 1 < 64);   /* lanes 2j and 2j + 1 of the 64 */
+        for (int i = 0; i < 3; i++) {
+            v += lanes * (1 + i);
+            tkt_eq_i64("seen", seen[j * 3 + i], v, j * 3 + i);
+        }
+        tkt_eq_i64("t", t[j], v, j);
+    }
+    tkt_check_guards();
+    tkt_reset();
+}
+
 int main(void)
 {
     static const int64_t ns[] = {0, 1, 7, 128, 129, 1000, 4097};
@@ -122,5 +145,8 @@ int main(void)
     for (int bf = 0; bf < 2; bf++)
         for (size_t i = 0; i < sizeof mm / sizeof *mm; i++)
             splitk_case(mm[i][0], mm[i][1], mm[i][2], mm[i][3], bf);
+    static const int64_t bs[] = {0, 1, 31, 64};
+    for (size_t i = 0; i < sizeof bs / sizeof *bs; i++)
+        bump_case(bs[i]);
     return tkt_done("atomics");
 }
