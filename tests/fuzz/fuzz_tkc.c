@@ -71,7 +71,7 @@ static void lower_all(Arena *a, SemaResult *s, Diag *d)
     const Target *c = &target_c;
     TargetOptions to = {.source = path, .guard = "TKC_FUZZ_H"};
     target_emit_header(sink, &c, 1, ks.v, ks.n, &to, d);
-    cuda_emit_text(sink, false, ks.v, ks.n, &to, d);
+    cuda_emit_text(sink, "cuda", ks.v, ks.n, &to, d);   /* the CUDA C: no NVRTC */
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
