@@ -359,6 +359,22 @@ void pir_atomic(PirFunc *f, PirBlock *b, PirMem m, PirExpr *val, PirAtomicOp op)
     s->aop = op;
 }
 
+const char *pir_print_format(Arena *a, int nidx, PirTy vt, const char **cast)
+{
+    Buf f = { .a = a };
+    buf_printf(&f, "pid (%%lld, %%lld, %%lld)");
+    for (int d = 0; d < nidx; d++)
+        buf_printf(&f, "%s%%d%s", d ? ", " : " idx (", d == nidx - 1 ? ")" : "");
+    buf_printf(&f, " %%s");
+    *cast = NULL;
+    if (vt == PT_VOID)
+        return f.s;
+    bool fl = pir_ty_float(vt);
+    buf_printf(&f, ": %s", fl ? (vt == PT_F64 ? "%.15g" : "%.6g") : vt == PT_BOOL ? "%d" : "%lld");
+    *cast = fl ? "double" : vt == PT_BOOL ? "int" : "long long";
+    return f.s;
+}
+
 void pir_barrier(PirFunc *f, PirBlock *b) { pir_stmt(f, b, PS_BARRIER); }
 
 PirStmt *pir_asm_stmt(PirFunc *f, PirBlock *b, PirAsmOp op)

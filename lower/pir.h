@@ -564,6 +564,12 @@ PirStmt *pir_for(PirFunc *f, PirBlock *b, PirLocal *ctr, PirExpr *lo, PirExpr *h
                  bool unroll);                                     /* next = ctr + step */
 void pir_store(PirFunc *f, PirBlock *b, PirMem m, PirExpr *val);
 void pir_atomic(PirFunc *f, PirBlock *b, PirMem m, PirExpr *val, PirAtomicOp op);
+/* print's printf format, every target's (LANGUAGE.md, print), without the
+ * newline: "pid (%lld, %lld, %lld)", " idx (%d, ..)" for nidx indices,
+ * " %s" for the label, and for a value of type vt (PT_VOID: none) ": " and
+ * its conversion; *cast: the C type the value is passed as (double, int or
+ * long long; NULL without a value). */
+const char *pir_print_format(Arena *a, int nidx, PirTy vt, const char **cast);
 void pir_barrier(PirFunc *f, PirBlock *b);
 PirStmt *pir_asm_stmt(PirFunc *f, PirBlock *b, PirAsmOp op);       /* fill out[], in[] */
 

@@ -38,6 +38,7 @@
 #include <string.h>
 
 #include "../target.h"
+#include "../../lower/pir.h"
 
 /* ------------------------------------------------------------ runtime */
 
@@ -616,7 +617,7 @@ static bool masked_mem(const Instr *in)
  * load of an atomic's tensor moves across it. */
 static bool alone(Op op) { return op == OP_ATOMIC || op == OP_PRINT; }
 
-static bool atomic_run(const CE *e, const Run *r)
+static bool alone_run(const CE *e, const Run *r)
 {
     for (int i = 0; i < r->members.n; i++)
         if (alone(I(e, r->members.v[i])->op))
@@ -626,7 +627,7 @@ static bool atomic_run(const CE *e, const Run *r)
 
 static bool fits(const CE *e, const Run *r, const Instr *in)
 {
-    if (!same_shape(&r->shape, lane_shape(e, in)) || alone(in->op) || atomic_run(e, r))
+    if (!same_shape(&r->shape, lane_shape(e, in)) || alone(in->op) || alone_run(e, r))
         return false;
     /* gcc does not vectorize a loop where the vmath functions meet a masked
      * load or store ("control flow in loop"): keep them in separate loops. */
@@ -1104,22 +1105,16 @@ static char *atomic_stmt(CE *e, const Instr *in, char *offs, char *val, char *ma
  * (no idx for a scalar, no value without one); idx are the lane loops' */
 static char *print_stmt(CE *e, const Instr *in, int rank, char *val)
 {
-    Buf f = { .a = e->a }, a = { .a = e->a };
-    buf_printf(&f, "pid (%%lld, %%lld, %%lld)");
+    const char *cast;
+    const char *f = pir_print_format(e->a, rank, val ? pir_ty_compute(ty(e, in->args[0])->dt) : PT_VOID, &cast);
+    Buf a = { .a = e->a };
     buf_printf(&a, "(long long)tk_pid0, (long long)tk_pid1, (long long)tk_pid2");
-    for (int d = 0; d < rank; d++) {
-        buf_printf(&f, "%s%%d%s", d ? ", " : " idx (", d == rank - 1 ? ")" : "");
+    for (int d = 0; d < rank; d++)
         buf_printf(&a, ", i%d", d);
-    }
-    buf_printf(&f, " %%s");
     buf_printf(&a, ", %s", arena_cquote(e->a, in->label));
-    if (val) {
-        DType dt = ty(e, in->args[0])->dt;
-        bool fl = dtype_is_float(dt);
-        buf_printf(&f, ": %s", fl ? (dt == DT_F64 ? "%.15g" : "%.6g") : dt == DT_BOOL ? "%d" : "%lld");
-        buf_printf(&a, ", (%s)(%s)", fl ? "double" : dt == DT_BOOL ? "int" : "long long", val);
-    }
-    return S("printf(\"%s\\n\", %s);", f.s, a.s);
+    if (val)
+        buf_printf(&a, ", (%s)(%s)", cast, val);
+    return S("printf(\"%s\\n\", %s);", f, a.s);
 }
 
 /* ------------------------------------------------------------ statements */
@@ -1201,7 +1196,7 @@ static void emit_run(CE *e, int ri)
     for (int i = 0; i < r->members.n; i++)
         if (e->array[r->members.v[i]])
             declare_array(e, r->members.v[i]);
-    open_loops(e, &r->shape, !atomic_run(e, r));
+    open_loops(e, &r->shape, !alone_run(e, r));
     for (int i = 0; i < r->members.n; i++)
         emit_lane(e, ri, I(e, r->members.v[i]));
     close_loops(e, &r->shape);

@@ -424,23 +424,17 @@ static void atomic(PE *p, const PirStmt *s)
 /* print: one printf (CUDA's is per thread, lines whole) */
 static void print_line(PE *p, const PirStmt *s)
 {
-    Buf f = { .a = p->a }, a = { .a = p->a };
-    buf_printf(&f, "pid (%%lld, %%lld, %%lld)");
+    const char *cast;
+    const char *f = pir_print_format(p->a, s->nw, s->val ? s->val->ty : PT_VOID, &cast);
+    Buf a = { .a = p->a };
     for (int i = 0; i < 3; i++)
         buf_printf(&a, ", (long long)(%s)", ex(p, s->in[i]));
-    for (int d = 0; d < s->nw; d++) {
-        buf_printf(&f, "%s%%d%s", d ? ", " : " idx (", d == s->nw - 1 ? ")" : "");
+    for (int d = 0; d < s->nw; d++)
         buf_printf(&a, ", (int)(%s)", ex(p, s->in[3 + d]));
-    }
-    buf_printf(&f, " %%s");
     buf_printf(&a, ", %s", arena_cquote(p->a, s->label));
-    if (s->val) {
-        PirTy t = s->val->ty;
-        bool fl = pir_ty_float(t);
-        buf_printf(&f, ": %s", fl ? (t == PT_F64 ? "%.15g" : "%.6g") : t == PT_BOOL ? "%d" : "%lld");
-        buf_printf(&a, ", (%s)(%s)", fl ? "double" : t == PT_BOOL ? "int" : "long long", ex(p, s->val));
-    }
-    line(p, "printf(\"%s\\n\"%s);", f.s, a.s);
+    if (s->val)
+        buf_printf(&a, ", (%s)(%s)", cast, ex(p, s->val));
+    line(p, "printf(\"%s\\n\"%s);", f, a.s);
 }
 
 static void loadv(PE *p, const PirStmt *s)

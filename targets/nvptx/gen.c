@@ -848,7 +848,7 @@ static LLVMValueRef cstring(Ll *l, const char *s)
 
 /* print: CUDA's vprintf(format, arguments), the arguments in a buffer at
  * their natural alignment as CUDA's printf packs them (a struct of them);
- * the CPU stand-in calls printf itself.  The format is print.c's. */
+ * the CPU stand-in calls printf itself. */
 static void print_line(Gen *g, const PirStmt *s)
 {
     Ll *l = g->l;
@@ -856,36 +856,27 @@ static void print_line(Gen *g, const PirStmt *s)
     LLVMValueRef v[10];
     LLVMTypeRef t[10];
     int n = 0;
-    Buf f = { .a = g->f->a };
-    buf_printf(&f, "pid (%%lld, %%lld, %%lld)");
+    PirTy vt = s->val ? s->val->ty : PT_VOID;
+    const char *cast;
+    const char *f = pir_print_format(g->f->a, s->nw, vt, &cast);
     for (int i = 0; i < 3; i++, n++)
         t[n] = l->t_i64, v[n] = LLVMBuildSExt(B, ex(g, s->in[i]), l->t_i64, "");
-    for (int d = 0; d < s->nw; d++, n++) {
-        buf_printf(&f, "%s%%d%s", d ? ", " : " idx (", d == s->nw - 1 ? ")" : "");
+    for (int d = 0; d < s->nw; d++, n++)
         t[n] = l->t_i32, v[n] = ex(g, s->in[3 + d]);
-    }
-    buf_printf(&f, " %%s");
     t[n] = LLVMPointerTypeInContext(l->c, 0), v[n++] = cstring(l, s->label);
-    if (s->val) {
-        PirTy vt = s->val->ty;
+    if (s->val) {                             /* as cast says: double, int (a bool) or long long */
         LLVMValueRef x = ex(g, s->val);
-        if (pir_ty_float(vt)) {
-            buf_printf(&f, ": %s", vt == PT_F64 ? "%.15g" : "%.6g");
+        if (pir_ty_float(vt))
             t[n] = l->t_f64, v[n] = LLVMBuildFPExt(B, x, l->t_f64, "");
-        } else if (vt == PT_BOOL) {
-            buf_printf(&f, ": %%d");
+        else if (vt == PT_BOOL)
             t[n] = l->t_i32, v[n] = LLVMBuildZExt(B, x, l->t_i32, "");
-        } else {
-            buf_printf(&f, ": %%lld");
-            t[n] = l->t_i64;
-            v[n] = pir_ty_bits[vt] == 64 ? x : pir_ty_signed(vt) ? LLVMBuildSExt(B, x, l->t_i64, "")
-                                                                : LLVMBuildZExt(B, x, l->t_i64, "");
-        }
+        else
+            t[n] = l->t_i64, v[n] = pir_ty_bits[vt] == 64 ? x : pir_ty_signed(vt) ? LLVMBuildSExt(B, x, l->t_i64, "")
+                                                                                   : LLVMBuildZExt(B, x, l->t_i64, "");
         n++;
     }
-    buf_printf(&f, "\n");
     LLVMTypeRef pt = LLVMPointerTypeInContext(l->c, 0);
-    LLVMValueRef fmt = cstring(l, f.s);
+    LLVMValueRef fmt = cstring(l, arena_printf(g->f->a, "%s\n", f));
     if (l->host) {
         LLVMTypeRef ft = LLVMFunctionType(l->t_i32, &pt, 1, 1);
         LLVMValueRef fn = LLVMGetNamedFunction(l->m, "printf");
