@@ -325,7 +325,8 @@ static int lower_load_store(L *l, Expr *e, Builtin bi, bool unchecked, Expr **a)
     } else {
         int v = fit(l, lower_expr(l, a[1]), g.dt, &g, a[1]->span);
         in = emit(l, bi == BI_STORE ? OP_STORE : OP_ATOMIC, scalar_ty(DT_BOOL), offs, v, mask, e->span);
-        in->rkind = bi == BI_ATOMIC_MAX ? RK_MAX : RK_SUM;
+        if (bi != BI_STORE)
+            in->rkind = bi == BI_ATOMIC_MAX ? RK_MAX : RK_SUM;
     }
     in->index = param;
     in->unchecked = unchecked;

@@ -40,7 +40,7 @@ typedef struct Instr {
     int index;                     /* DIM, ARG, STRIDE, LOAD/STORE: param index; VAR_*: var id */
     int axis;                      /* PROGRAM_ID, EXPAND_DIMS, REDUCE, CUMSUM, STRIDE */
     int perm[TIR_MAXRANK];         /* TRANS */
-    ReduceKind rkind;              /* REDUCE */
+    ReduceKind rkind;              /* REDUCE; ATOMIC: RK_SUM (atomic_add) or RK_MAX */
     bool unchecked;                /* LOAD/STORE written `unchecked` */
     const char *label;             /* PRINT */
     TBlock *blocks[2];             /* FOR: body; IF: then, else; WHILE: cond, body */

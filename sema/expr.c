@@ -364,6 +364,14 @@ static void undefined(Ctx *c, Span at, const char *what, const char *name, bool 
         diag_error(c->d, at, "undefined %s '%s'", what, name);
 }
 
+/* A tensor named or indexed anywhere but where memory is accessed. */
+static Type *tensor_outside(Ctx *c, Span at, const char *name)
+{
+    diag_error(c->d, at, "tensor '%s' can only be indexed inside load(...), store(...), atomic_add(...) or "
+               "atomic_max(...)", name);
+    return ty_error(c);
+}
+
 static Type *check_name(Ctx *c, Expr *e)
 {
     Binding *b = scope_find(c, e->u.name.id);
@@ -372,10 +380,8 @@ static Type *check_name(Ctx *c, Expr *e)
         return ty_error(c);
     }
     e->u.name.bind = b;
-    if (b->kind == BIND_TENSOR) {
-        diag_error(c->d, e->span, "tensor '%s' can only be indexed inside load(...), store(...), atomic_add(...) or atomic_max(...)", b->name);
-        return ty_error(c);
-    }
+    if (b->kind == BIND_TENSOR)
+        return tensor_outside(c, e->span, b->name);
     if (b->kind == BIND_FN) {
         diag_error(c->d, e->span, "function '%s' used as a value; call it", b->name);
         return ty_error(c);
@@ -1000,10 +1006,8 @@ static Type *check_tile_index(Ctx *c, Expr *e)
     Expr *base = e->u.index.base;
     if (base->kind == EX_NAME) {
         Binding *b = scope_find(c, base->u.name.id);
-        if (b && b->kind == BIND_TENSOR) {
-            diag_error(c->d, e->span, "tensor '%s' can only be indexed inside load(...), store(...), atomic_add(...) or atomic_max(...)", b->name);
-            return ty_error(c);
-        }
+        if (b && b->kind == BIND_TENSOR)
+            return tensor_outside(c, e->span, b->name);
     }
     Type *x = need_tile(c, base, "the indexed value");
     if (!x)
