@@ -1558,6 +1558,12 @@ static void atomic_stmt(GL *e, const Instr *in, PirExpr **x)
     pir_atomic(F, s->els, m, ubits, PAT_MIN);
 }
 
+/* Statements go to an `if` that thread 0 alone takes, until gpu_pop. */
+static void open_thread0(GL *e)
+{
+    gpu_push(e, pir_if(F, gpu_cur(e), pir_bin(F, PB_EQ, gpu_tid(e), gpu_i(e, 0)))->body);
+}
+
 /* print's line for one element at index ix (rank of them) of value v (or
  * none) */
 static void print_stmt(GL *e, const Instr *in, const Idx *ix, int rank, PirExpr *v)
@@ -3196,31 +3202,25 @@ static void emit_other(GL *e, const Instr *in)
             gpu_mma_var_op(&e->mma, in);
         settle(e, in->id);
         break;
-    case OP_LOAD: case OP_STORE:
+    case OP_LOAD: case OP_STORE: case OP_ATOMIC:
         for (int j = 0; j < 3; j++)
             if (in->args[j] > 0)
                 x[j] = scalar(e, in->args[j]);
         if (mem_hazard(e, in))
             pir_barrier(F, gpu_cur(e));
-        if (in->op == OP_LOAD)
+        if (in->op == OP_LOAD) {
             e->val[in->id] = gpu_let(e, "v", load_expr(e, in, x));
-        else
+        } else if (in->op == OP_STORE) {
             store_stmt(e, in, x, ty(e, in->args[1])->dt);
+        } else {              /* of one element: by one thread of the program */
+            open_thread0(e);
+            atomic_stmt(e, in, x);
+            gpu_pop(e);
+        }
         break;
-    case OP_ATOMIC:   /* of one element: by one thread of the program */
-        for (int j = 0; j < 3; j++)
-            if (in->args[j] > 0)
-                x[j] = scalar(e, in->args[j]);
-        if (mem_hazard(e, in))
-            pir_barrier(F, gpu_cur(e));
-        gpu_push(e, pir_if(F, gpu_cur(e), pir_bin(F, PB_EQ, gpu_tid(e), gpu_i(e, 0)))->body);
-        atomic_stmt(e, in, x);
-        gpu_pop(e);
-        break;
-    case OP_PRINT:    /* a scalar, or nothing: by one thread of the program */
-        x[0] = in->args[0] > 0 ? scalar(e, in->args[0]) : NULL;
-        gpu_push(e, pir_if(F, gpu_cur(e), pir_bin(F, PB_EQ, gpu_tid(e), gpu_i(e, 0)))->body);
-        print_stmt(e, in, NULL, 0, x[0]);
+    case OP_PRINT:            /* a scalar, or nothing: by one thread of the program */
+        open_thread0(e);
+        print_stmt(e, in, NULL, 0, in->args[0] > 0 ? scalar(e, in->args[0]) : NULL);
         gpu_pop(e);
         break;
     case OP_FOR:
