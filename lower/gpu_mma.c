@@ -401,16 +401,14 @@ static void plan_chain(GpuMma *m, const int *uses)
  * back to back, and what comes between them (p's conversion to 16 bits,
  * acc's rescale, w's descriptors) runs while u's MMAs do, as in
  * FlashAttention-3's intra-warpgroup pipelining (S of the next block and
- * P V of the current one both issued before the softmax).  TKC_WG_PAIR=1
- * (an experiment, off): ptxas places the waits itself (SASS of the base
+ * P V of the current one both issued before the softmax).  Used where the
+ * warpgroups take turns (fa3_plan) or with TKC_WG_PAIR=1; elsewhere
+ * ptxas places the waits itself (SASS of the base
  * code: q k^T waited for before p v's HGMMAs, the softmax's MUFU.EX2 among
  * them); H100 sdpa_bf16 D=128 476.5 vs 468.7 TFLOP/s, causal 379.8 vs
  * 375.8 (doc/bench/h100-s9-s9-attn-1.log), within the noise. */
 static void plan_pair(GpuMma *m)
 {
-    /* (with TKC_KEY_WS the pair's wait follows the turn's end: FA3's order) */
-    if (tkc_knob("TKC_WG_PAIR", 0) != 1 || (tkc_knob("TKC_PINGPONG", 0) == 1 && tkc_knob("TKC_KEY_WS", 0) < 1))
-        return;
     int n = m->k->instrs.n;
     for (int u = 1; u < n; u++) {
         const Instr *in = I(m, u);
@@ -435,6 +433,7 @@ static void plan_pair(GpuMma *m)
                 outer |= m->chain[v] == x->id;
             if (m->wgd[x->id] && m->live[x->id] && !m->chain[x->id] && !outer)
                 m->pair[u] = x->id;
+            m->npair += m->pair[u] > 0;
             break;
         }
     }
@@ -711,11 +710,13 @@ static void stage(GpuMma *m, int v, int64_t off, int64_t E, int64_t pad)
  * o epilogue's 64 values of d were live across the key loops, ptxas ran
  * the softmax after p v's wait (not between its MMAs) and spilled 592
  * bytes; zeroed, it interleaves them and spills nothing: H200 469.0 /
- * 470.4 vs 440.7 TFLOP/s (doc/bench/h200-s13-fa3b-1.log).  Off by
- * default: without the producer (255 -> 229 registers) D=128 measured
- * slower, 495.1 vs 507.3, 490.0 / 494.7 vs 501.3 (-2.log), D=64 causal
- * faster, 366.7 vs 355.5, 362.9 / 362.9 vs 344.3; D=64 and D=128 causal
- * within the noise.  Only sdpa_bf16's and sdpa_f16's code changes. */
+ * 470.4 vs 440.7 TFLOP/s (doc/bench/h200-s13-fa3b-1.log).  Without the
+ * producer (255 -> 229 registers) D=128 measured slower, 495.1 vs 507.3,
+ * 490.0 / 494.7 vs 501.3 (-2.log), but that kernel now has the producer
+ * (fa3_plan); D=64 causal faster, 366.7 vs 355.5, 362.9 / 362.9 vs 344.3,
+ * again in doc/bench/h200-s14-a1.log; D=64 and D=128 causal within the
+ * noise.  On by default (TKC_SLAB_ZERO=0: off); only sdpa_bf16's and
+ * sdpa_f16's code changes. */
 static void to_block_into(GpuMma *m, PirLocal *src, PirLocal *d, const Grid *g, int64_t cap)
 {
     int64_t SO = g->N + OPAD, rows = g->M;
@@ -724,7 +725,7 @@ static void to_block_into(GpuMma *m, PirLocal *src, PirLocal *d, const Grid *g, 
     while (rows > 1 && (rows * SO * 4 > cap || g->M % rows))
         rows--;
     need(m, rows * SO * 4);
-    if (rows < g->M && tkc_knob("TKC_SLAB_ZERO", 0)) {
+    if (rows < g->M && tkc_knob("TKC_SLAB_ZERO", 1)) {
         PirExpr *k = loop(m, "k", d->n, 1, true);
         pir_assign(F, CUR, d, k, d->ty == PT_F32 ? pir_float(F, PT_F32, 0) : pir_int(F, d->ty, 0));
         close_n(m, 1);
@@ -2579,6 +2580,8 @@ static void key_tma_plan(GpuMma *m, GpuPipe *p, const Instr *loop)
 }
 
 static void kw_plan(GpuMma *m);
+static void fa3_plan(GpuMma *m);
+static bool loop_paired(const GpuMma *m, const Instr *loop);
 
 /* Give the key pipelines their stages in the early region (after every
  * gpu_mma_key_load): as many of the S asked for as fit.  Loops one after
@@ -2621,6 +2624,32 @@ void gpu_mma_key_place(GpuMma *m)
             m->pipe[v]->base = m->early_need;
     m->early_need += shared;
     kw_plan(m);
+    fa3_plan(m);
+}
+
+/* FlashAttention-3's schedule for key loops fed by the producer warpgroup
+ * (kw_plan) that carry a dot pair (plan_pair: sdpa_tc's loop at D >= 128
+ * without CAUSAL, q k_n^T then p_{n-1} v_{n-1}): both dots issued in one
+ * turn of the warpgroup at the tensor cores (TKC_PINGPONG, pp_turn), q k^T
+ * waited for after p v's commit (TKC_WG_PAIR), so that one warpgroup's
+ * softmax runs while the other's MMAs do.  On by default there: H200,
+ * sdpa_bf16 B=4 H=16 S=T=4096 D=128, same run: 542.6 TFLOP/s vs 529.8
+ * without the producer (cuDNN 619.2; doc/bench/h200-s14-a1.log).  The
+ * causal kernels' one loop has no pair (p v reads this block's p): their
+ * turns measured slower (389.2 vs 456.0), so they keep the producer alone.
+ * TKC_WG_PAIR=1 / TKC_PINGPONG=1 ask for either anyway, =0 never. */
+static void fa3_plan(GpuMma *m)
+{
+    bool fa3 = false;
+    for (int v = 1; v < m->k->instrs.n; v++)
+        for (int i = 0; m->pipe[v] && i < m->nkw; i++)
+            fa3 |= m->pipe[v] == m->kw[i] && loop_paired(m, I(m, v));
+    int pair = tkc_knob("TKC_WG_PAIR", -1), turns = tkc_knob("TKC_PINGPONG", -1);
+    m->turns = turns == 1 || (turns < 0 && fa3);
+    /* (turns on the cp.async mbarrier pipeline keep each dot's own wait) */
+    m->pairs = m->npair && (pair == 1 || (pair < 0 && fa3)) && !(m->turns && !m->nkw);
+    if (m->turns)
+        m->defer = false;
 }
 
 /* The byte offset (I32) of operand v of dot in this iteration's stage of
@@ -2667,21 +2696,31 @@ static PirExpr *key_stage(GpuMma *m, const Instr *dot, int v)
  *     of stage s); each loop walks the ring from stage 0, on both sides.
  *   - The block's other barriers become named barrier 1 of T threads.
  *
- * On by default (TKC_KEY_WS unset) only where one key loop qualifies and
- * its loads are at least 128 wide: sdpa_tc's one loop at D >= 128, which
- * its causal kernels take.  H100, sdpa_bf16 B=4 H=16 S=T=4096 D=128, same
+ * On by default (TKC_KEY_WS unset) where the loads are at least 128 wide
+ * and one key loop qualifies (sdpa_tc's one loop at D >= 128, which its
+ * causal kernels take), or several that each carry a dot pair (its two
+ * passes without CAUSAL, which then take turns: fa3_plan).  H100, sdpa_bf16 B=4 H=16 S=T=4096 D=128, same
  * runs (doc/bench/h100-s12-s12-ws-2.log, -3.log): causal 450.2 / 451.7
  * TFLOP/s (two builds) vs 427.9 / 427.1 without the producer (450.1 vs
  * 438.1 in -2; cuDNN 560.4: 0.80x); TKC_KEY_WS=2 437.9, with persistent
  * blocks (TKC_PERSIST=1 TKC_PERSIST_ANY=1) 376.1.  Elsewhere off:
  * non-causal D=128 keeps the two passes (p of the block before carried over
  * in registers), which spill under the consumers' 240 registers (448-536
- * bytes stored vs 88 with 255): 407.1 / 412.6 (=1), 417.7 (=2) vs 488.0 /
+ * bytes stored vs 88 with 255; no longer, session 13): 407.1 / 412.6 (=1), 417.7 (=2) vs 488.0 /
  * 476.1; the one loop there with the producer 462.3 (=1), 481.5 (=2) vs
  * 490.6 without (-2.log); the warpgroups' turns (TKC_PINGPONG=1) slower
  * still, 407.8, with TKC_WG_PAIR=1 430.6 vs 481.7, causal 339.8 / 362.0 vs
  * 390.4 (two passes, -2.log).  Not measured below D = 128 (D=64 runs two
  * blocks an SM: not with 384 threads; D=80 correct in the emulator). */
+/* Does loop hold a dot pair (plan_pair)? */
+static bool loop_paired(const GpuMma *m, const Instr *loop)
+{
+    for (int u = 1; u < m->k->instrs.n; u++)
+        if (m->pair[u] && tir_loop_of(I(m, u)) == loop)
+            return true;
+    return false;
+}
+
 #define KW_NREG_PRODUCER 24
 #define KW_NREG_CONSUMER 240   /* 128 x 24 + 256 x 240 <= 65536 registers */
 
@@ -2724,7 +2763,7 @@ static void kw_plan(GpuMma *m)
         return;
     for (int i = 0; on < 0 && i < n; i++)      /* the default: see above */
         for (int j = 0; j < kw[i]->nld; j++)
-            if (n > 1 || ty(m, kw[i]->ld[j])->dim[1] < 128)
+            if ((n > 1 && !loop_paired(m, lp[i])) || ty(m, kw[i]->ld[j])->dim[1] < 128)
                 return;
     /* TKC_KEY_WS=2: where every load's dot is waited for right after its
      * commit (not chained, paired or deferred) */
@@ -2932,7 +2971,7 @@ static GpuPipe *pp_pipe(GpuMma *m, const Instr *in)
 {
     const Instr *loop = tir_loop_of(in);
     GpuPipe *p = loop && m->pipe ? m->pipe[loop->id] : NULL;
-    if (!p || !(p->mb || p->kw) || !p->nld || m->T != 256 || tkc_knob("TKC_PINGPONG", 0) != 1)
+    if (!p || !(p->mb || p->kw) || !p->nld || m->T != 256 || !m->turns)
         return NULL;
     if (!p->pp_first) {
         for (int u = 1; u < m->k->instrs.n; u++)
@@ -2951,7 +2990,7 @@ static GpuPipe *pp_pipe(GpuMma *m, const Instr *in)
  * post: warpgroup 0 takes it back). */
 static void pp_loop(GpuMma *m, GpuPipe *p, bool pre)
 {
-    if (!(p->mb || p->kw) || m->T != 256 || tkc_knob("TKC_PINGPONG", 0) != 1)
+    if (!(p->mb || p->kw) || m->T != 256 || !m->turns)
         return;
     gpu_push(m->e, pir_if(F, CUR, op(m, pre ? PB_GE : PB_LT, gpu_tid(m->e), ci(m, 128)))->body);
     pp_bar(m, pre ? PA_NBAR_ARRIVE : PA_NBAR_SYNC, ci(m, PP_BAR));
@@ -3063,7 +3102,7 @@ static bool wg_single(GpuMma *m, const Instr *in, const Grid *g)
         close_n(m, 1);
     }
     GpuWgDot d = { .acc = acc, .g = g, .at_a = at_a, .at_b = at_b, .K = K, .ea = ea, .eb = eb, .bt = bt > 0,
-                   .fa = fa, .dt = ty(m, a)->dt, .zero = zero, .dinc = tkc_knob("TKC_WG_DINC", 0) };
+                   .fa = fa, .dt = ty(m, a)->dt, .zero = zero, .dinc = tkc_knob("TKC_WG_DINC", 2) };
     gpu_wg_dot(m, &d);
     if (pp && pp->pp_last == in->id)
         pp_turn(m, false);
@@ -3082,7 +3121,7 @@ static bool wg_single(GpuMma *m, const Instr *in, const Grid *g)
         gpu_bind(m->e, in->id, acc);
         return true;
     }
-    if (m->pair[in->id]) {                    /* waited for after the next dot's commit */
+    if (m->pairs && m->pair[in->id]) {        /* waited for after the next dot's commit */
         close_n(m, 1);
         m->pair_acc[m->pair[in->id]] = acc;
         if (!m->fused[in->id])

@@ -82,14 +82,34 @@ PirExpr *gpu_wg_at(GpuMma *m, int64_t R, int64_t E, PirExpr *i0, PirExpr *i1)
     return gpu_add(e, gpu_mul(e, blk, ci(m, R * wb)), gpu_op(e, PB_XOR, l, x));
 }
 
-/* The matrix descriptor of the operand at shared address addr (U32). */
-static PirExpr *desc(GpuMma *m, PirExpr *addr, int64_t lbo, int64_t sbo, int64_t wb)
+/* The low word of the matrix descriptor of the operand at shared address
+ * addr (U32): start address >> 4, leading byte offset. */
+static PirExpr *desc_lo(GpuMma *m, PirExpr *addr, int64_t lbo)
+{
+    PirExpr *lo = gpu_op(m->e, PB_AND, gpu_op(m->e, PB_SHR, addr, u32(m, 4)), u32(m, 0x3fff));
+    return gpu_op(m->e, PB_OR, lo, u32(m, (lbo >> 4) << 16));
+}
+
+/* The descriptor of low word lo: the stride byte offset and swizzle mode
+ * above it. */
+static PirExpr *desc_join(GpuMma *m, PirExpr *lo, int64_t sbo, int64_t wb)
 {
     uint64_t mode = wb == 128 ? 1 : wb == 64 ? 2 : 3;
-    PirExpr *lo = gpu_op(m->e, PB_AND, gpu_op(m->e, PB_SHR, addr, u32(m, 4)), u32(m, 0x3fff));
-    lo = gpu_op(m->e, PB_OR, lo, u32(m, (lbo >> 4) << 16));
     uint64_t hi = (uint64_t)(sbo >> 4) << 32 | mode << 62;
     return pir_bin(F, PB_OR, pir_conv(F, PT_U64, lo), pir_int(F, PT_U64, (int64_t)hi));
+}
+
+static PirExpr *desc(GpuMma *m, PirExpr *addr, int64_t lbo, int64_t sbo, int64_t wb)
+{
+    return desc_join(m, desc_lo(m, addr, lbo), sbo, wb);
+}
+
+/* The descriptor of k step 0's low word lo0 (a U32 local) advanced by off
+ * bytes: the address field cannot carry (shared addresses are below 2^18),
+ * so a 32-bit add on the low word. */
+static PirExpr *desc_at(GpuMma *m, PirLocal *lo0, int64_t off, int64_t sbo, int64_t wb)
+{
+    return desc_join(m, gpu_op(m->e, PB_ADD, pir_ref(F, lo0), u32(m, off >> 4)), sbo, wb);
 }
 
 static PirStmt *bound(GpuMma *m, PirAsmOp op, PirLocal *acc, int nacc)
@@ -130,24 +150,28 @@ void gpu_wg_dot(GpuMma *m, const GpuWgDot *d)
     PirExpr *cb = gpu_mul(e, cn, ci(m, d->bt ? g->TN * wb : g->TN / d->eb * K * wb));
     PirLocal *sa = d->fa ? NULL : gpu_let(e, "sa", pir_saddr(F, gpu_add(e, d->at_a, ra)));
     PirLocal *sb = gpu_let(e, "sb", pir_saddr(F, gpu_add(e, d->at_b, cb)));
-    /* dinc (TKC_WG_DINC=1: B's, 2: also A's; an experiment, off): the
-     * descriptors of k step 0, and each later one that plus its byte
+    /* dinc (TKC_WG_DINC; default 2: A's and B's, 1: B's only, 0: none):
+     * the descriptors of k step 0, and each later one that plus its byte
      * offset / 16 (the address field cannot carry: shared addresses are
-     * below 2^18), instead of each built from its own address.  Fewer
-     * instructions (SASS of sdpa_bf16's D=128 key loop 1244 -> 1204), but
-     * H100, same run: D=64 294.6 TFLOP/s vs 305.4 off, D=128 128 x 128
-     * blocks 276.2 vs 320.3 (doc/bench/h100-s6-attn-3.log): ptxas's
-     * schedule, not the count, decides. */
+     * below 2^18), instead of each built from its own address (a shift, a
+     * mask and an or per descriptor, then moved to uniform registers).
+     * SASS of sdpa_bf16's key loop: D=128 738 -> 674 instructions, D=64
+     * 498 -> 468.  Those loops issue an instruction nearly every cycle of
+     * their MMAs, so the count decides: H200, same run, D=64 408.5 vs
+     * 396.9 TFLOP/s, causal 359.8 vs 352.9, D=128 520.1 vs 510.4, causal
+     * 456.7 vs 446.3, sdpa_relpos SAM global 1.226 vs 1.287 ms
+     * (doc/bench/h200-s14-a1.log).  (In session 6's kernel, 1244
+     * instructions a loop, it measured slower: h100-s6-attn-3.log.) */
     PirLocal *da0 = NULL, *db0 = NULL;
     if (d->dinc) {
-        db0 = gpu_let(e, "db", desc(m, pir_ref(F, sb), d->bt ? 16 : K * wb, 8 * wb, wb));
+        db0 = gpu_let(e, "db", desc_lo(m, pir_ref(F, sb), d->bt ? 16 : K * wb));
         if (sa && d->dinc > 1)
-            da0 = gpu_let(e, "da", desc(m, pir_ref(F, sa), 16, 8 * wa, wa));
+            da0 = gpu_let(e, "da", desc_lo(m, pir_ref(F, sa), 16));
     }
     bound(m, PA_WG_FENCE, d->acc, nacc);
     for (int64_t kk = 0; kk < K; kk += 16) {
         int64_t ob = d->bt ? kk / d->eb * N * wb + kk % d->eb * 2 : kk * wb;
-        PirExpr *db = db0 && ob % 16 == 0 ? pir_bin(F, PB_ADD, pir_ref(F, db0), pir_int(F, PT_U64, ob >> 4))
+        PirExpr *db = db0 && ob % 16 == 0 ? desc_at(m, db0, ob, 8 * wb, wb)
                           : desc(m, gpu_op(e, PB_ADD, pir_ref(F, sb), u32(m, ob)), d->bt ? 16 : K * wb, 8 * wb, wb);
         PirStmt *s;
         if (d->fa) {
@@ -162,7 +186,7 @@ void gpu_wg_dot(GpuMma *m, const GpuWgDot *d)
         }
         int64_t oa = kk / d->ea * M * wa + kk % d->ea * 2;
         s = bound(m, wg_op(d->dt), d->acc, nacc);
-        s->in[0] = da0 && oa % 16 == 0 ? pir_bin(F, PB_ADD, pir_ref(F, da0), pir_int(F, PT_U64, oa >> 4))
+        s->in[0] = da0 && oa % 16 == 0 ? desc_at(m, da0, oa, 8 * wa, wa)
                        : desc(m, gpu_op(e, PB_ADD, pir_ref(F, sa), u32(m, oa)), 16, 8 * wa, wa);
         s->in[1] = db;
         s->in[2] = ci(m, 0);
