@@ -1590,16 +1590,31 @@ static void pack_set(GL *e, const Instr *in, const TTy *L, const Idx *ix)
     int v = in->args[0];
     const Instr *c = I(e, v);
     PirExpr *x;
-    if (c->op == OP_CAST && c->ty.rank > 0 && c->ty.dt == dt && ty(e, c->args[0])->dt == DT_F32 && !e->pre[v]) {
-        Idx cx = align(e, ix, &c->ty, L);
-        x = operand(e, c->args[0], &c->ty, &cx);
-    } else {
-        x = operand(e, v, L, ix);
-    }
-    PirExpr *h = pir_conv(F, PT_U32, pir_bitcast(F, PT_U16, pir_conv(F, pir_ty_of(dt), x)));
     PirLocal *w = gpu_var(e, in->index);
     PirExpr *at = gpu_op(e, PB_SHR, e->kx, gpu_i(e, 1));
     PirExpr *odd = gpu_op(e, PB_NE, gpu_op(e, PB_AND, e->kx, gpu_i(e, 1)), gpu_i(e, 0));
+    if (c->op == OP_CAST && c->ty.rank > 0 && c->ty.dt == dt && ty(e, c->args[0])->dt == DT_F32 && !e->pre[v]) {
+        Idx cx = align(e, ix, &c->ty, L);
+        x = operand(e, c->args[0], &c->ty, &cx);
+        /* f32 rounded: the even element's word holds its f32 bits until the
+         * odd one rounds both in one conversion (cvt.rn.bf16x2; the lane loop
+         * visits k and k + 1 in turn).  NVRTC made that of two single
+         * conversions itself, LLVM did not (F2F + PRMT per element: SASS of
+         * sdpa_bf16's D=128 key loop 619 -> 555 instructions from LLVM). */
+        PirStmt *i = pir_if(F, gpu_cur(e), odd);
+        i->els = pir_block(F);
+        PirLocal *r = pir_local(F, "h", PT_U32, 0);
+        pir_decl(F, i->body, r, NULL);
+        PirStmt *cv = pir_asm_stmt(F, i->body, dt == DT_BF16 ? PA_PACK_BF16X2 : PA_PACK_F16X2);
+        cv->out[0] = pir_ref(F, r);
+        cv->in[0] = pir_bitcast(F, PT_F32, pir_elem(F, w, at));
+        cv->in[1] = x;
+        pir_assign(F, i->body, w, at, pir_ref(F, r));
+        pir_assign(F, i->els, w, at, pir_bitcast(F, PT_U32, x));
+        return;
+    }
+    x = operand(e, v, L, ix);
+    PirExpr *h = pir_conv(F, PT_U32, pir_bitcast(F, PT_U16, pir_conv(F, pir_ty_of(dt), x)));
     PirExpr *lo = gpu_op(e, PB_AND, pir_elem(F, w, at), pir_int(F, PT_U32, 0xffff));
     PirExpr *hi = gpu_op(e, PB_OR, lo, gpu_op(e, PB_SHL, h, pir_int(F, PT_U32, 16)));
     pir_assign(F, gpu_cur(e), w, at, pir_select(F, odd, hi, h));

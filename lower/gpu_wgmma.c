@@ -131,6 +131,25 @@ static PirAsmOp wg_op(DType dt)
     }
 }
 
+/* x, the same in every lane of a warp (the warpgroup index), as lane 0's:
+ * ptxas cannot see that tid >> 7 is, but keeps a broadcast shuffle's
+ * result in uniform registers, and with it the shared addresses and the
+ * descriptors built from it (as CUTLASS's canonical_warp_group_idx).
+ * TKC_WG_UNIFORM=1 (off): SASS of sdpa_bf16's D=128 key loop 612 -> 578
+ * instructions, matmul_bf16's K loop 120 -> 107, but H200, same run: D=64
+ * 397.0 / 397.4 TFLOP/s vs 405.8 without, causal 358.6 / 357.7 vs 371.1,
+ * D=128 544.1 / 546.8 vs 547.7, matmul in turns with cuBLAS 0.982 / 1.016
+ * vs 0.981 / 1.016 at 4096^3 / 8192^3 (doc/bench/h200-s14-a3.log). */
+static PirExpr *warp_uniform(GpuMma *m, PirExpr *x)
+{
+    PirLocal *r = pir_local(F, "wg", PT_I32, 0);
+    pir_decl(F, gpu_cur(m->e), r, NULL);
+    PirStmt *s = pir_asm_stmt(F, gpu_cur(m->e), PA_WARP_UNIFORM);
+    s->out[0] = pir_ref(F, r);
+    s->in[0] = x;
+    return pir_ref(F, r);
+}
+
 void gpu_wg_wait(GpuMma *m, PirLocal *acc, int nacc, int n)
 {
     bound(m, PA_WG_WAIT, acc, nacc)->in[0] = ci(m, n);
@@ -144,6 +163,8 @@ void gpu_wg_dot(GpuMma *m, const GpuWgDot *d)
     int nacc = g->NI * 4;
     F->smem_align = 1024;
     PirExpr *wg = gpu_op(e, PB_SHR, gpu_tid(e), ci(m, 7));
+    if (tkc_knob("TKC_WG_UNIFORM", 0))
+        wg = warp_uniform(m, wg);
     /* this warpgroup's 64 rows of A; its TN columns of B */
     PirExpr *ra = gpu_mul(e, gpu_op(e, PB_REM, wg, ci(m, gm)), ci(m, 64 * wa));
     PirExpr *cn = gpu_op(e, PB_DIV, wg, ci(m, gm));

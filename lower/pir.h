@@ -306,6 +306,9 @@ typedef struct PirExpr {
     /* U32 out = two F32 rounded to bf16/f16: in[0] the low half, in[1] the high */      \
     X(PA_PACK_BF16X2, "pack_bf16x2", 1, 2, "cvt.rn.bf16x2.f32 %0, %2, %1;", "=r,f,f", 0) \
     X(PA_PACK_F16X2,  "pack_f16x2",  1, 2, "cvt.rn.f16x2.f32 %0, %2, %1;", "=r,f,f", 0)     \
+    /* U32 out = in[0] of lane 0: for a value the same in every lane of the warp    \
+     * (a warpgroup index), which ptxas then keeps in uniform registers */          \
+    X(PA_WARP_UNIFORM, "warp_uniform", 1, 1, "shfl.sync.idx.b32 %0, %1, 0, 31, -1;", "=r,r", 0) \
     /* no out; in: U32 shared address (PE_SADDR, 16-byte aligned), PTR global source   \
      * (16-byte aligned), U32 src-size (0..16): copies src-size bytes, zero-fills the   \
      * rest of the 16; asynchronous until a PA_CP_WAIT covers its group */             \

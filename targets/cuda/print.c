@@ -107,6 +107,7 @@ const char cuda_mma_prelude[] =
     "{ uint32_t r; asm(\"cvt.rn.bf16x2.f32 %0, %1, %2;\" : \"=r\"(r) : \"f\"(hi), \"f\"(lo)); return r; }\n"
     "TK_D uint32_t tk_pack_f16x2(float lo, float hi)\n"
     "{ uint32_t r; asm(\"cvt.rn.f16x2.f32 %0, %1, %2;\" : \"=r\"(r) : \"f\"(hi), \"f\"(lo)); return r; }\n"
+    "TK_D uint32_t tk_warp_uniform(uint32_t x) { return __shfl_sync(0xffffffffu, x, 0); }\n"
     "#define TK_DEF_MMA(N) \\\n"
     "    TK_D void tk_mma_##N(float &d0, float &d1, float &d2, float &d3, uint32_t a0, uint32_t a1, \\\n"
     "                         uint32_t a2, uint32_t a3, uint32_t b0, uint32_t b1) \\\n"

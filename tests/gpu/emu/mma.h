@@ -51,6 +51,8 @@ TK_D void tk_ldsm4t(uint32_t &a, uint32_t &b, uint32_t &c, uint32_t &d, uint32_t
 }
 
 TK_D uint32_t tk_pack_bf16x2(float lo, float hi) { return tk_f32_to_bf16(lo) | (uint32_t)tk_f32_to_bf16(hi) << 16; }
+/* only ever given a value the same in every lane of the warp: itself */
+TK_D uint32_t tk_warp_uniform(uint32_t x) { return x; }
 TK_D uint32_t tk_pack_f16x2(float lo, float hi) { return tk_f32_to_f16(lo) | (uint32_t)tk_f32_to_f16(hi) << 16; }
 TK_D int32_t tk_opaque(int32_t x) { return x; }   /* PA_OPAQUE: only optimizers see a difference */
 
