@@ -3,7 +3,7 @@
 # loops.  The wgmma descriptors of k step j as step 0's plus its offset / 16
 # (TKC_WG_DINC=2; session 6 measured it slower on a kernel since rewritten),
 # and at D=128 the logits' scale folded into exp2's FFMA (the D=64 loop's
-# form; tests/gpu/s14/ffma.tk): SASS of the D=128 loop 738 -> 612
+# form; tests/gpu/s14/ffma.tk, on branch s14-variants: now stdlib's): SASS of the D=128 loop 738 -> 612
 # instructions, D=64 498 -> 468, no spills.  Also FA3's turns (producer +
 # ping-pong + both dots in a turn) on the slimmer loop.  cuDNN in the same run.
 cd "$(dirname "$0")/../../.." || exit 2

@@ -5,7 +5,8 @@
 # instructions, the matmul K loop 120 -> 107) against TKC_WG_UNIFORM=0, and
 # LLVM's packed p (one cvt.rn.bf16x2 per pair: its key loop 619 -> 566).
 # Matmul in turns with cuBLAS, attention next to cuDNN, same run; then run
-# tests (cuda + nvptx, memcheck).
+# tests (cuda + nvptx, memcheck).  tests/gpu/s14/c2.tk (the causal kernel in
+# two passes, now stdlib's) is on branch s14-variants.
 cd "$(dirname "$0")/../../.." || exit 2
 t0=$(date +%s)
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
