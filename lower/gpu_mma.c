@@ -2634,10 +2634,12 @@ void gpu_mma_key_place(GpuMma *m)
  * waited for after p v's commit (TKC_WG_PAIR), so that one warpgroup's
  * softmax runs while the other's MMAs do.  On by default there: H200,
  * sdpa_bf16 B=4 H=16 S=T=4096 D=128, same run: 542.6 TFLOP/s vs 529.8
- * without the producer (cuDNN 619.2; doc/bench/h200-s14-a1.log).  The
- * causal kernels' one loop has no pair (p v reads this block's p): their
- * turns measured slower (389.2 vs 456.0), so they keep the producer alone.
- * TKC_WG_PAIR=1 / TKC_PINGPONG=1 ask for either anyway, =0 never. */
+ * without the producer (cuDNN 619.2; doc/bench/h200-s14-a1.log).  A loop
+ * without a pair (sdpa_tc's one loop, p v reading this block's p: its
+ * causal kernels until session 14) keeps the producer alone: its turns
+ * measured slower (389.2 vs 456.0); the causal kernels now take the two
+ * passes too (stdlib/attention.tk).  TKC_WG_PAIR=1 / TKC_PINGPONG=1 ask
+ * for either anyway, =0 never. */
 static void fa3_plan(GpuMma *m)
 {
     bool fa3 = false;
@@ -2665,6 +2667,15 @@ static PirExpr *key_stage(GpuMma *m, const Instr *dot, int v)
             return add(m, ci(m, key_at(m, p) + p->ldoff[i]), mul(m, ref(m, p->cur), ci(m, p->stage)));
         }
     return NULL;
+}
+
+/* Does loop hold a dot pair (plan_pair)? */
+static bool loop_paired(const GpuMma *m, const Instr *loop)
+{
+    for (int u = 1; u < m->k->instrs.n; u++)
+        if (m->pair[u] && tir_loop_of(I(m, u)) == loop)
+            return true;
+    return false;
 }
 
 /* ------------------------------------------------------------ warp-specialized key loops
@@ -2698,29 +2709,21 @@ static PirExpr *key_stage(GpuMma *m, const Instr *dot, int v)
  *
  * On by default (TKC_KEY_WS unset) where the loads are at least 128 wide
  * and one key loop qualifies (sdpa_tc's one loop at D >= 128, which its
- * causal kernels take), or several that each carry a dot pair (its two
- * passes without CAUSAL, which then take turns: fa3_plan).  H100, sdpa_bf16 B=4 H=16 S=T=4096 D=128, same
+ * causal kernels took until session 14), or several that each carry a dot
+ * pair (its two passes, which then take turns: fa3_plan).  H100,
+ * sdpa_bf16 B=4 H=16 S=T=4096 D=128, same
  * runs (doc/bench/h100-s12-s12-ws-2.log, -3.log): causal 450.2 / 451.7
  * TFLOP/s (two builds) vs 427.9 / 427.1 without the producer (450.1 vs
  * 438.1 in -2; cuDNN 560.4: 0.80x); TKC_KEY_WS=2 437.9, with persistent
  * blocks (TKC_PERSIST=1 TKC_PERSIST_ANY=1) 376.1.  Elsewhere off:
  * non-causal D=128 keeps the two passes (p of the block before carried over
- * in registers), which spill under the consumers' 240 registers (448-536
- * bytes stored vs 88 with 255; no longer, session 13): 407.1 / 412.6 (=1), 417.7 (=2) vs 488.0 /
- * 476.1; the one loop there with the producer 462.3 (=1), 481.5 (=2) vs
+ * in registers), which spilled under the consumers' 240 registers (448-536
+ * bytes stored vs 88 with 255; none since p is packed, session 13): 407.1
+ * / 412.6 (=1), 417.7 (=2) vs 488.0 / 476.1; the one loop there with the producer 462.3 (=1), 481.5 (=2) vs
  * 490.6 without (-2.log); the warpgroups' turns (TKC_PINGPONG=1) slower
  * still, 407.8, with TKC_WG_PAIR=1 430.6 vs 481.7, causal 339.8 / 362.0 vs
  * 390.4 (two passes, -2.log).  Not measured below D = 128 (D=64 runs two
  * blocks an SM: not with 384 threads; D=80 correct in the emulator). */
-/* Does loop hold a dot pair (plan_pair)? */
-static bool loop_paired(const GpuMma *m, const Instr *loop)
-{
-    for (int u = 1; u < m->k->instrs.n; u++)
-        if (m->pair[u] && tir_loop_of(I(m, u)) == loop)
-            return true;
-    return false;
-}
-
 #define KW_NREG_PRODUCER 24
 #define KW_NREG_CONSUMER 240   /* 128 x 24 + 256 x 240 <= 65536 registers */
 
