@@ -1581,9 +1581,12 @@ static void print_stmt(GL *e, const Instr *in, const Idx *ix, int rank, PirExpr 
 /* The update of a var kept packed (plan_packed): the lane's element into
  * word kx / 2 of it, the low half at an even kx (the word's first write:
  * the fragment lanes run over kx upwards), the high half at the odd kx
- * after it; the compiler makes the pair one conversion (F2FP).  A float
- * rounded right before (p = pf as bf16) goes from the float: the
- * conversion rounds the same way once. */
+ * after it.  A float rounded right before (p = pf as bf16) goes from the
+ * float: the even kx leaves its bits in the word and the odd one rounds
+ * both in one conversion (cvt.rn.bf16x2), which rounds the same way once.
+ * NVRTC made that of two single conversions itself, LLVM did not (F2F +
+ * PRMT per element: SASS of sdpa_bf16's D=128 key loop 619 -> 555
+ * instructions from LLVM). */
 static void pack_set(GL *e, const Instr *in, const TTy *L, const Idx *ix)
 {
     DType dt = e->k->vars.v[in->index].ty.dt;
@@ -1596,11 +1599,6 @@ static void pack_set(GL *e, const Instr *in, const TTy *L, const Idx *ix)
     if (c->op == OP_CAST && c->ty.rank > 0 && c->ty.dt == dt && ty(e, c->args[0])->dt == DT_F32 && !e->pre[v]) {
         Idx cx = align(e, ix, &c->ty, L);
         x = operand(e, c->args[0], &c->ty, &cx);
-        /* f32 rounded: the even element's word holds its f32 bits until the
-         * odd one rounds both in one conversion (cvt.rn.bf16x2; the lane loop
-         * visits k and k + 1 in turn).  NVRTC made that of two single
-         * conversions itself, LLVM did not (F2F + PRMT per element: SASS of
-         * sdpa_bf16's D=128 key loop 619 -> 555 instructions from LLVM). */
         PirStmt *i = pir_if(F, gpu_cur(e), odd);
         i->els = pir_block(F);
         PirLocal *r = pir_local(F, "h", PT_U32, 0);

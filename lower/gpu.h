@@ -124,7 +124,6 @@ typedef struct GpuMma {
     PirLocal **chain_acc;      /* such a later DOT -> the earlier one's accumulators */
     int *pair;                 /* single wgmma DOT -> the next one in its block, after whose
                                 * commit it may be waited for (plan_pair), or 0 */
-    int npair;                 /* how many such pairs */
     bool pairs;                /* the pairs are waited for so (TKC_WG_PAIR; gpu_mma_key_place) */
     bool turns;                /* the warpgroups take turns at the tensor cores in their key
                                 * loops (TKC_PINGPONG; gpu_mma_key_place) */

@@ -433,7 +433,6 @@ static void plan_pair(GpuMma *m)
                 outer |= m->chain[v] == x->id;
             if (m->wgd[x->id] && m->live[x->id] && !m->chain[x->id] && !outer)
                 m->pair[u] = x->id;
-            m->npair += m->pair[u] > 0;
             break;
         }
     }
@@ -2649,7 +2648,7 @@ static void fa3_plan(GpuMma *m)
     int pair = tkc_knob("TKC_WG_PAIR", -1), turns = tkc_knob("TKC_PINGPONG", -1);
     m->turns = turns == 1 || (turns < 0 && fa3);
     /* (turns on the cp.async mbarrier pipeline keep each dot's own wait) */
-    m->pairs = m->npair && (pair == 1 || (pair < 0 && fa3)) && !(m->turns && !m->nkw);
+    m->pairs = (pair == 1 || (pair < 0 && fa3)) && !(m->turns && !m->nkw);
     if (m->turns)
         m->defer = false;
 }
@@ -2710,17 +2709,17 @@ static bool loop_paired(const GpuMma *m, const Instr *loop)
  * On by default (TKC_KEY_WS unset) where the loads are at least 128 wide
  * and one key loop qualifies (sdpa_tc's one loop at D >= 128, which its
  * causal kernels took until session 14), or several that each carry a dot
- * pair (its two passes, which then take turns: fa3_plan).  H100,
- * sdpa_bf16 B=4 H=16 S=T=4096 D=128, same
- * runs (doc/bench/h100-s12-s12-ws-2.log, -3.log): causal 450.2 / 451.7
+ * pair (its two passes, which then take turns: fa3_plan).  H100, sdpa_bf16
+ * B=4 H=16 S=T=4096 D=128, same runs (doc/bench/h100-s12-s12-ws-2.log,
+ * -3.log): causal 450.2 / 451.7
  * TFLOP/s (two builds) vs 427.9 / 427.1 without the producer (450.1 vs
  * 438.1 in -2; cuDNN 560.4: 0.80x); TKC_KEY_WS=2 437.9, with persistent
  * blocks (TKC_PERSIST=1 TKC_PERSIST_ANY=1) 376.1.  Elsewhere off:
  * non-causal D=128 keeps the two passes (p of the block before carried over
  * in registers), which spilled under the consumers' 240 registers (448-536
  * bytes stored vs 88 with 255; none since p is packed, session 13): 407.1
- * / 412.6 (=1), 417.7 (=2) vs 488.0 / 476.1; the one loop there with the producer 462.3 (=1), 481.5 (=2) vs
- * 490.6 without (-2.log); the warpgroups' turns (TKC_PINGPONG=1) slower
+ * / 412.6 (=1), 417.7 (=2) vs 488.0 / 476.1; the one loop there with the
+ * producer 462.3 (=1), 481.5 (=2) vs 490.6 without (-2.log); the warpgroups' turns (TKC_PINGPONG=1) slower
  * still, 407.8, with TKC_WG_PAIR=1 430.6 vs 481.7, causal 339.8 / 362.0 vs
  * 390.4 (two passes, -2.log).  Not measured below D = 128 (D=64 runs two
  * blocks an SM: not with 384 threads; D=80 correct in the emulator). */
@@ -2935,7 +2934,7 @@ static int64_t wg_bwidth(const GpuMma *m, int v)
  * cores, one's softmax running while the other's MMAs do.  Warpgroup 1
  * arrives once before the loop (warpgroup 0 goes first) and warpgroup 0
  * takes that extra arrival after it, so every phase completes.
- * TKC_PINGPONG=1 (with TKC_KEY_MBAR=1; an experiment, off: slower).
+ * TKC_PINGPONG=1 with TKC_KEY_MBAR=1 (the cp.async stages; slower):
  * H100, sdpa_bf16 B=4 H=16 S=4096, 128 x 64 blocks, same run: D=128 276
  * TFLOP/s vs 273 with mbarriers alone and 288 with the block barrier;
  * D=64 255 vs 274 and 308; 4 stages worse still (doc/bench/
@@ -2943,7 +2942,9 @@ static int64_t wg_bwidth(const GpuMma *m, int v)
  * stages cost more than the turns win; a TMA producer (one thread) would
  * be the pipeline to try this on again: with TKC_KEY_TMA=2 (one thread
  * issues, one per warpgroup releases) it is slower too (doc/bench/
- * h100-s7-attn-2.log, see key_tma_mb). */
+ * h100-s7-attn-2.log, see key_tma_mb).  With the producer warpgroup
+ * (TKC_KEY_WS) and both dots of a pair in one turn it is the default for
+ * the loops fa3_plan picks. */
 #define PP_BAR 2
 
 /* The named barrier statement `what` (NBAR_SYNC, NBAR_ARRIVE) of id, 256 threads. */
