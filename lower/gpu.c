@@ -550,6 +550,8 @@ static int64_t elem_bytes(DType dt)
 
 typedef struct Slot { int64_t off, size; int end; } Slot;
 
+static int64_t al1k(int64_t x) { return x < 0 ? x : (x + 1023) / 1024 * 1024; }
+
 /* First fit over live ranges, in order of definition. */
 static void plan_smem(GL *e)
 {
@@ -578,6 +580,35 @@ static void plan_smem(GL *e)
             top = off + size;
     }
     e->smem = top;
+}
+
+/* Overlay: the shared buffers and the MMA staging region of a kernel whose
+ * key loops share one stage area (gpu_mma_key_place) may lie in that area
+ * when every one of them is first written after the last of those loops: the stages are dead by then (each
+ * loop's end waits for its copies and MMAs, and the barrier before a
+ * buffer's first write orders it after every warp's last read).  Not with
+ * the cross-warp scratch (read anywhere) nor in a persistent kernel (a
+ * producer warpgroup may fill the next program's stages while the
+ * consumers still read the buffers).  A producer of key loops (kw_plan)
+ * then waits at the top of each program until the consumers ended the
+ * one before (GpuMma.kw_done): with a block per program, as the launcher
+ * starts them unless the kernel is persistent, that costs nothing (the
+ * CPU stand-in, tests/gpu/emu, runs 3 blocks).  sdpa_tc's last p v dot stages its v
+ * block there (the staging region): -D BLOCK_N=176 at D=128 then fits
+ * sm_90a's 227 KB.  Returns the byte the buffers move by (1024-aligned), or
+ * -1.  TKC_KEY_OVERLAY=0: not. */
+static int64_t plan_overlay(const GL *e)
+{
+    const GpuMma *m = &e->mma;
+    int64_t end, at = al1k(gpu_mma_key_area_at(m, &end));
+    if (at < 0 || (e->smem <= 0 && !m->need) || e->scratch
+        || (m->need && m->need_pos - 1 <= m->key_end) || al1k(at + e->smem) + m->need > end
+        || e->k->persistent || tkc_knob("TKC_PERSIST", 0) == 1 || !tkc_knob("TKC_KEY_OVERLAY", 1))
+        return -1;
+    for (int v = 1; v < e->n; v++)
+        if (e->shared[v] && e->pos[v] <= m->key_end)
+            return -1;
+    return at;
 }
 
 /* ------------------------------------------------------------ layouts */
@@ -2245,7 +2276,7 @@ static void frag_store(GL *e, const Instr *st, const TTy *L)
 static int64_t epi_at(const GL *e)
 {
     const GpuMma *m = &e->mma;
-    int64_t at = m->off + m->need + m->res_need + m->early_need + m->ws_need + m->bar_need;
+    int64_t at = m->lead + m->res_need + m->early_need + m->ws_need + m->bar_need;
     return (at + 1023) / 1024 * 1024;
 }
 
@@ -3930,6 +3961,8 @@ static void build_producer(GL *e, const Instr *loop, int g0, int g1, int np)
 }
 
 int gpu_pos(const GL *e, int v) { return e->pos[v]; }
+int gpu_end(const GL *e, int v) { return e->end[v]; }
+int gpu_building(const GL *e) { return e->cur; }
 
 /* The producer of warp-specialized key loops (TKC_KEY_WS=1, gpu_mma.c):
  * the loop over programs, and in it each key loop's copies after the
@@ -3939,6 +3972,7 @@ static void build_key_producer(GL *e, const Instr **loops, int nl, int g0, int g
 {
     int depth = gpu_mma_kw_producer(&e->mma);
     open_programs(e, g0, g1, np);
+    gpu_mma_kw_program(&e->mma);
     for (int i = 0; i < nl; i++) {
         const Instr *loop = loops[i];
         gpu_ws_scalars(e, loop, false);
@@ -4057,6 +4091,8 @@ static void build(GL *e)
     }
     if (e->smem > 0)
         pir_barrier(F, gpu_cur(e));
+    if (nkw)
+        gpu_mma_kw_done(&e->mma);
     gpu_pop(e);
     if (ws) {
         gpu_pop(e);
@@ -4092,7 +4128,7 @@ PirFunc *gpu_lower(TirKernel *k, Diag *d)
     plan_recomp(&e);
     plan_vectors(&e);
     e.T = pick_threads(&e);
-    e.mma = (GpuMma){ .k = k, .a = e.a, .T = e.T, .V = e.V, .live = e.live, .e = &e,
+    e.mma = (GpuMma){ .k = k, .a = e.a, .T = e.T, .V = e.V, .live = e.live, .e = &e, .kw_done = -1,
                       .rows = has_row_reduce(&e) };
     gpu_mma_plan(&e.mma);
     plan_layouts(&e);
@@ -4112,8 +4148,23 @@ PirFunc *gpu_lower(TirKernel *k, Diag *d)
     if (!e.ok)
         return NULL;
     plan_smem(&e);
-    e.mma.off = e.smem;       /* the MMA staging region goes last, then the resident and early ones */
-    e.smem += e.mma.need + e.mma.res_need + e.mma.early_need + e.mma.ws_need + e.mma.bar_need;
+    int64_t over = plan_overlay(&e);
+    if (over >= 0) {          /* the shared buffers and the staging region inside the key loops' stages */
+        for (int v = 1; v < n; v++)
+            if (e.shared[v])
+                e.soff[v] += over;
+        e.mma.stg = al1k(over + e.smem);
+        e.mma.lead = 0;
+        if (e.mma.nkw) {      /* the producer waits for the program before (gpu_mma_kw_program) */
+            e.mma.kw_done = e.mma.bar_need;
+            e.mma.bar_need += 16;
+        }
+        e.smem = e.mma.res_need + e.mma.early_need + e.mma.ws_need + e.mma.bar_need;
+    } else {
+        e.mma.stg = e.smem;   /* the MMA staging region goes last, then the resident and early ones */
+        e.mma.lead = e.smem + e.mma.need;
+        e.smem = e.mma.lead + e.mma.res_need + e.mma.early_need + e.mma.ws_need + e.mma.bar_need;
+    }
     if (e.epi_need) {         /* TMA-stored epilogues: a region of their own, if it fits (sm_90: 227 KB) */
         int64_t at = (e.smem + 1023) / 1024 * 1024;
         if (at + e.epi_need > 227 * 1024)

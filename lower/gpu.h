@@ -104,7 +104,10 @@ typedef struct GpuMma {
     bool *on;                  /* DOTs on tensor cores */
     bool *fused;               /* VAR_GET/DOT/VAR_SET of an in-place accumulator */
     bool *frag_var;            /* vars held in the fragment layout */
-    int64_t need, off;         /* the staging region: bytes, offset in shared memory */
+    int64_t need, stg;         /* the staging region: bytes, offset in shared memory */
+    int need_pos;              /* 1 + the first position that uses it (0: none) */
+    int64_t lead;              /* where the resident region starts: after the staging one, or
+                                * at 0 when that lies in the key loops' stages (gpu.c) */
     struct GpuPipe **pipe;     /* FOR id -> its pipelined dot (gpu_mma.c), or NULL */
     bool *staged;              /* LOADs copied into shared memory by a pipelined loop */
     bool rows;                 /* prefer warp grids with WN = 1 (row reductions follow) */
@@ -115,6 +118,9 @@ typedef struct GpuMma {
                                 * loop body, gpu.c), not at the dot: offset in the early
                                 * region, or -1 */
     int64_t early_need;        /* the early region: bytes, after the resident region */
+    int64_t key_base, key_area; /* the stages key loops one after the other share: offset
+                                * in the early region, bytes (0: none; gpu_mma_key_place) */
+    int key_end;               /* the last preorder position inside those loops */
     bool *wg;                  /* DOTs on wgmma (gpu_wgmma.c: pipelined, sm_90a) */
     bool *wg_var;              /* vars accumulated by those */
     bool *wgd;                 /* other DOTs on wgmma, one at a time (flash attention's:
@@ -154,6 +160,11 @@ typedef struct GpuMma {
     struct GpuPipe *kw[4];
     int nkw;
     PirLocal *kw_pe;
+    /* their stages overlaid by what follows them (gpu.c plan_overlay): the
+     * "program done" mbarrier's offset in the mbarrier region (-1: none),
+     * the producer's parity bit of it */
+    int64_t kw_done;
+    PirLocal *kw_dp;
 } GpuMma;
 
 /* gpu_mma.c.  Set k, a, T, V, live, e, then plan (TKC_MMA=0 turns it off). */
@@ -209,8 +220,15 @@ int gpu_mma_kw_loops(const GpuMma *m, const Instr **loops);
 int gpu_mma_kw_producer(GpuMma *m);
 void gpu_mma_kw_produce(GpuMma *m, int i, PirExpr *lo, PirExpr *hi, PirExpr *step);
 void gpu_mma_kw_consumer(GpuMma *m);
+/* With kw_done: the producer waits at the top of each program until the
+ * consumers ended the one before (gpu_mma_kw_program), which they tell at
+ * the end of each program, after its last barrier (gpu_mma_kw_done). */
+void gpu_mma_kw_program(GpuMma *m);
+void gpu_mma_kw_done(GpuMma *m);
 /* gpu.c: instruction v's position in the kernel (program order) */
 int gpu_pos(const GL *e, int v);
+int gpu_end(const GL *e, int v);      /* the last position inside v (a loop) */
+int gpu_building(const GL *e);        /* the instruction being built */
 void gpu_mma_pp_turn(GpuMma *m);                   /* ping-pong: wait for this warpgroup's turn */
 bool gpu_mma_pp(const GpuMma *m);                 /* ping-pong consumers (two warpgroups of T) */
 /* gpu.c, for those: may the producer compute v (scalars of the program
@@ -235,6 +253,10 @@ void gpu_mma_stage_early(GpuMma *m, const int *v, int n);   /* barrier, stage th
  * the pipelines' stages once every load is in. */
 bool gpu_mma_key_load(GpuMma *m, int v, const Instr *loop);
 void gpu_mma_key_place(GpuMma *m);
+/* The key loops' shared stage area with the resident region at offset 0:
+ * its first byte, *end its end (gpu.c may lay the staging region and its
+ * own shared buffers over it: plan_overlay), or -1 when there is none. */
+int64_t gpu_mma_key_area_at(const GpuMma *m, int64_t *end);
 /* The warp grid of a DOT on tensor cores (false: not on tensor cores). */
 bool gpu_mma_grid(const GpuMma *m, const Instr *in, GpuGrid *g);
 /* Open the unrolled loops over a thread's slots of grid g: its slot k, row

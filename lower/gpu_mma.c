@@ -331,7 +331,7 @@ static void plan_resident(GpuMma *m, const Instr *in, int64_t E)
  * pass). */
 static int64_t res_at(const GpuMma *m, int v)
 {
-    int64_t at = m->off + m->need + m->res[v];
+    int64_t at = m->lead + m->res[v];
     return m->res_e[v] ? al1k(at) : at;
 }
 
@@ -513,6 +513,9 @@ bool gpu_mma_var(const GpuMma *m, const Instr *in)
 
 static void need(GpuMma *m, int64_t bytes)
 {
+    int p = 1 + gpu_pos(m->e, gpu_building(m->e));
+    if (!m->need_pos || p < m->need_pos)
+        m->need_pos = p;
     bytes = (bytes + 127) / 128 * 128;
     if (bytes > m->need)
         m->need = bytes;
@@ -735,7 +738,7 @@ static void to_block_into(GpuMma *m, PirLocal *src, PirLocal *d, const Grid *g, 
     PirExpr *in = rows < g->M ? op(m, PB_AND, op(m, PB_GE, s.i0, sl), op(m, PB_LT, s.i0, add(m, sl, ci(m, rows)))) : NULL;
     PirBlock *b = in ? pir_if(F, CUR, in)->body : CUR;
     PirExpr *at = add(m, mul(m, op(m, PB_SUB, s.i0, sl), ci(m, SO)), s.i1);
-    pir_store(F, b, pir_smem(src->ty, m->off, at), pir_elem(F, src, s.k));
+    pir_store(F, b, pir_smem(src->ty, m->stg, at), pir_elem(F, src, s.k));
     close_n(m, s.depth);
     pir_barrier(F, CUR);
     PirLocal *gl;
@@ -744,7 +747,7 @@ static void to_block_into(GpuMma *m, PirLocal *src, PirLocal *d, const Grid *g, 
     in = rows < g->M ? op(m, PB_AND, op(m, PB_GE, s.i0, sl), op(m, PB_LT, s.i0, add(m, sl, ci(m, rows)))) : NULL;
     b = in ? pir_if(F, CUR, in)->body : CUR;
     at = add(m, mul(m, op(m, PB_SUB, s.i0, sl), ci(m, SO)), s.i1);
-    pir_assign(F, b, d, s.k, pir_load(F, pir_smem(src->ty, m->off, at), NULL, NULL));
+    pir_assign(F, b, d, s.k, pir_load(F, pir_smem(src->ty, m->stg, at), NULL, NULL));
     close_n(m, s.depth + 1);
 }
 
@@ -831,7 +834,7 @@ int gpu_mma_bsrc(const GpuMma *m, const Instr *dot)
 
 /* The early region's byte offset in shared memory (after the staging and
  * the resident regions; final in the second pass). */
-static int64_t early_at(const GpuMma *m) { return m->off + m->need + m->res_need; }
+static int64_t early_at(const GpuMma *m) { return m->lead + m->res_need; }
 
 static int64_t wg_bwidth(const GpuMma *m, int v);
 
@@ -1055,7 +1058,7 @@ bool gpu_mma_dot(GpuMma *m, const Instr *in)
     PirExpr *kb = pp ? NULL : key_stage(m, in, bs);   /* copied by its key loop's pipeline */
     bool early = !pp && ((m->early[bs] >= 0 && !m->early_e[bs]) || kb);
     int64_t M = g.M, N = g.N, K = ty(m, a)->dim[1], SA = K + kd.pa, SB = N + kd.pb, SK = K + kd.pa;
-    int64_t offa = res ? res_at(m, a) : m->off, offb = own ? m->off + M * SA * es : m->off;
+    int64_t offa = res ? res_at(m, a) : m->stg, offb = own ? m->stg + M * SA * es : m->stg;
     PirExpr *ea, *eb;
     if (pp) {
         pipe_bases(m, pp, &ea, &eb);
@@ -1365,13 +1368,22 @@ static GpuPipe *pipe_of(const GpuMma *m, const Instr *dot)
     return p && p->dot == dot->id ? p : NULL;
 }
 
+int64_t gpu_mma_key_area_at(const GpuMma *m, int64_t *end)
+{
+    if (m->key_end < 0 || m->key_area <= 0)
+        return -1;
+    int64_t at = m->res_need + m->key_base;
+    *end = at + m->key_area;
+    return at;
+}
+
 /* The stages' first byte: wgmma's swizzled tiles start 1024-aligned;
  * a warp-specialized pipeline's after the early region. */
 static int64_t pipe_base(const GpuMma *m, const GpuPipe *p)
 {
     if (p->ws)
-        return al1k(m->off + m->need + m->res_need + m->early_need);
-    return p->ea ? (m->off + 1023) / 1024 * 1024 : m->off;
+        return al1k(m->lead + m->res_need + m->early_need);
+    return p->ea ? al1k(m->stg) : m->stg;
 }
 
 /* A key loop's stages' first byte (in the early region). */
@@ -1690,7 +1702,7 @@ static void copy_tile(GpuMma *m, int v, PirExpr *at, int64_t q0, int64_t q1, int
  * (with `empty`, of the warp-specialized pipeline's empty mbarrier). */
 static PirExpr *bar_addr_of(GpuMma *m, GpuPipe *p, PirExpr *slot, bool empty)
 {
-    int64_t at = m->off + m->need + m->res_need + m->early_need + m->ws_need + p->bar + (empty ? 8 * p->S : 0);
+    int64_t at = m->lead + m->res_need + m->early_need + m->ws_need + p->bar + (empty ? 8 * p->S : 0);
     return pir_saddr(F, add(m, ci(m, at), mul(m, slot, ci(m, 8))));
 }
 
@@ -1780,6 +1792,7 @@ static void key_bars(GpuMma *m)
 }
 
 static PirExpr *mmpp_turn(GpuMma *m, PirExpr *w);
+static PirExpr *kw_done_addr(GpuMma *m);
 
 void gpu_mma_kernel_head(GpuMma *m)
 {
@@ -1844,6 +1857,11 @@ void gpu_mma_kernel_head(GpuMma *m)
         PirStmt *x = pir_asm_stmt(F, CUR, PA_MBAR_INIT);
         x->in[0] = mmpp_turn(m, ci(m, w));
         x->in[1] = pir_int(F, PT_U32, m->T);
+    }
+    if (m->kw_done >= 0) {
+        PirStmt *x = pir_asm_stmt(F, CUR, PA_MBAR_INIT);
+        x->in[0] = pir_saddr(F, kw_done_addr(m));
+        x->in[1] = pir_int(F, PT_U32, 1);
     }
     pir_asm_stmt(F, CUR, PA_MBAR_FENCE);
     gpu_pop(m->e);
@@ -2394,7 +2412,7 @@ bool gpu_mma_pp(const GpuMma *m) { return m->pp; }
 /* The U32 shared address of warpgroup w's order mbarrier. */
 static PirExpr *mmpp_turn(GpuMma *m, PirExpr *w)
 {
-    int64_t at = m->off + m->need + m->res_need + m->early_need + m->ws_need + m->pp_bar;
+    int64_t at = m->lead + m->res_need + m->early_need + m->ws_need + m->pp_bar;
     return pir_saddr(F, add(m, ci(m, at), mul(m, w, ci(m, 8))));
 }
 
@@ -2614,13 +2632,21 @@ void gpu_mma_key_place(GpuMma *m)
         if (nested) {
             p->base = m->early_need;
             m->early_need += area;
-        } else if (area > shared) {
-            shared = area;
+            m->key_end = -1;
+        } else {
+            if (area > shared)
+                shared = area;
+            if (m->key_end >= 0 && gpu_end(m->e, v) > m->key_end)
+                m->key_end = gpu_end(m->e, v);
         }
     }
     for (int v = 1; v < m->k->instrs.n; v++)
         if (m->pipe[v] && m->pipe[v]->nld && m->pipe[v]->base < 0)
             m->pipe[v]->base = m->early_need;
+    if (m->key_end >= 0) {
+        m->key_base = m->early_need;
+        m->key_area = shared;
+    }
     m->early_need += shared;
     kw_plan(m);
     fa3_plan(m);
@@ -2854,6 +2880,8 @@ int gpu_mma_kw_loops(const GpuMma *m, const Instr **loops)
 int gpu_mma_kw_producer(GpuMma *m)
 {
     m->kw_pe = producer_open(m, tkc_knob("TKC_WS_NREG", 1), KW_NREG_PRODUCER, m->T);
+    if (m->kw_done >= 0)
+        m->kw_dp = let(m, "dp", pir_int(F, PT_U32, 1));
     return 1;
 }
 
@@ -2870,6 +2898,26 @@ void gpu_mma_kw_produce(GpuMma *m, int i, PirExpr *lo, PirExpr *hi, PirExpr *ste
     tma_copies(m, p, at, ref(m, cur));
     gpu_bind(m->e, p->lv, c);
     close_n(m, 2);
+}
+
+/* The U32 shared address of the "program done" mbarrier (kw_done). */
+static PirExpr *kw_done_addr(GpuMma *m)
+{
+    return ci(m, m->lead + m->res_need + m->early_need + m->ws_need + m->kw_done);
+}
+
+void gpu_mma_kw_program(GpuMma *m)
+{
+    if (m->kw_done >= 0)     /* bit 1 first: a fresh mbarrier's phase "before 0" has completed */
+        mb_wait(m, m->kw_dp, pir_saddr(F, kw_done_addr(m)), ci(m, 0));
+}
+
+void gpu_mma_kw_done(GpuMma *m)
+{
+    if (m->kw_done < 0)
+        return;
+    PirStmt *r = pir_if(F, CUR, op(m, PB_EQ, gpu_tid(m->e), ci(m, 0)));
+    pir_asm_stmt(F, r->body, PA_MBAR_ARRIVE)->in[0] = pir_saddr(F, kw_done_addr(m));
 }
 
 void gpu_mma_kw_consumer(GpuMma *m)
@@ -3062,7 +3110,7 @@ static bool wg_single(GpuMma *m, const Instr *in, const Grid *g)
     PirExpr *kb = key_stage(m, in, bs);       /* copied swizzled by its key loop's pipeline */
     bool res = !rega && m->res[a] >= 0 && m->res_e[a] == ea, owna = !rega && !res;
     bool early = !kb && m->early[bs] >= 0 && m->early_e[bs] == eb, ownb = !kb && !early;
-    int64_t own = al1k(m->off), bytes_a = al1k(M * K * 2);
+    int64_t own = al1k(m->stg), bytes_a = al1k(M * K * 2);
     if (owna || ownb)
         need(m, 1024 + (owna ? bytes_a : 0) + (ownb ? N * K * 2 : 0));
     PirExpr *at_a = ci(m, res ? res_at(m, a) : own);
