@@ -3201,9 +3201,14 @@ static bool wg_single(GpuMma *m, const Instr *in, const Grid *g)
  * 128 registers a thread, which small accumulators allow (sdpa_bf16 at
  * D = 64, 128 x 64 blocks: s and acc of 32 floats each; ptxas then spills
  * 76 bytes).  H100, B=4 H=16 S=4096: 204 -> 249 TFLOP/s, causal 174 -> 213
- * (doc/bench/h100-attn3-bench.log).  D = 128 or 128 x 128 blocks keep one
- * block (their accumulators would spill).  TKC_MIN_CTAS=N sets it (0 or 1:
- * none). */
+ * (doc/bench/h100-attn3-bench.log).  Up to 96 registers of accumulators
+ * (D = 64 at 128 x 128: s 64, acc 32; no spills in the TMA version since
+ * session 15's slimmer key loop): 457.4 vs 417.7 TFLOP/s at 128 x 64,
+ * causal 405.2 vs 366.2 (H100, doc/bench/h100-s15-b4.log); D = 128 keeps
+ * one block (at 128 x 64 s 32, acc 64 and p carried over 16: 300-450 bytes
+ * of spills with two).  Two copies of the shared memory must fit the
+ * arch's (TirKernel.smem_max; 200 KB where unknown).  TKC_MIN_CTAS=N sets
+ * it (0 or 1: none). */
 int gpu_mma_min_blocks(const GpuMma *m, int64_t smem)
 {
     int64_t most = 0;
@@ -3217,8 +3222,14 @@ int gpu_mma_min_blocks(const GpuMma *m, int64_t smem)
         /* the accumulators of the dots of one loop body live together */
         int64_t slots = 0;
         for (int u = 1; u < m->k->instrs.n; u++)
-            if (m->wgd[u] && I(m, u)->parent == I(m, v)->parent && dot_fits(m, I(m, u), &g))
+            if (m->wgd[u] && I(m, u)->parent == I(m, v)->parent && dot_fits(m, I(m, u), &g)) {
                 slots += g.NI * 4;
+                /* an A operand carried over from the iteration before (sdpa_tc's p at
+                 * D >= 128) lives beside them: 16-bit values two to a register */
+                const Instr *a = I(m, I(m, u)->args[0]);
+                if (a->op == OP_VAR_GET)
+                    slots += tty_numel(&a->ty) / m->T / (kind_of(a->ty.dt).es == 2 ? 2 : 1);
+            }
         /* and the tiles from outside the loop that it reads in registers
          * (sdpa_relpos's bias row tile) */
         const Instr *lp = tir_loop_of(I(m, v));
@@ -3240,5 +3251,6 @@ int gpu_mma_min_blocks(const GpuMma *m, int64_t smem)
     int n = tkc_knob("TKC_MIN_CTAS", -1);
     if (n >= 0)
         return n > 1 ? n : 0;
-    return any && m->T == 256 && most <= 64 && 2 * smem <= 200 * 1024 ? 2 : 0;
+    int64_t room = m->k->smem_max > 0 ? m->k->smem_max + 1024 : 200 * 1024;
+    return any && m->T == 256 && most <= 96 && 2 * (smem + (m->k->smem_max > 0 ? 1024 : 0)) <= room ? 2 : 0;
 }

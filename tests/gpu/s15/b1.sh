@@ -11,7 +11,7 @@ cd "$(dirname "$0")/../../.." || exit 2
 t0=$(date +%s)
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 f() { grep -E '^sdpa|^relpos|^  tkc|^  torch cudnn|^  torch sdpa|FAIL|ratio|rc ' "$1" | cut -c1-110; }
-ATTN_BLOCKS=${BLK:-def 128x176} ATTN_LLVM=0 ATTN_ONLY=${ONLY:-sdpa} ATTN_RELPOS=global \
+ATTN_BLOCKS=${BLK:-def 128x176 128x160} ATTN_LLVM=0 ATTN_ONLY=${ONLY:-sdpa} ATTN_RELPOS=global \
 ATTN_VARIANTS="${VARS:-ov0:TKC_KEY_OVERLAY=0,BLOCKS=def}" \
     timeout ${BTO:-300} sh tests/gpu/bench_attn.sh >$OUT/bench.txt 2>&1
 echo "bench rc $? ($(($(date +%s) - t0)) s)"; f $OUT/bench.txt
