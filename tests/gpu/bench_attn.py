@@ -164,7 +164,8 @@ def strided_check(cfg):
 
 
 def run_sdpa(path):
-    B, H, S = 4, 16, 4096
+    # ATTN_SHAPE="B H S" another shape (S = T), e.g. "1 16 16384"
+    B, H, S = (int(x) for x in os.environ.get("ATTN_SHAPE", "4 16 4096").split())
     cfgs = configs(path, "sdpa")
     for D in sorted({c["d"] for c in cfgs}):
         for causal in (False, True):

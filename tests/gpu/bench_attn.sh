@@ -5,6 +5,7 @@
 #   ATTN_BLOCKS="def 128x64 64x64" sh tests/gpu/bench_attn.sh    # BLOCK_MxBLOCK_N choices
 #                                   (def: the kernel's own blocks; default "def 128x128 64x64")
 #   ATTN_ONLY=sdpa|relpos  ATTN_COMPILE=1 (also time torch.compile of SDPA + bias)
+#   ATTN_SHAPE="B H S"  sdpa at another shape (default "4 16 4096", S = T)
 #   ATTN_RELPOS="global window"   which SAM shapes sdpa_relpos runs (default both)
 #   ATTN_VARIANTS="old:TKC_KEY_PIPE=0,SRC=old.tk s3:TKC_KEY_STAGES=3"
 #       each block choice once more per variant LABEL:SETTINGS, SETTINGS being
