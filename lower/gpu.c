@@ -584,19 +584,20 @@ static void plan_smem(GL *e)
 
 /* Overlay: the shared buffers and the MMA staging region of a kernel whose
  * key loops share one stage area (gpu_mma_key_place) may lie in that area
- * when every one of them is first written after the last of those loops: the stages are dead by then (each
- * loop's end waits for its copies and MMAs, and the barrier before a
- * buffer's first write orders it after every warp's last read).  Not with
- * the cross-warp scratch (read anywhere) nor in a persistent kernel (a
- * producer warpgroup may fill the next program's stages while the
- * consumers still read the buffers).  A producer of key loops (kw_plan)
- * then waits at the top of each program until the consumers ended the
- * one before (GpuMma.kw_done): with a block per program, as the launcher
- * starts them unless the kernel is persistent, that costs nothing (the
- * CPU stand-in, tests/gpu/emu, runs 3 blocks).  sdpa_tc's last p v dot stages its v
- * block there (the staging region): -D BLOCK_N=176 at D=128 then fits
- * sm_90a's 227 KB.  Returns the byte the buffers move by (1024-aligned), or
- * -1.  TKC_KEY_OVERLAY=0: not. */
+ * when each of them is first written after the last of those loops: the
+ * stages are dead by then (each loop's end waits for its copies and MMAs,
+ * and the barrier before a buffer's first write orders it after every
+ * warp's last read).  A producer warpgroup of those loops (kw_plan) then
+ * waits at the top of each program until the consumers ended the one
+ * before (GpuMma.kw_done), or it would fill the next program's stages under
+ * them: with a block per program, as the launcher starts them, that costs
+ * nothing (the CPU stand-in, tests/gpu/emu, runs 3 blocks and catches it).
+ * Not with the cross-warp scratch (read anywhere), nor in a persistent
+ * kernel (there the producer's copies for the next program during the
+ * epilogue are the point).  sdpa_tc's last p v dot stages its v block there
+ * (the staging region): D=128 takes 166 KB instead of 200, and -D
+ * BLOCK_N=176 fits sm_90a's 227 KB.  Returns the byte the buffers move by
+ * (1024-aligned), or -1.  TKC_KEY_OVERLAY=0: not. */
 static int64_t plan_overlay(const GL *e)
 {
     const GpuMma *m = &e->mma;

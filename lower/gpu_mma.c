@@ -3202,8 +3202,8 @@ static bool wg_single(GpuMma *m, const Instr *in, const Grid *g)
  * D = 64, 128 x 64 blocks: s and acc of 32 floats each; ptxas then spills
  * 76 bytes).  H100, B=4 H=16 S=4096: 204 -> 249 TFLOP/s, causal 174 -> 213
  * (doc/bench/h100-attn3-bench.log).  Up to 96 registers of accumulators
- * (D = 64 at 128 x 128: s 64, acc 32; no spills in the TMA version since
- * session 15's slimmer key loop): 457.4 vs 417.7 TFLOP/s at 128 x 64,
+ * (D = 64 at 128 x 128: s 64, acc 32; the TMA version spills nothing):
+ * 457.4 vs 417.7 TFLOP/s at 128 x 64,
  * causal 405.2 vs 366.2 (H100, doc/bench/h100-s15-b4.log); D = 128 keeps
  * one block (at 128 x 64 s 32, acc 64 and p carried over 16: 300-450 bytes
  * of spills with two).  Two copies of the shared memory must fit the

@@ -12,14 +12,5 @@ ATTN_BLOCKS=${BLK:-def 128x64} ATTN_LLVM=${LLVM:-1} ATTN_ONLY=${ONLY:-sdpa} ATTN
 ATTN_VARIANTS="${VARS:-}" timeout ${BTO:-200} sh tests/gpu/bench_attn.sh >$OUT/bench.txt 2>&1
 echo "bench rc $? ($(($(date +%s) - t0)) s)"; f $OUT/bench.txt
 T=${TESTS:-attention_d64 attention_d64_causal_wide attention_d64_causal attention_d80 attention_d128_n176}
-mkdir -p build/nv && ln -sfn ../tkc build/nv/tkc
-( for t in $T; do TKC_GPU_NVPTX=0 timeout 120 sh tests/gpu/run.sh $t 2>&1 | grep -E '^PASS|^FAIL|^SKIP|^ '; done >$OUT/cuda.txt ) &
-p1=$!
-( for t in $T; do TKC=build/nv/tkc TKC_GPU_NVPTX=only timeout 120 sh tests/gpu/run.sh $t 2>&1 | grep -E '^PASS|^FAIL|^SKIP|^ '; done >$OUT/nvptx.txt ) &
-p2=$!
-while kill -0 $p1 2>/dev/null || kill -0 $p2 2>/dev/null; do
-    [ $(($(date +%s) - t0)) -gt ${TTO:-420} ] && { echo "time limit: stopped" | tee -a $OUT/cuda.txt >>$OUT/nvptx.txt; pkill -f tests/gpu/run.sh; break; }
-    sleep 2
-done
-for f in $OUT/cuda.txt $OUT/nvptx.txt; do echo "== $f"; grep -v '^SKIP' "$f" | cut -c1-150 | head -30; done
+OUT=$OUT TTO=${TTO:-420} sh tests/gpu/run_both.sh $T
 echo "total $(($(date +%s) - t0)) s"
