@@ -550,8 +550,6 @@ static int64_t elem_bytes(DType dt)
 
 typedef struct Slot { int64_t off, size; int end; } Slot;
 
-static int64_t al1k(int64_t x) { return x < 0 ? x : (x + 1023) / 1024 * 1024; }
-
 /* First fit over live ranges, in order of definition. */
 static void plan_smem(GL *e)
 {
@@ -601,10 +599,13 @@ static void plan_smem(GL *e)
 static int64_t plan_overlay(const GL *e)
 {
     const GpuMma *m = &e->mma;
-    int64_t end, at = al1k(gpu_mma_key_area_at(m, &end));
-    if (at < 0 || (e->smem <= 0 && !m->need) || e->scratch
+    int64_t end, at = gpu_mma_key_area_at(m, &end);
+    if (at < 0)
+        return -1;
+    at = al1k(at);
+    if ((e->smem <= 0 && !m->need) || e->scratch
         || (m->need && m->need_pos - 1 <= m->key_end) || al1k(at + e->smem) + m->need > end
-        || e->k->persistent || tkc_knob("TKC_PERSIST", 0) == 1 || !tkc_knob("TKC_KEY_OVERLAY", 1))
+        || tkc_knob("TKC_PERSIST", e->k->persistent) == 1 || !tkc_knob("TKC_KEY_OVERLAY", 1))
         return -1;
     for (int v = 1; v < e->n; v++)
         if (e->shared[v] && e->pos[v] <= m->key_end)
@@ -2278,7 +2279,7 @@ static int64_t epi_at(const GL *e)
 {
     const GpuMma *m = &e->mma;
     int64_t at = m->lead + m->res_need + m->early_need + m->ws_need + m->bar_need;
-    return (at + 1023) / 1024 * 1024;
+    return al1k(at);
 }
 
 /* Can the epilogue of the tile L of a run in a wgmma K loop's fragments go
@@ -4167,7 +4168,7 @@ PirFunc *gpu_lower(TirKernel *k, Diag *d)
         e.smem = e.mma.lead + e.mma.res_need + e.mma.early_need + e.mma.ws_need + e.mma.bar_need;
     }
     if (e.epi_need) {         /* TMA-stored epilogues: a region of their own, if it fits (sm_90: 227 KB) */
-        int64_t at = (e.smem + 1023) / 1024 * 1024;
+        int64_t at = al1k(e.smem);
         if (at + e.epi_need > 227 * 1024)
             e.epi_off = true;
         /* only frag_store_lean's (NAME__nomap): not where it would leave

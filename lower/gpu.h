@@ -95,6 +95,10 @@ PirLocal *gpu_frag(GL *e, int v, const GpuGrid *g);
 PirLocal *gpu_frag_a(GL *e, int v, const GpuGrid *g, GpuGrid *ga);
 bool gpu_packed(const GL *e, int v);   /* the read of a var kept two 16-bit values to a word */
 
+/* wgmma's swizzled tiles and TMA stores' boxes start 1024-aligned: regions
+ * holding them reserve 1024 bytes more and round their offset up. */
+static inline int64_t al1k(int64_t x) { return (x + 1023) / 1024 * 1024; }
+
 typedef struct GpuMma {
     TirKernel *k;
     Arena *a;

@@ -242,9 +242,6 @@ static bool grid_of(const GpuMma *m, int64_t M, int64_t N, Grid *g)
 }
 
 static int vwidth(const GpuMma *m, int64_t n) { return gpu_vwidth(m->V, n); }
-/* wgmma's swizzled tiles start 1024-aligned: regions holding them reserve
- * 1024 bytes more and round their offset up */
-static int64_t al1k(int64_t x) { return (x + 1023) / 1024 * 1024; }
 static int64_t groups(const GpuMma *m, int64_t n) { return gpu_groups(m->T, m->V, n); }
 
 static bool half_dt(DType dt) { return dt == DT_F16 || dt == DT_BF16; }
@@ -1377,6 +1374,10 @@ int64_t gpu_mma_key_area_at(const GpuMma *m, int64_t *end)
     return at;
 }
 
+/* The mbarrier region's first byte (after the early and the warp-specialized
+ * stages' regions; final in the second pass). */
+static int64_t bar_region(const GpuMma *m) { return m->lead + m->res_need + m->early_need + m->ws_need; }
+
 /* The stages' first byte: wgmma's swizzled tiles start 1024-aligned;
  * a warp-specialized pipeline's after the early region. */
 static int64_t pipe_base(const GpuMma *m, const GpuPipe *p)
@@ -1702,7 +1703,7 @@ static void copy_tile(GpuMma *m, int v, PirExpr *at, int64_t q0, int64_t q1, int
  * (with `empty`, of the warp-specialized pipeline's empty mbarrier). */
 static PirExpr *bar_addr_of(GpuMma *m, GpuPipe *p, PirExpr *slot, bool empty)
 {
-    int64_t at = m->lead + m->res_need + m->early_need + m->ws_need + p->bar + (empty ? 8 * p->S : 0);
+    int64_t at = bar_region(m) + p->bar + (empty ? 8 * p->S : 0);
     return pir_saddr(F, add(m, ci(m, at), mul(m, slot, ci(m, 8))));
 }
 
@@ -2412,7 +2413,7 @@ bool gpu_mma_pp(const GpuMma *m) { return m->pp; }
 /* The U32 shared address of warpgroup w's order mbarrier. */
 static PirExpr *mmpp_turn(GpuMma *m, PirExpr *w)
 {
-    int64_t at = m->lead + m->res_need + m->early_need + m->ws_need + m->pp_bar;
+    int64_t at = bar_region(m) + m->pp_bar;
     return pir_saddr(F, add(m, ci(m, at), mul(m, w, ci(m, 8))));
 }
 
@@ -2903,7 +2904,7 @@ void gpu_mma_kw_produce(GpuMma *m, int i, PirExpr *lo, PirExpr *hi, PirExpr *ste
 /* The U32 shared address of the "program done" mbarrier (kw_done). */
 static PirExpr *kw_done_addr(GpuMma *m)
 {
-    return ci(m, m->lead + m->res_need + m->early_need + m->ws_need + m->kw_done);
+    return ci(m, bar_region(m) + m->kw_done);
 }
 
 void gpu_mma_kw_program(GpuMma *m)
@@ -3203,8 +3204,8 @@ static bool wg_single(GpuMma *m, const Instr *in, const Grid *g)
  * 76 bytes).  H100, B=4 H=16 S=4096: 204 -> 249 TFLOP/s, causal 174 -> 213
  * (doc/bench/h100-attn3-bench.log).  Up to 96 registers of accumulators
  * (D = 64 at 128 x 128: s 64, acc 32; the TMA version spills nothing):
- * 457.4 vs 417.7 TFLOP/s at 128 x 64,
- * causal 405.2 vs 366.2 (H100, doc/bench/h100-s15-b4.log); D = 128 keeps
+ * 457.4 vs 417.7 TFLOP/s at 128 x 64, causal 405.2 vs 366.2 (H100,
+ * doc/bench/h100-s15-b4.log); D = 128 keeps
  * one block (at 128 x 64 s 32, acc 64 and p carried over 16: 300-450 bytes
  * of spills with two).  Two copies of the shared memory must fit the
  * arch's (TirKernel.smem_max; 200 KB where unknown).  TKC_MIN_CTAS=N sets

@@ -29,7 +29,7 @@ static const struct {
     { "TKC_EPI_LEAN", "0: a wgmma K loop's tile stored by the threads (NAME without a map of the result, NAME__nomap) a masked branch per pair of fragment slots, unrolled (frag_store), not through shared memory by one loop over each 64 x 64 box (gpu.c, frag_store_lean: a fraction of the code); 2 (default): in NAME only; 1: in NAME__nomap too (H100: 14-18% slower there on aligned tiles, doc/bench/h100-s12-s12-ir-1.log)" },
     { "TKC_EPI_WGBAR", "0: a warp-specialized kernel's TMA-stored epilogue synchronizes all consumer warpgroups on their common barrier (else each on a named barrier of its own, 4 + w, 128 threads)" },
     { "TKC_FIT_EPI", "0: a kernel with blocks > 1 whose shared memory does not fit blocks times keeps its attention epilogue's block-layout copy through shared memory (else lowered again with the epilogue in the fragments, gpu.c store_lay); 2: every kernel's epilogue in the fragments where it can" },
-    { "TKC_KEY_OVERLAY", "0: the shared buffers defined after the key loops keep a region of their own instead of lying in those loops' stages (gpu.c plan_overlay)" },
+    { "TKC_KEY_OVERLAY", "0: the MMA staging region and the shared buffers first written after the key loops keep regions of their own instead of lying in those loops' stages (gpu.c plan_overlay)" },
     { "TKC_FIT_STAGES", "0: a kernel with blocks > 1 and stages > 2 keeps its stages where blocks copies of its shared memory do not fit the arch's" },
     { "TKC_FRAG_EPI", "0: the K loop's epilogue goes to the block layout through shared memory" },
     { "TKC_FRAG_TR", "0: store(p, trans(x)) of a tile x in fragments goes through shared memory (else each thread stores its own elements of x, transposed: gpu.c, store_lay)" },
