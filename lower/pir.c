@@ -386,8 +386,12 @@ PirStmt *pir_asm_stmt(PirFunc *f, PirBlock *b, PirAsmOp op)
 
 char *pir_asm_text(Arena *a, const PirStmt *s)
 {
+    return pir_asm_text_at(a, s, pir_asm[s->asm_op].nout + s->nacc);
+}
+
+char *pir_asm_text_at(Arena *a, const PirStmt *s, int first)
+{
     const PirAsmInfo *ai = &pir_asm[s->asm_op];
-    int first = ai->nout + s->nacc;        /* the number of input 0 */
     Buf b = { .a = a };
     buf_puts(&b, "");
     for (const char *t = ai->ptx; *t; t++) {

@@ -582,6 +582,8 @@ PirStmt *pir_asm_stmt(PirFunc *f, PirBlock *b, PirAsmOp op);       /* fill out[]
  * constraints for LLVM: outputs, "=f" per bound element, inputs, then the
  * tied inputs (the table's digits, or the bound elements' numbers). */
 char *pir_asm_text(Arena *a, const PirStmt *s);
+/* the same with input 0 numbered first (several statements in one asm) */
+char *pir_asm_text_at(Arena *a, const PirStmt *s, int first);
 char *pir_asm_cons(Arena *a, const PirStmt *s);
 
 /* --emit=pir: the function in a readable form. */

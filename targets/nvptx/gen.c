@@ -671,23 +671,28 @@ static void host_asm(Gen *g, const PirStmt *s, const PirAsmInfo *info, LLVMTypeR
 
 /* PS_ASM bound to a register array (pir.h: PirStmt.acc): the elements are
  * outputs after the table's (none so far) with tied inputs after the
- * others; on the stand-in tk_nvx_NAME(elements[], nacc, inputs). */
-static void asm_bound(Gen *g, const PirStmt *s)
+ * others; on the stand-in tk_nvx_NAME(elements[], nacc, inputs).  On the
+ * GPU the ns statements at s (consecutive, bound to the same elements,
+ * bound_run) become one asm: a wgmma dot's fence and k steps bind 64
+ * accumulators each, and one call per step made sdpa_bf16 D=128's module
+ * 6400 extractvalues of its ~20000 instructions. */
+static void asm_bound(Gen *g, const PirStmt *const *s, int ns)
 {
     Ll *l = g->l;
-    const PirAsmInfo *info = &pir_asm[s->asm_op];
     Arena *a = g->f->a;
-    int n = s->nacc, nargs = 0;
+    int n = s[0]->nacc, nargs = 0, nin = 0;
+    for (int j = 0; j < ns; j++)
+        nin += pir_asm[s[j]->asm_op].nin;
     LLVMTypeRef *outt = arena_alloc(a, sizeof *outt * (size_t)n);
-    LLVMTypeRef *argt = arena_alloc(a, sizeof *argt * (size_t)(n + info->nin + 2));
-    LLVMValueRef *args = arena_alloc(a, sizeof *args * (size_t)(n + info->nin + 2));
+    LLVMTypeRef *argt = arena_alloc(a, sizeof *argt * (size_t)(n + nin + 2));
+    LLVMValueRef *args = arena_alloc(a, sizeof *args * (size_t)(n + nin + 2));
     PirExpr *el = arena_alloc(a, sizeof *el * (size_t)n), *ix = arena_alloc(a, sizeof *ix * (size_t)n);
-    bool ia = s->acc->ty == PT_I32;       /* wgmma s8's accumulators */
+    bool ia = s[0]->acc->ty == PT_I32;    /* wgmma s8's accumulators */
     LLVMTypeRef et = ia ? l->t_i32 : l->t_f32;
     for (int i = 0; i < n; i++) {
         outt[i] = et;
-        ix[i] = (PirExpr){ .kind = PE_CONST, .ty = PT_I32, .ival = s->acc0 + i };
-        el[i] = (PirExpr){ .kind = PE_ELEM, .ty = ia ? PT_I32 : PT_F32, .local = s->acc, .a = &ix[i] };
+        ix[i] = (PirExpr){ .kind = PE_CONST, .ty = PT_I32, .ival = s[0]->acc0 + i };
+        el[i] = (PirExpr){ .kind = PE_ELEM, .ty = ia ? PT_I32 : PT_F32, .local = s[0]->acc, .a = &ix[i] };
     }
     LLVMTypeRef bt = LLVMArrayType2(et, (uint64_t)n);
     LLVMValueRef buf = NULL;
@@ -696,36 +701,73 @@ static void asm_bound(Gen *g, const PirStmt *s)
         args[nargs] = buf, argt[nargs++] = LLVMPointerTypeInContext(l->c, 0);
         args[nargs] = ll_i32(l, n), argt[nargs++] = l->t_i32;
     }
-    for (int i = 0; i < info->nin; i++) {
-        args[nargs] = ex(g, s->in[i]);
-        argt[nargs] = LLVMTypeOf(args[nargs]);
-        nargs++;
+    Buf text = { .a = a }, cons = { .a = a };
+    buf_puts(&text, "");
+    buf_puts(&cons, "");
+    for (int i = 0; i < n; i++)
+        buf_printf(&cons, "%s=%c", i ? "," : "", ia ? 'r' : 'f');
+    bool memory = false;
+    for (int j = 0; j < ns; j++) {
+        const PirAsmInfo *info = &pir_asm[s[j]->asm_op];
+        int first = nargs + n;             /* this statement's input 0 */
+        for (int i = 0; i < info->nin; i++) {
+            args[nargs] = ex(g, s[j]->in[i]);
+            argt[nargs] = LLVMTypeOf(args[nargs]);
+            nargs++;
+        }
+        buf_printf(&text, "%s%s", j ? "\n\t" : "", pir_asm_text_at(a, s[j], first));
+        if (*info->cons)
+            buf_printf(&cons, ",%s", info->cons);
+        memory |= info->memory;
     }
     if (l->host) {
         for (int i = 0; i < n; i++) {
             LLVMValueRef at[2] = { ll_i32(l, 0), ll_i32(l, i) };
             LLVMBuildStore(g->b, ex(g, &el[i]), LLVMBuildInBoundsGEP2(g->b, bt, buf, at, 2, ""));
         }
-        ll_call(l, arena_printf(a, "tk_nvx_%s", info->name), l->t_void, argt, args, nargs);
+        ll_call(l, arena_printf(a, "tk_nvx_%s", pir_asm[s[0]->asm_op].name), l->t_void, argt, args, nargs);
         for (int i = 0; i < n; i++) {
             LLVMValueRef at[2] = { ll_i32(l, 0), ll_i32(l, i) };
             write_lvalue(g, &el[i], LLVMBuildLoad2(g->b, et, LLVMBuildInBoundsGEP2(g->b, bt, buf, at, 2, ""), ""));
         }
         return;
     }
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n; i++) {
         args[nargs] = ex(g, &el[i]), argt[nargs++] = et;
-    const char *cons = pir_asm_cons(a, s);
-    if (info->memory)
-        cons = arena_printf(a, "%s%s~{memory}", cons, *cons ? "," : "");
-    const char *text = asm_text(a, pir_asm_text(a, s));
+        buf_printf(&cons, ",%d", i);
+    }
+    if (memory)
+        buf_puts(&cons, ",~{memory}");
+    const char *tx = asm_text(a, text.s);
     LLVMTypeRef rt = LLVMStructTypeInContext(l->c, outt, (unsigned)n, 0);
     LLVMTypeRef ft = LLVMFunctionType(rt, argt, (unsigned)nargs, 0);
-    LLVMValueRef fn = LLVMGetInlineAsm(ft, text, strlen(text), cons, strlen(cons), 1, 0,
+    LLVMValueRef fn = LLVMGetInlineAsm(ft, tx, strlen(tx), cons.s, strlen(cons.s), 1, 0,
                                        LLVMInlineAsmDialectATT, 0);
     LLVMValueRef r = LLVMBuildCall2(g->b, ft, fn, args, (unsigned)nargs, "");
     for (int i = 0; i < n; i++)
         write_lvalue(g, &el[i], LLVMBuildExtractValue(g->b, r, (unsigned)i, ""));
+}
+
+/* The number of statements from b's i-th that asm_bound makes one asm of:
+ * PS_ASMs bound to the same elements, none reading them in its inputs (the
+ * asm's inputs are all read before its first instruction), on the GPU. */
+static int bound_run(const Gen *g, const PirBlock *b, int i)
+{
+    const PirStmt *s = b->s.v[i];
+    int j = i + 1;
+    if (g->l->host)
+        return 1;
+    for (; j < b->s.n; j++) {
+        const PirStmt *t = b->s.v[j];
+        if (t->kind != PS_ASM || t->acc != s->acc || t->acc0 != s->acc0 || t->nacc != s->nacc)
+            break;
+        bool reads = false;
+        for (int k = 0; k < pir_asm[t->asm_op].nin; k++)
+            reads |= pir_uses(t->in[k], s->acc);
+        if (reads)
+            break;
+    }
+    return j - i;
 }
 
 /* PS_ASM: outputs as a struct (or one value); a constraint that is a digit
@@ -735,7 +777,7 @@ static void asm_stmt(Gen *g, const PirStmt *s)
     Ll *l = g->l;
     const PirAsmInfo *info = &pir_asm[s->asm_op];
     if (s->nacc) {
-        asm_bound(g, s);
+        asm_bound(g, &s, 1);
         return;
     }
     if (s->asm_op == PA_OPAQUE) {      /* LLVM's own allocation does better with the value shared */
@@ -1089,8 +1131,14 @@ static void stmt(Gen *g, const PirStmt *s)
 
 static void stmts(Gen *g, const PirBlock *b)
 {
-    for (int i = 0; i < b->s.n && g->ok; i++)
-        stmt(g, b->s.v[i]);
+    for (int i = 0, n; i < b->s.n && g->ok; i += n) {
+        const PirStmt *s = b->s.v[i];
+        n = s->kind == PS_ASM && s->nacc ? bound_run(g, b, i) : 1;
+        if (n > 1)
+            asm_bound(g, (const PirStmt *const *)&b->s.v[i], n);
+        else
+            stmt(g, s);
+    }
 }
 
 /* ------------------------------------------------------------ the function */
