@@ -137,7 +137,8 @@ typedef struct GpuMma {
     bool pairs;                /* the pairs are waited for so (TKC_WG_PAIR; gpu_mma_key_place) */
     bool turns;                /* the warpgroups take turns at the tensor cores in their key
                                 * loops (TKC_PINGPONG; gpu_mma_key_place) */
-    PirLocal **pair_acc;       /* such a later DOT -> the earlier one's accumulators */
+    PirLocal **pair_acc;       /* such a later DOT -> the earlier one's accumulators, */
+    int *pair_nacc;            /* and their number */
     bool defer;                /* TKC_WG_DEFER */
     int ndefer;                /* single wgmma DOTs issued, not yet waited for (TKC_WG_DEFER) */
     int defer_id[8];           /* their ids, */

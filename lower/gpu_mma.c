@@ -457,6 +457,7 @@ void gpu_mma_plan(GpuMma *m)
     m->chain_acc = arena_alloc(m->a, sizeof(PirLocal *) * ((size_t)n + 1));
     m->pair = arena_alloc(m->a, sizeof(int) * ((size_t)n + 1));
     m->pair_acc = arena_alloc(m->a, sizeof(PirLocal *) * ((size_t)n + 1));
+    m->pair_nacc = arena_alloc(m->a, sizeof(int) * ((size_t)n + 1));
     if (!tkc_knob("TKC_MMA", 1))
         return;
     int *uses = tir_use_counts(k);
@@ -1157,10 +1158,20 @@ void gpu_mma_var_op(GpuMma *m, const Instr *in)
     Grid g;
     if (m->fused[in->id] || !var_grid(m, in->index, &g))
         return;
-    if (in->op == OP_VAR_SET)
-        from_tile(m, gpu_var(m->e, in->index), in->args[0], &g);
+    /* a value already in the var's fragments (acc = acc * alpha, before
+     * acc = dot(p, v, acc)) is copied slot by slot; read at each slot's
+     * index (from_tile) it would go through a shared buffer: 64 KB more
+     * for tests/run/flash_inplace.tk's [128, 128] f32 acc */
+    PirLocal *src = in->op == OP_VAR_SET ? gpu_frag(m->e, in->args[0], &g) : NULL;
+    PirLocal *dst = gpu_var(m->e, in->index);
+    if (src && src->ty == dst->ty && src->n == dst->n) {
+        PirExpr *k = loop(m, "k", g.MI * g.NI * 4, 1, true);
+        pir_assign(F, CUR, dst, k, pir_elem(F, src, k));
+        close_n(m, 1);
+    } else if (in->op == OP_VAR_SET)
+        from_tile(m, dst, in->args[0], &g);
     else
-        to_block(m, gpu_var(m->e, in->index), in->id, &g, 0);
+        to_block(m, dst, in->id, &g, 0);
 }
 
 /* ------------------------------------------------------------ pipelined K loops */
@@ -3177,12 +3188,13 @@ static bool wg_single(GpuMma *m, const Instr *in, const Grid *g)
     if (m->pairs && m->pair[in->id]) {        /* waited for after the next dot's commit */
         close_n(m, 1);
         m->pair_acc[m->pair[in->id]] = acc;
+        m->pair_nacc[m->pair[in->id]] = g->NI * 4;
         if (!m->fused[in->id])
             gpu_bind(m->e, in->id, acc);
         return true;
     }
     if (m->pair_acc[in->id])                  /* the earlier dot's group (plan_pair) */
-        gpu_wg_wait(m, m->pair_acc[in->id], g->NI * 4, 1);
+        gpu_wg_wait(m, m->pair_acc[in->id], m->pair_nacc[in->id], 1);
     gpu_wg_wait(m, acc, g->NI * 4, 0);
     const Instr *kl = kb ? tir_loop_of(in) : NULL;
     GpuPipe *kp = kl ? m->pipe[kl->id] : NULL;

@@ -5,6 +5,8 @@
  *   ATT_D        the head dim its header was made with (-D D=..)
  *   ATT_CAUSAL   1 when made with -D CAUSAL=true
  *   ATT_RELPOS   1 when sdpa_relpos is in the header
+ *   ATT_HALF_ONLY  1 when the header has only sdpa_bf16 and sdpa_f16 (a
+ *                test's own kernels under those names and signatures)
  *
  * includes its generated header and tkt.h, then this file, and calls
  * att_main().  Every result is compared with a float64 naive attention
@@ -19,6 +21,9 @@
 
 #ifndef ATT_LONG
 #define ATT_LONG 0                /* 1: also sdpa_bf16 / sdpa_f16 at S = 4097 */
+#endif
+#ifndef ATT_HALF_ONLY
+#define ATT_HALF_ONLY 0
 #endif
 #define ATT_PAD 3                 /* o's rows are D + ATT_PAD wide */
 
@@ -101,6 +106,10 @@ typedef struct {
     AttView q, k, v;
 } AttQkv;
 
+/* o's strides, [B, H, S, D] order (att_out; att_half_case sets its own) */
+static int64_t att_os[4];
+
+#if !ATT_HALF_ONLY
 static AttQkv att_qkv(int64_t B, int64_t H, int64_t S, int64_t T, int packed, double lo, double hi)
 {
     AttQkv r;
@@ -123,7 +132,6 @@ static AttQkv att_qkv(int64_t B, int64_t H, int64_t S, int64_t T, int packed, do
 }
 
 /* o as a [B, S, H, D + ATT_PAD] buffer; the view is [B, H, S, D]. */
-static int64_t att_os[4];
 static float *att_out(int64_t B, int64_t H, int64_t S)
 {
     const int64_t DP = ATT_D + ATT_PAD;
@@ -163,6 +171,7 @@ static void att_compare(const char *what, int64_t B, int64_t H, int64_t S, const
     if (lse)
         tkt_close("lse", lse, rlse, B * H * S, 1e-4, 1e-5);
 }
+#endif
 
 /* 0.0: 1/sqrt(D); -0.2: a negative scale (sdpa_tc negates q for it) */
 static const double att_scales[] = {0.125, 1.0, 0.0, 0.3, -0.2};
@@ -172,6 +181,7 @@ static double att_scale(int which)
     return s != 0 ? s : 1.0 / sqrt((double)ATT_D);
 }
 
+#if !ATT_HALF_ONLY
 /* ---- sdpa, sdpa_lse: f32 ---- */
 
 static void att_sdpa_case(int with_lse, int64_t B, int64_t H, int64_t S, int64_t T, int which)
@@ -249,6 +259,8 @@ static void att_mask_case(int bcast, int64_t B, int64_t H, int64_t S, int64_t T,
     free(rlse);
     tkt_reset();
 }
+
+#endif
 
 /* ---- sdpa_bf16, sdpa_f16: 16-bit storage ---- */
 
@@ -427,6 +439,7 @@ static void att_relpos_errors(void)
 }
 #endif
 
+#if !ATT_HALF_ONLY
 /* NULL tensors and negative dims: an error status and nothing written. */
 static void att_errors(void)
 {
@@ -459,8 +472,11 @@ static void att_errors(void)
     tkt_reset();
 }
 
+#endif
+
 static int att_main(const char *test)
 {
+#if !ATT_HALF_ONLY
     /* sdpa over odd lengths, T == S and T != S, B = 1 (and once B = 2). */
     static const int64_t st[][3] = {{1, 1, 2},   {17, 17, 2},  {100, 100, 2}, {257, 257, 1},
                                     {17, 100, 2}, {100, 17, 2}, {1, 257, 2},  {257, 1, 2},
@@ -480,6 +496,7 @@ static int att_main(const char *test)
     att_mask_case(0, 1, 2, 100, 257, 1);
     att_mask_case(0, 2, 1, 65, 33, 2);
     att_mask_case(1, 1, 3, 1, 100, 3);
+#endif
     /* 16-bit storage */
     att_half_case(0, 1, 2, 100, 100, 0);
     att_half_case(0, 1, 2, 17, 257, 2);
@@ -522,6 +539,8 @@ static int att_main(const char *test)
     att_relpos_case(1, 1, 1, 1, 17, 5, 3);
     att_relpos_errors();
 #endif
+#if !ATT_HALF_ONLY
     att_errors();
+#endif
     return tkt_done(test);
 }
