@@ -1954,12 +1954,34 @@ static void mb_filled(GpuMma *m, GpuPipe *p, PirExpr *slot)
     pir_asm_stmt(F, CUR, PA_MBAR_ARRIVE)->in[0] = ref(m, b);
 }
 
+/* An mbarrier wait into block b.  TKC_MBAR_SUSPEND=N (ns; 0: off): with
+ * try_wait's suspend-time hint, so that a thread whose phase has not
+ * completed sleeps until it does instead of coming back to spin (CUTLASS's
+ * barriers pass 10 ms).  Nsight Compute, H100, sdpa_bf16 D=128 B=4 H=16
+ * S=T=4096: without it the producer's waits for empty stages issued 33 M
+ * instructions of 385 M, try_wait and its branch about 260 times a wait,
+ * on the issue slots of a scheduler two consumer warps use
+ * (doc/bench/h100-s16-ncu.log).  But the consumers leave those slots idle
+ * more than half the time anyway: same run, 10 ms / 1 us hints against
+ * none, D=128 547.5 / 551.3 vs 544.2 TFLOP/s, causal 459.8 / 460.4 vs
+ * 456.5, D=64 457.8 / 456.9 vs 472.7 (the first build timed reads high
+ * there), matmul_bf16 0.984 vs 0.987 of cuBLAS at 4096^3
+ * (doc/bench/h100-s16-g4.log): noise, so off. */
+static PirStmt *mbar_wait(GpuMma *m, PirBlock *b)
+{
+    int ns = tkc_knob("TKC_MBAR_SUSPEND", 0);
+    PirStmt *w = pir_asm_stmt(F, b, ns > 0 ? PA_MBAR_WAIT_S : PA_MBAR_WAIT);
+    if (ns > 0)
+        w->in[2] = pir_int(F, PT_U32, ns);
+    return w;
+}
+
 /* Wait for the phase of mbarrier `bar` whose parity is bit `slot` of
  * *bits, and flip the bit. */
 static void mb_wait(GpuMma *m, PirLocal *bits, PirExpr *bar, PirExpr *slot)
 {
     PirExpr *s32 = pir_conv(F, PT_U32, slot);
-    PirStmt *w = pir_asm_stmt(F, CUR, PA_MBAR_WAIT);
+    PirStmt *w = mbar_wait(m, CUR);
     w->in[0] = bar;
     w->in[1] = op(m, PB_AND, op(m, PB_SHR, ref(m, bits), s32), pir_int(F, PT_U32, 1));
     pir_assign(F, CUR, bits, NULL, op(m, PB_XOR, ref(m, bits), op(m, PB_SHL, pir_int(F, PT_U32, 1), s32)));
@@ -2132,7 +2154,7 @@ void gpu_mma_loop_head(GpuMma *m, const Instr *loop)
             skew_bar(m, true);
             gpu_pop(m->e);
         }
-        PirStmt *w = pir_asm_stmt(F, t->body, PA_MBAR_WAIT);
+        PirStmt *w = mbar_wait(m, t->body);
         w->in[0] = p->pr ? ready_addr(m, p, ref(m, p->cur)) : bar_addr(m, p, ref(m, p->cur));
         PirExpr *bit = op(m, PB_SHL, pir_int(F, PT_U32, 1), pir_conv(F, PT_U32, ref(m, p->cur)));
         w->in[1] = op(m, PB_AND, op(m, PB_SHR, ref(m, p->ph), pir_conv(F, PT_U32, ref(m, p->cur))), pir_int(F, PT_U32, 1));
@@ -2449,7 +2471,7 @@ static void mmpp_pre(GpuMma *m, GpuPipe *p)
  * wgmma, C7518): wait for this warpgroup's turn at the K loop. */
 void gpu_mma_pp_turn(GpuMma *m)
 {
-    PirStmt *w = pir_asm_stmt(F, CUR, PA_MBAR_WAIT);
+    PirStmt *w = mbar_wait(m, CUR);
     w->in[0] = mmpp_turn(m, ref(m, m->pp_wg));
     w->in[1] = ref(m, m->pp_tb);
     pir_assign(F, CUR, m->pp_tb, NULL, op(m, PB_XOR, ref(m, m->pp_tb), pir_int(F, PT_U32, 1)));

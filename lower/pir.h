@@ -442,7 +442,12 @@ typedef struct PirExpr {
      * computed from out are not shared with (CSE'd against, hoisted above a branch   \
      * together with) those computed from in (gpu.c's versioned copies; NVVM hoisted  \
      * the copies' common address arithmetic above the vote, and spilled) */          \
-    X(PA_OPAQUE, "opaque", 1, 1, "mov.b32 %0, %1;", "=r,r", 1)
+    X(PA_OPAQUE, "opaque", 1, 1, "mov.b32 %0, %1;", "=r,r", 1)                        \
+    /* MBAR_WAIT with in[2] (U32) the time in ns a thread may stay suspended in       \
+     * try_wait before it returns false (woken when the phase completes): waits then  \
+     * cost no issue slots (gpu_mma.c, mbar_wait) */                                   \
+    X(PA_MBAR_WAIT_S, "mbar_wait_s", 0, 3, "{ .reg .pred p; TK_WAIT: "                   \
+      "mbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1, %2; @!p bra TK_WAIT; }", "r,r,r", 1)
 
 typedef enum {
 #define X(n, s, no, ni, t, c, v) n,

@@ -360,6 +360,8 @@ TK_D void tk_mbar_wait(uint32_t a, uint32_t parity)
         std::this_thread::yield();
     }
 }
+/* the suspend hint only saves issue slots on the GPU */
+TK_D void tk_mbar_wait_s(uint32_t a, uint32_t parity, uint32_t) { tk_mbar_wait(a, parity); }
 /* TMA, both ways: every element (r, c) of the box at tensor coordinates
  * (c1, c0) of the map, its shared address with the map's swizzle (as
  * wgmma's reads above), and whether it lies in the tensor. */

@@ -66,6 +66,7 @@ void tk_nvx_mbar_init(uint32_t a, uint32_t n) { tk_mbar_init(a, n); }
 void tk_nvx_mbar_fence(void) { tk_mbar_fence(); }
 void tk_nvx_mbar_expect(uint32_t a, uint32_t n) { tk_mbar_expect(a, n); }
 void tk_nvx_mbar_wait(uint32_t a, uint32_t p) { tk_mbar_wait(a, p); }
+void tk_nvx_mbar_wait_s(uint32_t a, uint32_t p, uint32_t ns) { tk_mbar_wait_s(a, p, ns); }
 void tk_nvx_tma_load2(uint32_t s, uint64_t map, int c0, int c1, uint32_t b) { tk_tma_load2(s, map, c0, c1, b); }
 void tk_nvx_tma_load4(uint32_t s, uint64_t map, int c0, int c1, int c2, int c3, uint32_t b)
 {
