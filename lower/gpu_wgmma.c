@@ -135,11 +135,18 @@ static PirAsmOp wg_op(DType dt)
  * ptxas cannot see that tid >> 7 is, but keeps a broadcast shuffle's
  * result in uniform registers, and with it the shared addresses and the
  * descriptors built from it (as CUTLASS's canonical_warp_group_idx).
- * TKC_WG_UNIFORM=1 (off): SASS of sdpa_bf16's D=128 key loop 612 -> 578
- * instructions, matmul_bf16's K loop 120 -> 107, but H200, same run: D=64
- * 397.0 / 397.4 TFLOP/s vs 405.8 without, causal 358.6 / 357.7 vs 371.1,
- * D=128 544.1 / 546.8 vs 547.7, matmul in turns with cuBLAS 0.982 / 1.016
- * vs 0.981 / 1.016 at 4096^3 / 8192^3 (doc/bench/h200-s14-a3.log). */
+ * SASS of sdpa_bf16's D=128 key loop 612 -> 578 instructions, matmul_bf16's
+ * K loop 120 -> 107, but H200, same run: D=64 397.0 / 397.4 TFLOP/s vs
+ * 405.8 without, causal 358.6 / 357.7 vs 371.1, D=128 544.1 / 546.8 vs
+ * 547.7, matmul in turns with cuBLAS 0.982 / 1.016 vs 0.981 / 1.016 at
+ * 4096^3 / 8192^3 (doc/bench/h200-s14-a3.log).  Nsight Compute on the
+ * H100 at D=128 (doc/bench/h100-s16-ncu.log): 335 M instructions issued
+ * instead of 353 M at a lower IPC (1.64 vs 1.70), 1.1 % fewer cycles; two
+ * runs of two builds each, D=128 548.4, 551.9 / 547.4 vs 536.9, 536.2 /
+ * 540.7 / 519.9, causal 475.2, 460.8 / 466.4 vs 443.1, 457.9 / 464.9 /
+ * 459.6 (h100-s16-g5.log).  So on where the warpgroups take turns (m->turns:
+ * sdpa_tc at D >= 128), off elsewhere; TKC_WG_UNIFORM=1 / 0: everywhere /
+ * nowhere. */
 static PirExpr *warp_uniform(GpuMma *m, PirExpr *x)
 {
     PirLocal *r = pir_local(F, "wg", PT_I32, 0);
@@ -163,7 +170,7 @@ void gpu_wg_dot(GpuMma *m, const GpuWgDot *d)
     int nacc = g->NI * 4;
     F->smem_align = 1024;
     PirExpr *wg = gpu_op(e, PB_SHR, gpu_tid(e), ci(m, 7));
-    if (tkc_knob("TKC_WG_UNIFORM", 0))
+    if (tkc_knob("TKC_WG_UNIFORM", m->turns))
         wg = warp_uniform(m, wg);
     /* this warpgroup's 64 rows of A; its TN columns of B */
     PirExpr *ra = gpu_mul(e, gpu_op(e, PB_REM, wg, ci(m, gm)), ci(m, 64 * wa));
