@@ -416,8 +416,13 @@ char *pir_asm_text_at(Arena *a, const PirStmt *s, int first)
 
 char *pir_asm_cons(Arena *a, const PirStmt *s)
 {
-    const PirAsmInfo *ai = &pir_asm[s->asm_op];
-    if (!s->nacc)
+    return pir_asm_cons_run(a, &s, 1);
+}
+
+char *pir_asm_cons_run(Arena *a, const PirStmt *const *s, int ns)
+{
+    const PirAsmInfo *ai = &pir_asm[s[0]->asm_op];
+    if (!s[0]->nacc)
         return arena_printf(a, "%s", ai->cons);
     Buf b = { .a = a };
     buf_puts(&b, "");
@@ -427,11 +432,15 @@ char *pir_asm_cons(Arena *a, const PirStmt *s)
         buf_printf(&b, "%s%.*s", b.n ? "," : "", (int)n, c);
         c += n + (c[n] == ',');
     }
-    for (int i = 0; i < s->nacc; i++)     /* F32 accumulators, or I32 (wgmma s8) */
-        buf_printf(&b, "%s=%c", b.n ? "," : "", s->acc && s->acc->ty == PT_I32 ? 'r' : 'f');
-    if (*c)
-        buf_printf(&b, "%s%s", b.n ? "," : "", c);
-    for (int i = 0; i < s->nacc; i++)
+    for (int i = 0; i < s[0]->nacc; i++)  /* F32 accumulators, or I32 (wgmma s8) */
+        buf_printf(&b, "%s=%c", b.n ? "," : "", s[0]->acc && s[0]->acc->ty == PT_I32 ? 'r' : 'f');
+    for (int j = 0; j < ns; j++) {         /* each statement's inputs */
+        if (j)
+            c = pir_asm[s[j]->asm_op].cons;
+        if (*c)
+            buf_printf(&b, "%s%s", b.n ? "," : "", c);
+    }
+    for (int i = 0; i < s[0]->nacc; i++)
         buf_printf(&b, ",%d", ai->nout + i);
     return b.s;
 }

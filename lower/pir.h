@@ -24,7 +24,8 @@
  * Additions: PirExpr.nsw and pir_nsw (index arithmetic that cannot overflow,
  * divisions without special cases).  PA_CP_ASYNC, PA_CP_COMMIT, PA_CP_WAIT
  * (asynchronous global-to-shared copies, sm_80+).  Asm statements bound to
- * a register array (PirStmt.acc, acc0, nacc; pir_asm_text, pir_asm_cons),
+ * a register array (PirStmt.acc, acc0, nacc; pir_asm_text, pir_asm_cons; later
+ * pir_asm_text_at, pir_asm_cons_run for several in one asm),
  * PA_WG_FENCE, PA_WGMMA_BF16, PA_WGMMA_F16, PA_WG_COMMIT, PA_WG_WAIT,
  * PA_FENCE_PROXY (warpgroup MMA, sm_90a) and PirFunc.smem_align.
  * PA_WGMMA_RA_BF16, PA_WGMMA_RA_F16 (A from registers; PirStmt.in has 8).
@@ -590,6 +591,10 @@ char *pir_asm_text(Arena *a, const PirStmt *s);
 /* the same with input 0 numbered first (several statements in one asm) */
 char *pir_asm_text_at(Arena *a, const PirStmt *s, int first);
 char *pir_asm_cons(Arena *a, const PirStmt *s);
+/* The constraints of the ns statements at s as one asm (targets/nvptx/gen.c):
+ * bound to the same elements, the later ones without table outputs; their
+ * texts joined, each by pir_asm_text_at with its inputs' first number. */
+char *pir_asm_cons_run(Arena *a, const PirStmt *const *s, int ns);
 
 /* --emit=pir: the function in a readable form. */
 void pir_print(FILE *out, const PirFunc *f);

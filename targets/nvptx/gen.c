@@ -701,11 +701,8 @@ static void asm_bound(Gen *g, const PirStmt *const *s, int ns)
         args[nargs] = buf, argt[nargs++] = LLVMPointerTypeInContext(l->c, 0);
         args[nargs] = ll_i32(l, n), argt[nargs++] = l->t_i32;
     }
-    Buf text = { .a = a }, cons = { .a = a };
+    Buf text = { .a = a };
     buf_puts(&text, "");
-    buf_puts(&cons, "");
-    for (int i = 0; i < n; i++)
-        buf_printf(&cons, "%s=%c", i ? "," : "", ia ? 'r' : 'f');
     bool memory = false;
     for (int j = 0; j < ns; j++) {
         const PirAsmInfo *info = &pir_asm[s[j]->asm_op];
@@ -716,8 +713,6 @@ static void asm_bound(Gen *g, const PirStmt *const *s, int ns)
             nargs++;
         }
         buf_printf(&text, "%s%s", j ? "\n\t" : "", pir_asm_text_at(a, s[j], first));
-        if (*info->cons)
-            buf_printf(&cons, ",%s", info->cons);
         memory |= info->memory;
     }
     if (l->host) {
@@ -732,16 +727,15 @@ static void asm_bound(Gen *g, const PirStmt *const *s, int ns)
         }
         return;
     }
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < n; i++)
         args[nargs] = ex(g, &el[i]), argt[nargs++] = et;
-        buf_printf(&cons, ",%d", i);
-    }
+    const char *cons = pir_asm_cons_run(a, s, ns);
     if (memory)
-        buf_puts(&cons, ",~{memory}");
+        cons = arena_printf(a, "%s,~{memory}", cons);
     const char *tx = asm_text(a, text.s);
     LLVMTypeRef rt = LLVMStructTypeInContext(l->c, outt, (unsigned)n, 0);
     LLVMTypeRef ft = LLVMFunctionType(rt, argt, (unsigned)nargs, 0);
-    LLVMValueRef fn = LLVMGetInlineAsm(ft, tx, strlen(tx), cons.s, strlen(cons.s), 1, 0,
+    LLVMValueRef fn = LLVMGetInlineAsm(ft, tx, strlen(tx), cons, strlen(cons), 1, 0,
                                        LLVMInlineAsmDialectATT, 0);
     LLVMValueRef r = LLVMBuildCall2(g->b, ft, fn, args, (unsigned)nargs, "");
     for (int i = 0; i < n; i++)
@@ -749,8 +743,9 @@ static void asm_bound(Gen *g, const PirStmt *const *s, int ns)
 }
 
 /* The number of statements from b's i-th that asm_bound makes one asm of:
- * PS_ASMs bound to the same elements, none reading them in its inputs (the
- * asm's inputs are all read before its first instruction), on the GPU. */
+ * PS_ASMs bound to the same elements, the later ones without outputs of
+ * their own, none reading the elements in its inputs (the asm's inputs are
+ * all read before its first instruction), on the GPU. */
 static int bound_run(const Gen *g, const PirBlock *b, int i)
 {
     const PirStmt *s = b->s.v[i];
@@ -759,7 +754,8 @@ static int bound_run(const Gen *g, const PirBlock *b, int i)
         return 1;
     for (; j < b->s.n; j++) {
         const PirStmt *t = b->s.v[j];
-        if (t->kind != PS_ASM || t->acc != s->acc || t->acc0 != s->acc0 || t->nacc != s->nacc)
+        if (t->kind != PS_ASM || t->acc != s->acc || t->acc0 != s->acc0 || t->nacc != s->nacc
+            || pir_asm[t->asm_op].nout)
             break;
         bool reads = false;
         for (int k = 0; k < pir_asm[t->asm_op].nin; k++)
