@@ -2277,9 +2277,7 @@ static void frag_store(GL *e, const Instr *st, const TTy *L)
 
 static int64_t epi_at(const GL *e)
 {
-    const GpuMma *m = &e->mma;
-    int64_t at = m->lead + m->res_need + m->early_need + m->ws_need + m->bar_need;
-    return al1k(at);
+    return al1k(gpu_mma_end(&e->mma));
 }
 
 /* Can the epilogue of the tile L of a run in a wgmma K loop's fragments go
@@ -4161,11 +4159,11 @@ PirFunc *gpu_lower(TirKernel *k, Diag *d)
             e.mma.kw_done = e.mma.bar_need;
             e.mma.bar_need += 16;
         }
-        e.smem = e.mma.res_need + e.mma.early_need + e.mma.ws_need + e.mma.bar_need;
+        e.smem = gpu_mma_end(&e.mma);
     } else {
         e.mma.stg = e.smem;   /* the MMA staging region goes last, then the resident and early ones */
         e.mma.lead = e.smem + e.mma.need;
-        e.smem = e.mma.lead + e.mma.res_need + e.mma.early_need + e.mma.ws_need + e.mma.bar_need;
+        e.smem = gpu_mma_end(&e.mma);
     }
     if (e.epi_need) {         /* TMA-stored epilogues: a region of their own, if it fits (sm_90: 227 KB) */
         int64_t at = al1k(e.smem);

@@ -262,6 +262,9 @@ void gpu_mma_key_place(GpuMma *m);
  * its first byte, *end its end (gpu.c may lay the staging region and its
  * own shared buffers over it: plan_overlay), or -1 when there is none. */
 int64_t gpu_mma_key_area_at(const GpuMma *m, int64_t *end);
+/* one past the MMA regions from lead on (resident, early, producer stages,
+ * mbarriers) */
+int64_t gpu_mma_end(const GpuMma *m);
 /* The warp grid of a DOT on tensor cores (false: not on tensor cores). */
 bool gpu_mma_grid(const GpuMma *m, const Instr *in, GpuGrid *g);
 /* Open the unrolled loops over a thread's slots of grid g: its slot k, row

@@ -769,6 +769,22 @@ static void from_tile(GpuMma *m, PirLocal *dst, int v, const Grid *g)
     close_n(m, s.depth);
 }
 
+/* dst (g's fragments) set to tile v (0: zeros): a copy of v's own
+ * fragments where it is in g's already (a dot's accumulator operand; acc =
+ * acc * alpha before acc = dot(p, v, acc)), else v read at each slot
+ * (from_tile), which for a value in fragments goes through a shared buffer. */
+static void set_frags(GpuMma *m, PirLocal *dst, int v, const Grid *g)
+{
+    PirLocal *src = v > 0 ? gpu_frag(m->e, v, g) : NULL;
+    if (!src || src->ty != dst->ty || src->n != dst->n) {
+        from_tile(m, dst, v, g);
+        return;
+    }
+    PirExpr *k = loop(m, "k", g->MI * g->NI * 4, 1, true);
+    pir_assign(F, CUR, dst, k, pir_elem(F, src, k));
+    close_n(m, 1);
+}
+
 static PirExpr *el2(GpuMma *m, PirLocal *a, PirExpr *i, int64_t w, int c)
 {
     return pir_elem(F, a, add(m, mul(m, i, ci(m, w)), ci(m, c)));
@@ -790,14 +806,7 @@ static PirLocal *acc_init(GpuMma *m, const Instr *in, const Grid *g)
         return gpu_var(m->e, I(m, c)->index);
     PirLocal *acc = pir_local(F, "d", pir_ty_compute(in->ty.dt), g->MI * g->NI * 4);
     pir_decl(F, CUR, acc, NULL);
-    PirLocal *src = c > 0 ? gpu_frag(m->e, c, g) : NULL;
-    if (!src) {
-        from_tile(m, acc, c, g);
-        return acc;
-    }
-    PirExpr *k = loop(m, "k", g->MI * g->NI * 4, 1, true);
-    pir_assign(F, CUR, acc, k, pir_elem(F, src, k));
-    close_n(m, 1);
+    set_frags(m, acc, c, g);
     return acc;
 }
 
@@ -1158,20 +1167,13 @@ void gpu_mma_var_op(GpuMma *m, const Instr *in)
     Grid g;
     if (m->fused[in->id] || !var_grid(m, in->index, &g))
         return;
-    /* a value already in the var's fragments (acc = acc * alpha, before
-     * acc = dot(p, v, acc)) is copied slot by slot; read at each slot's
-     * index (from_tile) it would go through a shared buffer: 64 KB more
-     * for tests/run/flash_inplace.tk's [128, 128] f32 acc */
-    PirLocal *src = in->op == OP_VAR_SET ? gpu_frag(m->e, in->args[0], &g) : NULL;
-    PirLocal *dst = gpu_var(m->e, in->index);
-    if (src && src->ty == dst->ty && src->n == dst->n) {
-        PirExpr *k = loop(m, "k", g.MI * g.NI * 4, 1, true);
-        pir_assign(F, CUR, dst, k, pir_elem(F, src, k));
-        close_n(m, 1);
-    } else if (in->op == OP_VAR_SET)
-        from_tile(m, dst, in->args[0], &g);
+    /* set from the value's own fragments where it has them: through a
+     * shared buffer tests/run/flash_inplace.tk's [128, 128] f32 acc took
+     * 64 KB more */
+    if (in->op == OP_VAR_SET)
+        set_frags(m, gpu_var(m->e, in->index), in->args[0], &g);
     else
-        to_block(m, dst, in->id, &g, 0);
+        to_block(m, gpu_var(m->e, in->index), in->id, &g, 0);
 }
 
 /* ------------------------------------------------------------ pipelined K loops */
@@ -1388,6 +1390,8 @@ int64_t gpu_mma_key_area_at(const GpuMma *m, int64_t *end)
 /* The mbarrier region's first byte (after the early and the warp-specialized
  * stages' regions; final in the second pass). */
 static int64_t bar_region(const GpuMma *m) { return m->lead + m->res_need + m->early_need + m->ws_need; }
+
+int64_t gpu_mma_end(const GpuMma *m) { return bar_region(m) + m->bar_need; }
 
 /* The stages' first byte: wgmma's swizzled tiles start 1024-aligned;
  * a warp-specialized pipeline's after the early region. */
@@ -3286,6 +3290,8 @@ int gpu_mma_min_blocks(const GpuMma *m, int64_t smem)
     int n = tkc_knob("TKC_MIN_CTAS", -1);
     if (n >= 0)
         return n > 1 ? n : 0;
-    int64_t room = m->k->smem_max > 0 ? m->k->smem_max + 1024 : 200 * 1024;
-    return any && m->T == 256 && most <= 96 && 2 * (smem + (m->k->smem_max > 0 ? 1024 : 0)) <= room ? 2 : 0;
+    int64_t room = 200 * 1024, need = smem;       /* the arch's limits count 1 KB a block more */
+    if (m->k->smem_max > 0)
+        room = m->k->smem_max + 1024, need = smem + 1024;
+    return any && m->T == 256 && most <= 96 && 2 * need <= room ? 2 : 0;
 }

@@ -701,20 +701,12 @@ static void asm_bound(Gen *g, const PirStmt *const *s, int ns)
         args[nargs] = buf, argt[nargs++] = LLVMPointerTypeInContext(l->c, 0);
         args[nargs] = ll_i32(l, n), argt[nargs++] = l->t_i32;
     }
-    Buf text = { .a = a };
-    buf_puts(&text, "");
-    bool memory = false;
-    for (int j = 0; j < ns; j++) {
-        const PirAsmInfo *info = &pir_asm[s[j]->asm_op];
-        int first = nargs + n;             /* this statement's input 0 */
-        for (int i = 0; i < info->nin; i++) {
+    for (int j = 0; j < ns; j++)
+        for (int i = 0; i < pir_asm[s[j]->asm_op].nin; i++) {
             args[nargs] = ex(g, s[j]->in[i]);
             argt[nargs] = LLVMTypeOf(args[nargs]);
             nargs++;
         }
-        buf_printf(&text, "%s%s", j ? "\n\t" : "", pir_asm_text_at(a, s[j], first));
-        memory |= info->memory;
-    }
     if (l->host) {
         for (int i = 0; i < n; i++) {
             LLVMValueRef at[2] = { ll_i32(l, 0), ll_i32(l, i) };
@@ -729,6 +721,13 @@ static void asm_bound(Gen *g, const PirStmt *const *s, int ns)
     }
     for (int i = 0; i < n; i++)
         args[nargs] = ex(g, &el[i]), argt[nargs++] = et;
+    Buf text = { .a = a };
+    buf_puts(&text, "");
+    bool memory = false;
+    for (int j = 0, first = n; j < ns; first += pir_asm[s[j]->asm_op].nin, j++) {
+        buf_printf(&text, "%s%s", j ? "\n\t" : "", pir_asm_text_at(a, s[j], first));
+        memory |= pir_asm[s[j]->asm_op].memory;
+    }
     const char *cons = pir_asm_cons_run(a, s, ns);
     if (memory)
         cons = arena_printf(a, "%s,~{memory}", cons);

@@ -1,8 +1,10 @@
 #!/bin/sh
-# tests/gpu/s16/g2.sh — session 16, call 2: sdpa_tc's row sums on the
-# tensor cores (VARS: SRC=v/ls2.tk, l = dot(p, ones) issued into p v's MMA
-# group, lower/gpu_mma.c plan_join; TKC_WG_JOIN=0 its own group) against
-# the default, rivals in the same run.
+# tests/gpu/s16/g2.sh — session 16's sdpa-only bench: the variants in VARS
+# (bench_attn.sh's ATTN_VARIANTS) against the default, rivals in the same
+# run.  Call 2 ran it on sdpa_tc's row sums on the tensor cores (an
+# attention.tk copy and an experimental lowering, plan_join, neither kept:
+# doc/bench/h100-s16-g2.log); calls 7 and 8 on TKC_WG_UNIFORM and the last
+# v block loaded early (h100-s16-g5.log).
 cd "$(dirname "$0")/../../.." || exit 2
 t0=$(date +%s)
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
