@@ -45,6 +45,7 @@ PirBlock *gpu_cur(GL *e);                  /* where statements go now */
 void gpu_push(GL *e, PirBlock *b);         /* statements go to b until gpu_pop */
 void gpu_pop(GL *e);
 PirExpr *gpu_tid(GL *e);                   /* threadIdx.x, I32 */
+PirExpr *gpu_wg_uniform(GL *e);            /* tid >> 7, warp-uniform, computed once (or NULL) */
 /* Tile v (rank 2) at (i0, i1), F32 for floats (integers in their register
  * type); own: the slot of that element in v's block layout when the
  * reading thread holds it (else NULL). */

@@ -170,8 +170,10 @@ void gpu_wg_dot(GpuMma *m, const GpuWgDot *d)
     int nacc = g->NI * 4;
     F->smem_align = 1024;
     PirExpr *wg = gpu_op(e, PB_SHR, gpu_tid(e), ci(m, 7));
-    if (tkc_knob("TKC_WG_UNIFORM", m->turns))
-        wg = warp_uniform(m, wg);
+    if (tkc_knob("TKC_WG_UNIFORM", m->turns)) {
+        PirExpr *u = tkc_knob("TKC_WG_HOIST", 1) ? gpu_wg_uniform(e) : NULL;
+        wg = u ? u : warp_uniform(m, wg);
+    }
     /* this warpgroup's 64 rows of A; its TN columns of B */
     PirExpr *ra = gpu_mul(e, gpu_op(e, PB_REM, wg, ci(m, gm)), ci(m, 64 * wa));
     PirExpr *cn = gpu_op(e, PB_DIV, wg, ci(m, gm));

@@ -91,12 +91,20 @@ const char cuda_device_prelude[] =
     "TK_D bool tk_shfl(bool x, int o) { return __shfl_xor_sync(0xffffffffu, (int)x, o) != 0; }\n"
     "/* end of the tkc device prelude */\n";
 
-/* tensor cores: the PA_* asm of lower/pir.h (the emulator defines these too) */
+/* tensor cores: the PA_* asm of lower/pir.h (the emulator defines these too).
+ * tk_smem_u32 by NVVM's own conversion: NVVM sees tk_smem is shared and
+ * keeps a 32-bit shared address (an asm cvta.to.shared of the generic
+ * pointer made ptxas build the 64-bit generic address first, from
+ * SR_SWINHI, for every mbarrier and wgmma descriptor).  SASS of sdpa_bf16's
+ * key loop D=128 578 -> 551 instructions; H100, same run
+ * (doc/bench/h100-s17-g1.log, with gpu_wg_uniform): D=128 560.7 / 566.1
+ * TFLOP/s (two builds) vs 550.5, causal 472.9 / 476.4 vs 461.8, D=64
+ * 483.1 / 462.0 vs 456.1, causal 430.8 / 415.5 vs 397.7; matmul_bf16 the
+ * same (0.990 / 1.017 of cuBLAS vs 0.990 / 1.015). */
 const char cuda_mma_prelude[] =
     "#ifndef TK_EMU_MMA\n"
     "/* tensor cores: the PA_* asm of lower/pir.h (lower/gpu_mma.c) */\n"
-    "TK_D uint32_t tk_smem_u32(const void *p)\n"
-    "{ uint32_t a; asm(\"{ .reg .u64 t; cvta.to.shared.u64 t, %1; cvt.u32.u64 %0, t; }\" : \"=r\"(a) : \"l\"((uint64_t)p)); return a; }\n"
+    "TK_D uint32_t tk_smem_u32(const void *p) { return (uint32_t)__cvta_generic_to_shared(p); }\n"
     "TK_D void tk_ldsm4(uint32_t &a, uint32_t &b, uint32_t &c, uint32_t &d, uint32_t p)\n"
     "{ asm volatile(\"ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\"\n"
     "               : \"=r\"(a), \"=r\"(b), \"=r\"(c), \"=r\"(d) : \"r\"(p) : \"memory\"); }\n"

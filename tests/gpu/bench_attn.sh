@@ -11,7 +11,8 @@
 #       each block choice once more per variant LABEL:SETTINGS, SETTINGS being
 #       environment variables for tkc (its TKC_* experiment switches) and
 #       SRC=FILE for another attention.tk, CG=llvm for PTX from LLVM
-#       (--codegen=llvm, the nvptx target's code generator), BLOCKS=def to
+#       (--codegen=llvm, the nvptx target's code generator), TKC=PATH for
+#       another tkc binary (an older build to compare with), BLOCKS=def to
 #       build the variant for the kernels' own blocks only; the plain build
 #       is always there
 #   ATTN_LLVM=0   drop the variant run by default, "llvm:CG=llvm,BLOCKS=def"
@@ -54,12 +55,13 @@ mkdir -p "$B" || exit 2
 lib() {
     name=$1 kind=$2 d=$3 causal=$4 bm=$5 bn=$6 label=$7 set=$8
     dir=$B/$name; mkdir -p "$dir"; rm -f "$dir/line"
-    kern=sdpa_bf16; def=""; cflag=" -D CAUSAL=$causal"; src=stdlib/attention.tk; envs=""; cg=""
+    kern=sdpa_bf16; def=""; cflag=" -D CAUSAL=$causal"; src=stdlib/attention.tk; envs=""; cg=""; tkc=$TKC
     [ "$kind" = relpos ] && { kern=sdpa_relpos_bf16; def=-DKIND_RELPOS; cflag=""; }
     for kv in $(echo "$set" | tr , ' '); do
         case $kv in
             SRC=*) src=${kv#SRC=} ;;
             CG=*) cg=" --codegen=${kv#CG=}" ;;
+            TKC=*) tkc=${kv#TKC=} ;;
             BLOCKS=*) ;;
             *) envs="$envs $kv" ;;
         esac
@@ -67,7 +69,7 @@ lib() {
     blk=" -D BLOCK_M=$bm -D BLOCK_N=$bn"
     [ "$bm" = def ] && blk=""            # the kernel's own blocks for this D
     # shellcheck disable=SC2086
-    if ! env $envs "$TKC" "$src" --target=cuda$cg --kernel=$kern -D D=$d$cflag$blk \
+    if ! env $envs "$tkc" "$src" --target=cuda$cg --kernel=$kern -D D=$d$cflag$blk \
             -o "$dir/attn.h" >"$dir/tkc.log" 2>&1; then
         echo "FAIL $name: tkc failed"; sed -n '1,10s/^/    /p' "$dir/tkc.log"; return 1
     fi

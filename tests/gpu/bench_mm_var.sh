@@ -6,7 +6,8 @@
 # process, the ratio to cuBLAS per round) and a bench_mm.c binary; ptxas's
 # resource report, the SASS counts and the cubins (ptxas of the PTX each
 # header carries, $OUT/cubins.tar) for reading the K loops.
-#   VARIANTS   lines LABEL:ENV:FLAGS (ENV: VAR=VAL,... or -); default: $ALL
+#   VARIANTS   lines LABEL:ENV:FLAGS (ENV: VAR=VAL,... or -; TKC=PATH in it: another tkc
+#              binary, e.g. an older build); default: $ALL
 #   MM_DTYPE=f16  matmul_f16 on f16 data instead (bench_mm.c -DBENCH_F16,
 #              bench_mm_lib.c -DTKB_F16, bench_mm_pair.py PAIR_DTYPE=f16)
 #   PRE=DIR    headers built beforehand as DIR/LABEL.h (tkc with ptxas puts
@@ -63,15 +64,17 @@ while IFS=: read -r label envs flags; do
     d=$B/$label
     mkdir -p "$d"
     ev=$( [ "$envs" = - ] || [ -z "$envs" ] || echo "$envs" | tr , ' ')
+    tk=$TKC                 # TKC=PATH among the settings: another tkc binary
+    case " $ev " in *" TKC="*) tk=$(echo " $ev " | sed 's/.* TKC=\([^ ]*\) .*/\1/'); ev=$(echo " $ev " | sed 's/ TKC=[^ ]* / /') ;; esac
     if [ -n "$PRE" ] && [ -f "$PRE/$label.h" ]; then
         cp "$PRE/$label.h" "$d/bench.h"
         [ -f "$PRE/$label.cubin" ] && cp "$PRE/$label.cubin" "$d/k.cubin"
     else
         # shellcheck disable=SC2086
-        env $ev "$TKC" stdlib/matmul.tk --target=cuda --kernel=$KERNEL $flags -o "$d/bench.h" 2>"$d/tkc.log" \
+        env $ev "$tk" stdlib/matmul.tk --target=cuda --kernel=$KERNEL $flags -o "$d/bench.h" 2>"$d/tkc.log" \
             || { echo "$label: tkc failed"; sed 's/^/    /' "$d/tkc.log" | head -20; continue; }
         # shellcheck disable=SC2086
-        env $ev "$TKC" stdlib/matmul.tk --target=cuda --kernel=$KERNEL $flags --emit=ptx -o "$d/k.ptx" 2>/dev/null \
+        env $ev "$tk" stdlib/matmul.tk --target=cuda --kernel=$KERNEL $flags --emit=ptx -o "$d/k.ptx" 2>/dev/null \
             && "$CUDA/bin/ptxas" -arch=sm_90a -v -o "$d/k.cubin" "$d/k.ptx" 2>&1 | grep -E "registers|spill|C75" | sed "s/^/$label ptxas: /"
         cp "$d/k.cubin" "$B/$label.cubin" 2>/dev/null
     fi
