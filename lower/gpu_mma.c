@@ -2540,6 +2540,23 @@ static void ws_release(GpuMma *m, GpuPipe *p, bool next)
 
 static bool key_tma_mb(const GpuMma *m);
 
+/* The bytes a key loop's stages may take: PIPE_MAX (sm_80's shared memory
+ * less a little), and for wgmma's swizzled stages on sm_90a what the arch
+ * holds beside the resident operands (q), up to WG_PIPE_MAX.  So sdpa_bf16
+ * at D=128 takes 128 x 176 blocks (2 x 88 KB) or three 64 KB stages on TMA;
+ * before, their loads fell back to every thread's loads in the loop (H100
+ * 128 x 176: 374.6 TFLOP/s, doc/bench/h100-s16-g3.log; on TMA 550.4 against
+ * 564.3 at 128 x 128, h100-s17-g2.log: 12% fewer SASS instructions a key,
+ * but a partial last block at T = 4096; three stages 573.5 vs 568.9 /
+ * 575.3, h100-s17-g4.log). */
+static int64_t key_cap(const GpuMma *m, bool swz)
+{
+    if (!swz || !m->k->wgmma || m->k->smem_max <= 0)
+        return PIPE_MAX;
+    int64_t room = m->k->smem_max - m->res_need - m->need - 2048;
+    return room < PIPE_MAX ? PIPE_MAX : room < WG_PIPE_MAX ? room : WG_PIPE_MAX;
+}
+
 /* Copy load v (the B operand of a dot in loop, rank 2, 16-bit) in the
  * pipeline of loop; false (nothing changed) when it cannot go there. */
 bool gpu_mma_key_load(GpuMma *m, int v, const Instr *loop)
@@ -2564,7 +2581,7 @@ bool gpu_mma_key_load(GpuMma *m, int v, const Instr *loop)
     /* the B operand of a single dot on wgmma: in its swizzled layout, 1024-aligned */
     int64_t E = wg_bwidth(m, v), at = E ? al1k(p->stage) : p->stage;
     int64_t bytes = E ? al1k(t->dim[0] * t->dim[1] * 2) : (t->dim[0] * (t->dim[1] + PAD) * 2 + 127) / 128 * 128;
-    if (2 * (at + bytes) > PIPE_MAX)
+    if (2 * (at + bytes) > key_cap(m, E > 0))
         return false;
     p->ld[p->nld] = v;
     p->lde[p->nld] = E;
@@ -2651,10 +2668,11 @@ void gpu_mma_key_place(GpuMma *m)
             continue;
         if (p->swz)
             p->stage = al1k(p->stage);
-        while (p->S > 2 && p->S * p->stage > PIPE_MAX)
+        int64_t cap = key_cap(m, p->swz);
+        while (p->S > 2 && p->S * p->stage > cap)
             p->S--;
         key_tma_plan(m, p, I(m, v));
-        while (p->S > 2 && p->S * p->stage > PIPE_MAX)
+        while (p->S > 2 && p->S * p->stage > cap)
             p->S--;
         /* with mbarriers one stage more than copied ahead lets the
          * warpgroups drift an iteration apart */
