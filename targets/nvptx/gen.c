@@ -221,6 +221,45 @@ static LLVMValueRef load_mem(Gen *g, const PirMem *m)
  * change nothing: the PTX is byte for byte the same for every stdlib
  * kernel.  (Left in, the freeze itself changes the code generator's
  * output, for better and for worse; hence llvm.c's unfreeze.) */
+/* A masked load from global memory as one predicated ld in inline asm (0
+ * where mask is false, then other), as Triton emits them, instead of a
+ * branch around the load and a phi: the tensor-core kernels' fallback
+ * copies (NAME__nomap) and edge tiles hold a hundred or more such loads,
+ * each two blocks for the optimizer and the instruction selector.  Over
+ * every stdlib kernel and run test (242 kernels, this 2-core machine, two
+ * runs each way): 25.7 / 26.2 -> 23.9 / 24.0 ms a kernel; sdpa_bf16 D=128
+ * 64-67 -> 58-59.  ptxas: the same registers, fewer spills in
+ * sdpa_relpos_bf16__nomap (40 + 68 -> 28 + 36 bytes).  The asm has side
+ * effects (not moved across stores, not merged: it reads memory LLVM cannot
+ * see it read).  On the H100 (doc/bench/h100-s17-ploads.log) masks,
+ * mma_odd, softmax, strided, relpos_bf16, attention_d80, misc pass in the
+ * nvptx pass.  TKC_NVPTX_PLOAD=0: the branch.  The CPU stand-in (host)
+ * keeps the branch: it cannot run PTX. */
+static LLVMValueRef pred_load(Gen *g, const PirMem *m, LLVMValueRef mask, LLVMValueRef other)
+{
+    Ll *l = g->l;
+    int by = bytes_of(m->ty);
+    LLVMTypeRef it = by == 8 ? l->t_i64 : by == 4 ? l->t_i32 : l->t_i16;
+    const char *tx = by == 8 ? "{ .reg .pred p; setp.ne.b32 p, $2, 0; mov.b64 $0, 0; @p ld.global.b64 $0, [$1]; }"
+                   : by == 4 ? "{ .reg .pred p; setp.ne.b32 p, $2, 0; mov.b32 $0, 0; @p ld.global.b32 $0, [$1]; }"
+                   : by == 2 ? "{ .reg .pred p; setp.ne.b32 p, $2, 0; mov.b16 $0, 0; @p ld.global.b16 $0, [$1]; }"
+                             : "{ .reg .pred p; setp.ne.b32 p, $2, 0; mov.b16 $0, 0; @p ld.global.u8 $0, [$1]; }";
+    const char *cons = by == 8 ? "=l,l,r" : by == 4 ? "=r,l,r" : "=h,l,r";
+    LLVMTypeRef argt[2] = { LLVMTypeOf(addr(g, m)), l->t_i32 };
+    LLVMValueRef args[2] = { addr(g, m), LLVMBuildZExt(g->b, mask, l->t_i32, "") };
+    LLVMTypeRef ft = LLVMFunctionType(it, argt, 2, 0);
+    LLVMValueRef fn = LLVMGetInlineAsm(ft, tx, strlen(tx), cons, strlen(cons), 1, 0, LLVMInlineAsmDialectATT, 0);
+    LLVMValueRef v = LLVMBuildCall2(g->b, ft, fn, args, 2, "");
+    LLVMTypeRef mt = ll_mem_type(l, m->ty);
+    if (by == 1)
+        v = LLVMBuildTrunc(g->b, v, mt, "");
+    else if (LLVMTypeOf(v) != mt)
+        v = LLVMBuildBitCast(g->b, v, mt, "");
+    if (m->ty == PT_BOOL)
+        v = LLVMBuildICmp(g->b, LLVMIntNE, v, LLVMConstInt(l->t_i8, 0, 0), "");
+    return LLVMIsNull(other) ? v : LLVMBuildSelect(g->b, mask, v, other, "");
+}
+
 static LLVMValueRef masked_load(Gen *g, const PirExpr *e)
 {
     if (!e->a)
@@ -228,6 +267,8 @@ static LLVMValueRef masked_load(Gen *g, const PirExpr *e)
     LLVMValueRef mask = ex(g, e->a), other = e->b ? ex(g, e->b) : LLVMConstNull(ll_reg_type(g->l, e->ty));
     if (is_const_int(mask))
         return LLVMConstIntGetZExtValue(mask) ? load_mem(g, &e->mem) : other;
+    if (!g->l->host && e->mem.space == PSP_GLOBAL && tkc_knob("TKC_NVPTX_PLOAD", 1))
+        return pred_load(g, &e->mem, mask, other);
     LLVMBasicBlockRef from = LLVMGetInsertBlock(g->b), yes = block(g, "ld"), join = block(g, "ld.end");
     LLVMBuildCondBr(g->b, LLVMBuildFreeze(g->b, mask, ""), yes, join);
     LLVMPositionBuilderAtEnd(g->b, yes);
