@@ -207,20 +207,6 @@ static LLVMValueRef load_mem(Gen *g, const PirMem *m)
     return v;
 }
 
-/* mask ? m : other (NULL: 0), touching memory only when mask holds.
- *
- * The branch is on freeze(mask), and llvm.c takes the freeze out again
- * after the optimizer.  Meanwhile it hides the condition
- * from InstCombine's dominating-condition cache, which otherwise lists
- * every branch under each value its condition compares (the tensor
- * sizes, the tile's row and column bases: in the hundreds of masked loads
- * of a tensor-core kernel's fallback path, all of them) and walks that
- * list, testing dominance, on every known-bits question about such a
- * value: quadratic, a third of InstCombine's time in matmul_bf16.  The
- * facts it would find hold only inside the one-load blocks, where they
- * change nothing: the PTX is byte for byte the same for every stdlib
- * kernel.  (Left in, the freeze itself changes the code generator's
- * output, for better and for worse; hence llvm.c's unfreeze.) */
 /* A masked load from global memory as one predicated ld in inline asm (0
  * where mask is false, then other), as Triton emits them, instead of a
  * branch around the load and a phi: the tensor-core kernels' fallback
@@ -234,7 +220,7 @@ static LLVMValueRef load_mem(Gen *g, const PirMem *m)
  * see it read).  On the H100 (doc/bench/h100-s17-ploads.log) masks,
  * mma_odd, softmax, strided, relpos_bf16, attention_d80, misc pass in the
  * nvptx pass.  TKC_NVPTX_PLOAD=0: the branch.  The CPU stand-in (host)
- * keeps the branch: it cannot run PTX. */
+ * keeps the branch (it cannot run PTX), and so do pointers. */
 static LLVMValueRef pred_load(Gen *g, const PirMem *m, LLVMValueRef mask, LLVMValueRef other)
 {
     Ll *l = g->l;
@@ -245,8 +231,8 @@ static LLVMValueRef pred_load(Gen *g, const PirMem *m, LLVMValueRef mask, LLVMVa
                    : by == 2 ? "{ .reg .pred p; setp.ne.b32 p, $2, 0; mov.b16 $0, 0; @p ld.global.b16 $0, [$1]; }"
                              : "{ .reg .pred p; setp.ne.b32 p, $2, 0; mov.b16 $0, 0; @p ld.global.u8 $0, [$1]; }";
     const char *cons = by == 8 ? "=l,l,r" : by == 4 ? "=r,l,r" : "=h,l,r";
-    LLVMTypeRef argt[2] = { LLVMTypeOf(addr(g, m)), l->t_i32 };
     LLVMValueRef args[2] = { addr(g, m), LLVMBuildZExt(g->b, mask, l->t_i32, "") };
+    LLVMTypeRef argt[2] = { LLVMTypeOf(args[0]), l->t_i32 };
     LLVMTypeRef ft = LLVMFunctionType(it, argt, 2, 0);
     LLVMValueRef fn = LLVMGetInlineAsm(ft, tx, strlen(tx), cons, strlen(cons), 1, 0, LLVMInlineAsmDialectATT, 0);
     LLVMValueRef v = LLVMBuildCall2(g->b, ft, fn, args, 2, "");
@@ -260,6 +246,22 @@ static LLVMValueRef pred_load(Gen *g, const PirMem *m, LLVMValueRef mask, LLVMVa
     return LLVMIsNull(other) ? v : LLVMBuildSelect(g->b, mask, v, other, "");
 }
 
+/* mask ? m : other (NULL: 0), touching memory only when mask holds: from
+ * global memory by pred_load, else (shared memory, the stand-in) by a
+ * branch around the load.
+ *
+ * The branch is on freeze(mask), and llvm.c takes the freeze out again
+ * after the optimizer.  Meanwhile it hides the condition
+ * from InstCombine's dominating-condition cache, which otherwise lists
+ * every branch under each value its condition compares (the tensor
+ * sizes, the tile's row and column bases: in the hundreds of masked loads
+ * of a tensor-core kernel's fallback path, all of them) and walks that
+ * list, testing dominance, on every known-bits question about such a
+ * value: quadratic, a third of InstCombine's time in matmul_bf16.  The
+ * facts it would find hold only inside the one-load blocks, where they
+ * change nothing: the PTX is byte for byte the same for every stdlib
+ * kernel.  (Left in, the freeze itself changes the code generator's
+ * output, for better and for worse; hence llvm.c's unfreeze.) */
 static LLVMValueRef masked_load(Gen *g, const PirExpr *e)
 {
     if (!e->a)
@@ -267,7 +269,7 @@ static LLVMValueRef masked_load(Gen *g, const PirExpr *e)
     LLVMValueRef mask = ex(g, e->a), other = e->b ? ex(g, e->b) : LLVMConstNull(ll_reg_type(g->l, e->ty));
     if (is_const_int(mask))
         return LLVMConstIntGetZExtValue(mask) ? load_mem(g, &e->mem) : other;
-    if (!g->l->host && e->mem.space == PSP_GLOBAL && tkc_knob("TKC_NVPTX_PLOAD", 1))
+    if (!g->l->host && e->mem.space == PSP_GLOBAL && e->mem.ty != PT_PTR && tkc_knob("TKC_NVPTX_PLOAD", 1))
         return pred_load(g, &e->mem, mask, other);
     LLVMBasicBlockRef from = LLVMGetInsertBlock(g->b), yes = block(g, "ld"), join = block(g, "ld.end");
     LLVMBuildCondBr(g->b, LLVMBuildFreeze(g->b, mask, ""), yes, join);
