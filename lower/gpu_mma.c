@@ -403,7 +403,13 @@ static void plan_chain(GpuMma *m, const int *uses)
  * ptxas places the waits itself (SASS of the base
  * code: q k^T waited for before p v's HGMMAs, the softmax's MUFU.EX2 among
  * them); H100 sdpa_bf16 D=128 476.5 vs 468.7 TFLOP/s, causal 379.8 vs
- * 375.8 (doc/bench/h100-s9-s9-attn-1.log), within the noise. */
+ * 375.8 (doc/bench/h100-s9-s9-attn-1.log), within the noise.  Tried in
+ * session 17 (SASS only, not kept): w's wait 0 put after the softmax in
+ * the PTX (w's var set held until it, p's conversion after it; also with p
+ * carried in f32 and converted at w, and with the wait predicated on the
+ * row sum): ptxas still issues WARPGROUP.DEPBAR.LE gsb0 0 right after the
+ * row maximum, before the exponentials, so the softmax never overlaps w's
+ * MMAs within a warpgroup; only the other warpgroup's turn does. */
 static void plan_pair(GpuMma *m)
 {
     int n = m->k->instrs.n;
