@@ -103,7 +103,6 @@ struct GL {
     int *pidx, *didx;        /* TIR param / dim -> PIR param */
     int **sidx;              /* [param][axis] -> PIR param (strides) */
     PirLocal *tid, *pid[3];
-    PirLocal *tid0, *wgu;    /* the kernel's own tid; gpu_wg_uniform's local (or NULL) */
     Lane ln;                 /* the innermost lane loops */
     PirExpr *kx, *jx;        /* the register slot of the lane's own element, its place in the group */
     PirExpr *kx0, *jx0;      /* what the tokens replace meanwhile (set_tokens) */
@@ -176,39 +175,6 @@ void gpu_push(GL *e, PirBlock *b) { vec_push(e->a, e->stack, b); }
 void gpu_pop(GL *e) { e->stack.n--; }
 PirExpr *gpu_tid(GL *e) { return pir_ref(F, e->tid); }
 
-/* The warpgroup index tid >> 7 as lane 0's (PA_WARP_UNIFORM), which ptxas
- * keeps in a uniform register, computed once at the top of the function
- * (just after tid) instead of at each wgmma dot: a shuffle in the key loop
- * is a latency before its first wgmma, and the shared addresses built from
- * it are loop invariant only when it is: sdpa_bf16 D=128's key loop 551
- * -> 541 SASS instructions (H100 figures with print.c's tk_smem_u32: doc/
- * bench/h100-s17-g1.log).  NULL where tid is renumbered (the ping-pong
- * consumers' tid & 127). */
-PirExpr *gpu_wg_uniform(GL *e)
-{
-    if (e->mma.pp_wg)
-        return NULL;
-    if (!e->wgu) {
-        PirBlock tmp = {0};
-        PirLocal *u = pir_local(F, "wgu", PT_I32, 0);
-        pir_decl(F, &tmp, u, NULL);
-        PirStmt *s = pir_asm_stmt(F, &tmp, PA_WARP_UNIFORM);
-        s->out[0] = pir_ref(F, u);
-        s->in[0] = pir_bin(F, PB_SHR, pir_ref(F, e->tid0), gpu_i(e, 7));
-        PirBlock *b = F->body;
-        int at = 0;
-        while (at < b->s.n && !(b->s.v[at]->kind == PS_DECL && b->s.v[at]->local == e->tid0))
-            at++;
-        if (at == b->s.n)
-            return NULL;
-        for (int i = 0; i < tmp.s.n; i++)
-            vec_push(F->a, b->s, NULL);
-        memmove(b->s.v + at + 1 + tmp.s.n, b->s.v + at + 1, sizeof *b->s.v * (size_t)(b->s.n - tmp.s.n - at - 1));
-        memcpy(b->s.v + at + 1, tmp.s.v, sizeof *b->s.v * (size_t)tmp.s.n);
-        e->wgu = u;
-    }
-    return pir_ref(F, e->wgu);
-}
 PirExpr *gpu_i(GL *e, int64_t v) { return pir_int(F, PT_I32, v); }
 PirExpr *gpu_add(GL *e, PirExpr *a, PirExpr *b) { return pir_nsw(F, PB_ADD, a, b); }
 PirExpr *gpu_mul(GL *e, PirExpr *a, PirExpr *b) { return pir_nsw(F, PB_MUL, a, b); }
@@ -4069,8 +4035,8 @@ static void build(GL *e)
     e->tk = pir_ref(F, e->tok_k);
     e->tj = pir_ref(F, e->tok_j);
     gpu_push(e, F->body);
-    e->tid = e->tid0 = gpu_let(e, "tid", pir_special(F, PSR_TID));
-    e->wgu = NULL;
+    e->tid = gpu_let(e, "tid", pir_special(F, PSR_TID));
+    gpu_wg_head(&e->mma);
     gpu_mma_kernel_head(&e->mma);
     const Instr *wl = gpu_mma_ws_loop(&e->mma);
     /* `persistent` only where a K loop is warp-specialized (its producer

@@ -45,7 +45,6 @@ PirBlock *gpu_cur(GL *e);                  /* where statements go now */
 void gpu_push(GL *e, PirBlock *b);         /* statements go to b until gpu_pop */
 void gpu_pop(GL *e);
 PirExpr *gpu_tid(GL *e);                   /* threadIdx.x, I32 */
-PirExpr *gpu_wg_uniform(GL *e);            /* tid >> 7, warp-uniform, computed once (or NULL) */
 /* Tile v (rank 2) at (i0, i1), F32 for floats (integers in their register
  * type); own: the slot of that element in v's block layout when the
  * reading thread holds it (else NULL). */
@@ -138,6 +137,7 @@ typedef struct GpuMma {
     bool pairs;                /* the pairs are waited for so (TKC_WG_PAIR; gpu_mma_key_place) */
     bool turns;                /* the warpgroups take turns at the tensor cores in their key
                                 * loops (TKC_PINGPONG; gpu_mma_key_place) */
+    PirLocal *wgu;             /* the warpgroup index broadcast from lane 0 (gpu_wg_head), or NULL */
     PirLocal **pair_acc;       /* such a later DOT -> the earlier one's accumulators, */
     int *pair_nacc;            /* and their number */
     bool defer;                /* TKC_WG_DEFER */
@@ -307,6 +307,9 @@ typedef struct GpuWgDot {
 /* fence, one wgmma per k step of 16 (A from shared memory or from d->fa),
  * commit (the caller waits: gpu_wg_wait) */
 void gpu_wg_dot(GpuMma *m, const GpuWgDot *d);
+/* At the top of the function, just after tid: the warpgroup index its
+ * wgmma dots build their addresses from, when they take it warp-uniform. */
+void gpu_wg_head(GpuMma *m);
 void gpu_wg_wait(GpuMma *m, PirLocal *acc, int nacc, int n);
 
 /* gpu_wgdt.c: wgmma on tf32 and s8.  May dot (operands of dtype a) take

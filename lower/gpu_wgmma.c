@@ -147,14 +147,30 @@ static PirAsmOp wg_op(DType dt)
  * 459.6 (h100-s16-g5.log).  So on where the warpgroups take turns (m->turns:
  * sdpa_tc at D >= 128), off elsewhere; TKC_WG_UNIFORM=1 / 0: everywhere /
  * nowhere. */
-static PirExpr *warp_uniform(GpuMma *m, PirExpr *x)
+static PirLocal *warp_uniform(GpuMma *m, const char *name, PirExpr *x)
 {
-    PirLocal *r = pir_local(F, "wg", PT_I32, 0);
+    PirLocal *r = pir_local(F, name, PT_I32, 0);
     pir_decl(F, gpu_cur(m->e), r, NULL);
     PirStmt *s = pir_asm_stmt(F, gpu_cur(m->e), PA_WARP_UNIFORM);
     s->out[0] = pir_ref(F, r);
     s->in[0] = x;
-    return pir_ref(F, r);
+    return r;
+}
+
+/* The broadcast once at the top of the function instead of at each dot
+ * (TKC_WG_HOIST=0: at each dot): a shuffle in the key loop is a latency
+ * before its first wgmma, and the shared addresses built from it are loop
+ * invariant only when it is: sdpa_bf16 D=128's key loop 551 -> 541 SASS
+ * instructions (H100 figures with targets/cuda/print.c's tk_smem_u32:
+ * doc/bench/h100-s17-g1.log).  Not for the ping-pong consumers, whose dots
+ * number their threads from tid & 127 (gpu_wg_dot). */
+void gpu_wg_head(GpuMma *m)
+{
+    bool any = false;
+    for (int v = 1; v < m->k->instrs.n; v++)
+        any |= (m->wg && m->wg[v]) || (m->wgd && m->wgd[v]);
+    m->wgu = any && tkc_knob("TKC_WG_UNIFORM", m->turns) && tkc_knob("TKC_WG_HOIST", 1)
+                 ? warp_uniform(m, "wgu", gpu_op(m->e, PB_SHR, gpu_tid(m->e), ci(m, 7))) : NULL;
 }
 
 void gpu_wg_wait(GpuMma *m, PirLocal *acc, int nacc, int n)
@@ -170,10 +186,8 @@ void gpu_wg_dot(GpuMma *m, const GpuWgDot *d)
     int nacc = g->NI * 4;
     F->smem_align = 1024;
     PirExpr *wg = gpu_op(e, PB_SHR, gpu_tid(e), ci(m, 7));
-    if (tkc_knob("TKC_WG_UNIFORM", m->turns)) {
-        PirExpr *u = tkc_knob("TKC_WG_HOIST", 1) ? gpu_wg_uniform(e) : NULL;
-        wg = u ? u : warp_uniform(m, wg);
-    }
+    if (tkc_knob("TKC_WG_UNIFORM", m->turns))
+        wg = pir_ref(F, m->wgu && !m->pp_wg ? m->wgu : warp_uniform(m, "wg", wg));
     /* this warpgroup's 64 rows of A; its TN columns of B */
     PirExpr *ra = gpu_mul(e, gpu_op(e, PB_REM, wg, ci(m, gm)), ci(m, 64 * wa));
     PirExpr *cn = gpu_op(e, PB_DIV, wg, ci(m, gm));
