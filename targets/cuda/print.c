@@ -97,7 +97,7 @@ const char cuda_device_prelude[] =
  * pointer made ptxas build the 64-bit generic address first, from
  * SR_SWINHI, for every mbarrier and wgmma descriptor).  SASS of sdpa_bf16's
  * key loop D=128 578 -> 551 instructions; H100, same run
- * (doc/bench/h100-s17-g1.log, with gpu_wg_uniform): D=128 560.7 / 566.1
+ * (doc/bench/h100-s17-g1.log, with gpu_wgmma.c gpu_wg_head): D=128 560.7 / 566.1
  * TFLOP/s (two builds) vs 550.5, causal 472.9 / 476.4 vs 461.8, D=64
  * 483.1 / 462.0 vs 456.1, causal 430.8 / 415.5 vs 397.7; matmul_bf16 the
  * same (0.990 / 1.017 of cuBLAS vs 0.990 / 1.015). */
