@@ -11,8 +11,9 @@
  *
  * A scalar local whose only definition is its declaration's initial value
  * (most of them: PIR names every subexpression) is that value itself;
- * other locals are allocas (every one in the entry block) that SROA turns
- * into registers.  Pure expressions are numbered while building: an
+ * other locals, and the elements of register arrays, are SSA values whose
+ * phis gen.c places as it builds the structured statements (see "locals").
+ * Pure expressions are numbered while building: an
  * operation on the same operands as one built before, in a block that
  * dominates the current one, is that earlier value (the PIR trees repeat
  * index and mask arithmetic many times over).  Both keep the module small,
@@ -25,9 +26,11 @@
  * in it, bounds that do not fold, too many iterations) is built as a loop
  * with llvm.loop.unroll.full metadata.
  *
- * Masked loads branch around the access (the address may be out of
- * bounds), on a freeze of the mask that llvm.c removes after the optimizer
- * (see masked_load); every other expression is straight-line.  Float add, sub and mul
+ * Masked global loads and `if (c) store` to global memory are predicated
+ * ld / st in inline asm (pred_load, pred_store); other masked loads branch
+ * around the access (the address may be out of bounds), on a freeze of the
+ * mask that llvm.c removes after the optimizer (see masked_load); every
+ * other expression is straight-line.  Float add, sub and mul
  * carry the `contract` flag: a mul feeding an add may become an fma, as
  * nvcc/NVRTC contract by default.
  */
@@ -40,9 +43,24 @@
 
 #define MAX_UNROLL 4096        /* iterations unrolled while building */
 
+/* A write to a slot, undone by undo(): the slot and its value before. */
+typedef struct Undo { int slot; LLVMValueRef old; } Undo;
+
+/* A branch into a join block: the block it leaves and the n slots whose
+ * values it changed since the join's mark, with their values (see join). */
+typedef struct Edge {
+    LLVMBasicBlockRef from;
+    int n;
+    int *slot;
+    LLVMValueRef *v;
+} Edge;
+
 typedef struct Loop {
     LLVMBasicBlockRef brk, cont;
     struct Loop *up;
+    int mark;                  /* the undo log's length at the top of the body */
+    int phi0, phi1;            /* its header phis: Gen.phis[phi0 .. phi1) */
+    Vec(Edge) brks, conts;     /* the breaks and continues taken so far */
 } Loop;
 
 /* A pure operation already built: its key and value (see num_*). */
@@ -63,11 +81,22 @@ typedef struct Gen {
     const PirFunc *f;
     LLVMValueRef fn;
     LLVMValueRef *param;       /* the function's arguments, by PIR param index */
-    LLVMValueRef *slot;        /* per local: its alloca */
+    LLVMValueRef *slot;        /* per local in memory: its alloca */
     LLVMValueRef *bound;       /* per local: its value (an unrolled loop's counter, a
                                 * single-definition local), or NULL: read the slot */
     bool *single;              /* per local: defined only by its declaration's init */
-    LLVMValueRef **elem;       /* per register array: its elements' addresses, made once */
+    LLVMValueRef **elem;       /* per register array in memory: its elements' addresses, made once */
+    int *first;                /* per local: its first slot, or -1 (single-definition, or in memory) */
+    LLVMValueRef *val;         /* per slot: its current value, NULL while undefined */
+    LLVMTypeRef *sty;          /* per slot: its type */
+    Vec(Undo) log;             /* every write to a slot, oldest first, back to the last undo */
+    unsigned *seen, epoch;     /* per slot: scratch of capture, join and loop_back */
+    int *pos;
+    Vec(LLVMValueRef) phis;    /* the loops' header phis (NULL: pruned) */
+    Vec(int) phislot;          /* and their slots */
+    bool *mem;                 /* per local: in memory (an array indexed by a variable) */
+    bool retry;                /* a local found to need memory: build again */
+    int ssa;                   /* TKC_NVPTX_SSA (lower/knob.c) */
     LLVMBuilderRef eb;         /* at the end of the entry block (allocas, element addresses) */
     Loop *loop;
     Num **num;                 /* NUM_BUCKETS chains of the operations in scope */
@@ -89,15 +118,6 @@ static void fail(Gen *g, const char *what)
 static LLVMBasicBlockRef block(Gen *g, const char *name)
 {
     return LLVMAppendBasicBlockInContext(g->l->c, g->fn, name);
-}
-
-/* Start emitting into bb after ending the current block with a branch to
- * it, unless the current block already ends (after a break, say). */
-static void fall_into(Gen *g, LLVMBasicBlockRef bb)
-{
-    if (!LLVMGetBasicBlockTerminator(LLVMGetInsertBlock(g->b)))
-        LLVMBuildBr(g->b, bb);
-    LLVMPositionBuilderAtEnd(g->b, bb);
 }
 
 static bool is_const_int(LLVMValueRef v)
@@ -289,9 +309,42 @@ static LLVMValueRef masked_load(Gen *g, const PirExpr *e)
 
 /* ------------------------------------------------------------ locals */
 
-/* The address of lc[idx]: for a constant index (nearly all: unrolled
- * loops), one GEP in the entry block per element, shared by every access,
- * so that SROA has one use per element to split instead of one per access. */
+/* Locals are SSA values, placed here rather than by SROA (which took 40%
+ * of the optimizer's time on the allocas it was handed): every local that
+ * is not single-definition, and every element of a register array, has a
+ * slot holding its current value.  The statements are structured, so the
+ * phis are known as they are built: an if's arms meet at its end, a loop's
+ * header has a phi for each slot its body writes (found by scanning the
+ * body first; prune_phis removes those that stay trivial), and a break or
+ * continue carries the values it changed to the loop's exit or next
+ * iteration.  Writes go through an undo log, so that the end of an arm or
+ * a jump can tell what changed since the join's mark.  An array indexed
+ * by a value that does not fold to a constant in range needs memory: the
+ * function is then built again with that array in an alloca (nvptx_gen;
+ * no stdlib kernel or test has one). */
+
+static LLVMValueRef slot_get(Gen *g, int s)
+{
+    return g->val[s] ? g->val[s] : LLVMGetUndef(g->sty[s]);
+}
+
+static void slot_set(Gen *g, int s, LLVMValueRef v)
+{
+    vec_push(g->f->a, g->log, ((Undo){ s, g->val[s] }));
+    g->val[s] = v;
+}
+
+/* Back to the state of when the log had mark entries. */
+static void undo(Gen *g, int mark)
+{
+    while (g->log.n > mark) {
+        Undo u = g->log.v[--g->log.n];
+        g->val[u.slot] = u.old;
+    }
+}
+
+/* The address of lc[idx] of a local in memory: for a constant index, one
+ * GEP in the entry block per element, shared by every access. */
 static LLVMValueRef elem_ptr(Gen *g, const PirLocal *lc, const PirExpr *idx)
 {
     Ll *l = g->l;
@@ -310,18 +363,57 @@ static LLVMValueRef elem_ptr(Gen *g, const PirLocal *lc, const PirExpr *idx)
     return *p;
 }
 
-static LLVMValueRef read_local(Gen *g, const PirLocal *lc)
+/* The slot of lc[idx] (idx NULL: of the scalar lc), lc not in memory; -1
+ * when the index is not a constant in range: lc then needs memory, and
+ * the build stops to start again. */
+static int slot_of(Gen *g, const PirLocal *lc, const PirExpr *idx)
 {
-    if (g->bound[lc->id])
+    int s = g->first[lc->id];
+    if (!idx)
+        return s;
+    LLVMValueRef i = ex(g, idx);
+    if (is_const_int(i) && g->ssa != 2) {
+        long long k = LLVMConstIntGetSExtValue(i);
+        if (k >= 0 && k < lc->n)
+            return s + (int)k;
+    }
+    g->mem[lc->id] = true;
+    g->retry = true;
+    return -1;
+}
+
+/* lc, or lc[idx] */
+static LLVMValueRef read_local(Gen *g, const PirLocal *lc, const PirExpr *idx)
+{
+    if (!idx && g->bound[lc->id])
         return g->bound[lc->id];
-    return LLVMBuildLoad2(g->b, ll_reg_type(g->l, lc->ty), g->slot[lc->id], lc->hint ? lc->hint : "");
+    LLVMTypeRef t = ll_reg_type(g->l, lc->ty);
+    if (g->first[lc->id] < 0)
+        return LLVMBuildLoad2(g->b, t, idx ? elem_ptr(g, lc, idx) : g->slot[lc->id], "");
+    int s = slot_of(g, lc, idx);
+    return s < 0 ? LLVMGetUndef(t) : slot_get(g, s);
 }
 
 static void write_local(Gen *g, const PirLocal *lc, const PirExpr *idx, LLVMValueRef v)
 {
     if (!idx && (g->bound[lc->id] || g->single[lc->id]))
         fail(g, "assignment to an unrolled loop's counter or a single-definition local");
-    LLVMBuildStore(g->b, v, idx ? elem_ptr(g, lc, idx) : g->slot[lc->id]);
+    else if (g->first[lc->id] < 0)
+        LLVMBuildStore(g->b, v, idx ? elem_ptr(g, lc, idx) : g->slot[lc->id]);
+    else {
+        int s = slot_of(g, lc, idx);
+        if (s >= 0)
+            slot_set(g, s, v);
+    }
+}
+
+/* PS_DECL of lc (in a loop body: each iteration's is a new, undefined one) */
+static void declare_local(Gen *g, const PirLocal *lc)
+{
+    int s = g->first[lc->id];
+    for (int64_t i = 0; s >= 0 && i < (lc->n ? lc->n : 1); i++)
+        if (g->val[s + i])
+            slot_set(g, s + (int)i, NULL);
 }
 
 /* An asm output or input lvalue: PE_LOCAL or PE_ELEM. */
@@ -333,6 +425,223 @@ static void write_lvalue(Gen *g, const PirExpr *e, LLVMValueRef v)
         write_local(g, e->local, e->a, v);
     else
         fail(g, "an asm output that is not a local");
+}
+
+/* The slots changed since the log's mark, with their values now, as an
+ * edge from the block being built. */
+static Edge capture(Gen *g, int mark)
+{
+    Edge e = { LLVMGetInsertBlock(g->b), 0, NULL, NULL };
+    int n = g->log.n - mark;
+    if (n <= 0)
+        return e;
+    e.slot = arena_alloc(g->f->a, sizeof *e.slot * (size_t)n);
+    e.v = arena_alloc(g->f->a, sizeof *e.v * (size_t)n);
+    g->epoch++;
+    for (int i = mark; i < g->log.n; i++) {
+        int s = g->log.v[i].slot;
+        if (g->seen[s] != g->epoch) {
+            g->seen[s] = g->epoch;
+            e.slot[e.n] = s;
+            e.v[e.n++] = g->val[s];
+        }
+    }
+    return e;
+}
+
+/* Continue in bb, reached by the edges es[0..n) only, each carrying its
+ * changes to the state now: a slot that an edge changed gets the value all
+ * edges agree on, else a phi.  (No edges: bb is unreachable.) */
+static void join(Gen *g, LLVMBasicBlockRef bb, const Edge *es, int n)
+{
+    LLVMPositionBuilderAtEnd(g->b, bb);
+    int total = 0, nu = 0;
+    for (int i = 0; i < n; i++)
+        total += es[i].n;
+    if (!total)
+        return;
+    Arena *a = g->f->a;
+    int *u = arena_alloc(a, sizeof *u * (size_t)total);
+    g->epoch++;
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < es[i].n; j++) {
+            int s = es[i].slot[j];
+            if (g->seen[s] != g->epoch) {
+                g->seen[s] = g->epoch;
+                g->pos[s] = nu;
+                u[nu++] = s;
+            }
+        }
+    LLVMValueRef *v = arena_alloc(a, sizeof *v * (size_t)nu * (size_t)n);
+    LLVMBasicBlockRef *from = arena_alloc(a, sizeof *from * (size_t)n);
+    for (int k = 0; k < nu; k++)
+        for (int i = 0; i < n; i++)
+            v[(size_t)k * (size_t)n + (size_t)i] = g->val[u[k]];
+    for (int i = 0; i < n; i++) {
+        from[i] = es[i].from;
+        for (int j = 0; j < es[i].n; j++)
+            v[(size_t)g->pos[es[i].slot[j]] * (size_t)n + (size_t)i] = es[i].v[j];
+    }
+    for (int k = 0; k < nu; k++) {
+        int s = u[k];
+        LLVMValueRef *x = v + (size_t)k * (size_t)n;
+        bool same = true;
+        for (int i = 1; i < n; i++)
+            same &= x[i] == x[0];
+        if (same) {
+            if (x[0] != g->val[s])
+                slot_set(g, s, x[0]);
+            continue;
+        }
+        for (int i = 0; i < n; i++)
+            if (!x[i])
+                x[i] = LLVMGetUndef(g->sty[s]);
+        LLVMValueRef phi = LLVMBuildPhi(g->b, g->sty[s], "");
+        LLVMAddIncoming(phi, x, from, (unsigned)n);
+        slot_set(g, s, phi);
+    }
+}
+
+/* Does the block being built have a way in?  (After a break it does not.) */
+static bool live(Gen *g)
+{
+    LLVMBasicBlockRef bb = LLVMGetInsertBlock(g->b);
+    return !LLVMGetBasicBlockTerminator(bb) && LLVMGetFirstUse(LLVMBasicBlockAsValue(bb));
+}
+
+/* The end of an if's arm or a loop's body, the state back at mark: 1 and
+ * *e, the edge of a branch to `to`, when the block has a way in; else 0
+ * (the block ends unreachable). */
+static int arm_end(Gen *g, int mark, LLVMBasicBlockRef to, Edge *e)
+{
+    int n = 0;
+    if (live(g)) {
+        *e = capture(g, mark);
+        LLVMBuildBr(g->b, to);
+        n = 1;
+    } else if (!LLVMGetBasicBlockTerminator(LLVMGetInsertBlock(g->b))) {
+        LLVMBuildUnreachable(g->b);
+    }
+    undo(g, mark);
+    return n;
+}
+
+/* Mark in w[] (1) the locals the statements of b write, and (2) those
+ * they declare (each iteration's own: no phi for them at the header). */
+static void scan_writes(const PirBlock *b, unsigned char *w)
+{
+    for (int i = 0; b && i < b->s.n; i++) {
+        const PirStmt *s = b->s.v[i];
+        switch (s->kind) {
+        case PS_DECL: case PS_FOR:
+            w[s->local->id] |= 2;
+            break;
+        case PS_ASSIGN: case PS_LOADV:
+            w[s->local->id] |= 1;
+            break;
+        case PS_ASM:
+            for (int o = 0; o < pir_asm[s->asm_op].nout; o++)
+                if (s->out[o] && s->out[o]->local)
+                    w[s->out[o]->local->id] |= 1;
+            if (s->nacc)
+                w[s->acc->id] |= 1;
+            break;
+        default:
+            break;
+        }
+        scan_writes(s->body, w);
+        scan_writes(s->els, w);
+    }
+}
+
+/* Enter a loop whose body is b (and counter ctr, or NULL) at head: a phi
+ * there for every slot the body writes, its value from before; the
+ * loop's mark after them. */
+static void loop_head(Gen *g, const PirBlock *b, const PirLocal *ctr, LLVMBasicBlockRef head, Loop *lp)
+{
+    const PirFunc *f = g->f;
+    LLVMBasicBlockRef pre = LLVMGetInsertBlock(g->b);
+    LLVMBuildBr(g->b, head);
+    LLVMPositionBuilderAtEnd(g->b, head);
+    unsigned char *w = arena_alloc(f->a, (size_t)f->locals.n + 1);
+    scan_writes(b, w);
+    if (ctr)
+        w[ctr->id] = 1;
+    lp->phi0 = g->phis.n;
+    for (int i = 0; i < f->locals.n; i++) {
+        int s = g->first[i];
+        if (w[i] != 1 || s < 0)
+            continue;
+        for (int64_t k = 0; k < (f->locals.v[i]->n ? f->locals.v[i]->n : 1); k++, s++) {
+            LLVMValueRef phi = LLVMBuildPhi(g->b, g->sty[s], ""), in = slot_get(g, s);
+            LLVMAddIncoming(phi, &in, &pre, 1);
+            vec_push(f->a, g->phis, phi);
+            vec_push(f->a, g->phislot, s);
+            slot_set(g, s, phi);
+        }
+    }
+    lp->phi1 = g->phis.n;
+    lp->mark = g->log.n;
+}
+
+/* An edge back to lp's header: each phi's value along it. */
+static void loop_back(Gen *g, const Loop *lp, const Edge *e)
+{
+    g->epoch++;
+    for (int j = 0; j < e->n; j++) {
+        g->seen[e->slot[j]] = g->epoch;
+        g->pos[e->slot[j]] = j;
+    }
+    for (int k = lp->phi0; k < lp->phi1; k++) {
+        int s = g->phislot.v[k];
+        LLVMValueRef phi = g->phis.v[k], v = g->seen[s] == g->epoch ? e->v[g->pos[s]] : phi;
+        if (!v)
+            v = LLVMGetUndef(g->sty[s]);
+        LLVMBasicBlockRef from = e->from;
+        LLVMAddIncoming(phi, &v, &from, 1);
+    }
+}
+
+/* After a loop (the state back at its mark): continue at end, reached from
+ * the test in block `test` (NULL: none) and by the breaks. */
+static void loop_exit(Gen *g, Loop *lp, LLVMBasicBlockRef test, LLVMBasicBlockRef end)
+{
+    undo(g, lp->mark);
+    Edge *es = arena_alloc(g->f->a, sizeof *es * (size_t)(lp->brks.n + 1));
+    int n = 0;
+    if (test)
+        es[n++] = (Edge){ test, 0, NULL, NULL };
+    for (int i = 0; i < lp->brks.n; i++)
+        es[n++] = lp->brks.v[i];
+    join(g, end, es, n);
+}
+
+/* The loops' header phis that stayed trivial (every value along the back
+ * edges the phi itself or the one from before) become that value, and
+ * those without uses go. */
+static void prune_phis(Gen *g)
+{
+    for (bool again = true; again;) {
+        again = false;
+        for (int k = 0; k < g->phis.n; k++) {
+            LLVMValueRef phi = g->phis.v[k], same = NULL;
+            if (!phi)
+                continue;
+            bool trivial = true;
+            for (unsigned i = 0, n = LLVMCountIncoming(phi); i < n && trivial; i++) {
+                LLVMValueRef x = LLVMGetIncomingValue(phi, i);
+                if (x != phi && x != same)
+                    trivial = !same, same = x;
+            }
+            if (!trivial && LLVMGetFirstUse(phi))
+                continue;
+            if (LLVMGetFirstUse(phi))
+                LLVMReplaceAllUsesWith(phi, same ? same : LLVMGetUndef(LLVMTypeOf(phi)));
+            LLVMInstructionEraseFromParent(phi);
+            g->phis.v[k] = NULL;
+            again = true;
+        }
+    }
 }
 
 /* ------------------------------------------------------------ operators */
@@ -626,9 +935,9 @@ static LLVMValueRef ex(Gen *g, const PirExpr *e)
     case PE_CONST:
         return constant(g, e);
     case PE_LOCAL:
-        return read_local(g, e->local);
+        return read_local(g, e->local, NULL);
     case PE_ELEM:
-        return LLVMBuildLoad2(B, ll_reg_type(l, e->local->ty), elem_ptr(g, e->local, e->a), "");
+        return read_local(g, e->local, e->a);
     case PE_PARAM:       /* a tensor map: its address (device: cvta.param, grid_constant) */
         if (g->f->params.v[e->index].kind == PP_TMAP)
             return LLVMBuildPtrToInt(B, g->param[e->index], l->t_i64, "");
@@ -976,6 +1285,76 @@ static void print_line(Gen *g, const PirStmt *s)
     ll_call(l, "vprintf", l->t_i32, at, a, 2);
 }
 
+/* May e be built where the PIR builds it only under a condition?  Not
+ * with a load without its own mask (the condition may be what keeps its
+ * address in bounds), nor a shuffle or a block-wide vote (every thread
+ * must take part); and not a tree too large to look at (*budget nodes). */
+static bool hoistable(const PirExpr *e, int *budget)
+{
+    if (!e)
+        return true;
+    if (--*budget < 0 || e->kind == PE_SHFL_XOR || e->kind == PE_BAR_AND || (e->kind == PE_LOAD && !e->a))
+        return false;
+    if (e->kind == PE_LOAD && !(hoistable(e->mem.ptr, budget) && hoistable(e->mem.idx, budget)))
+        return false;
+    return hoistable(e->a, budget) && hoistable(e->b, budget) && hoistable(e->c, budget);
+}
+
+/* `if (c) store` to global memory as one predicated st in inline asm, as
+ * pred_load does for loads: the tensor-core kernels' epilogues store each
+ * element behind its mask (NAME__nomap: 192 such one-store blocks in
+ * matmul_bf16), each two blocks and a branch condition for the optimizer
+ * and the instruction selector.  The value and address are built
+ * unconditionally, so the store's expressions must be hoistable.  The
+ * asm clobbers memory: it stays in order with every other access.  Not on
+ * the CPU stand-in (host), which cannot run PTX; TKC_NVPTX_PSTORE=0: the
+ * branch. */
+static bool pred_store(Gen *g, const PirStmt *s, LLVMValueRef c)
+{
+    Ll *l = g->l;
+    const PirStmt *st = s->body->s.n == 1 ? s->body->s.v[0] : NULL;
+    if (l->host || s->els || !st || st->kind != PS_STORE || st->mem.space != PSP_GLOBAL || st->mem.ty == PT_PTR
+        || !tkc_knob("TKC_NVPTX_PSTORE", 1))
+        return false;
+    int budget = 512;
+    bool ok = hoistable(st->mem.ptr, &budget) && hoistable(st->mem.idx, &budget);
+    for (int i = 0; ok && i < (st->nw ? st->nw : 1); i++)
+        ok = hoistable(st->nw ? st->w[i] : st->val, &budget);
+    if (!ok)
+        return false;
+    LLVMBuilderRef B = g->b;
+    LLVMValueRef args[6];
+    LLVMTypeRef argt[6];
+    const char *tx, *cons;
+    int n = 0;
+    args[n++] = addr(g, &st->mem);
+    if (st->nw) {
+        for (int i = 0; i < st->nw; i++)
+            args[n++] = ex(g, st->w[i]);
+        tx = st->nw == 2 ? "{ .reg .pred p; setp.ne.b32 p, $3, 0; @p st.global.v2.b32 [$0], {$1, $2}; }"
+                         : "{ .reg .pred p; setp.ne.b32 p, $5, 0; @p st.global.v4.b32 [$0], {$1, $2, $3, $4}; }";
+        cons = st->nw == 2 ? "l,r,r,r,~{memory}" : "l,r,r,r,r,r,~{memory}";
+    } else {
+        int by = bytes_of(st->mem.ty);
+        LLVMValueRef v = ex(g, st->val);
+        LLVMTypeRef it = by == 8 ? l->t_i64 : by == 4 ? l->t_i32 : l->t_i16;
+        v = st->mem.ty == PT_BOOL || by == 1 ? LLVMBuildZExt(B, v, it, "") : LLVMBuildBitCast(B, v, it, "");
+        args[n++] = v;
+        tx = by == 8 ? "{ .reg .pred p; setp.ne.b32 p, $2, 0; @p st.global.b64 [$0], $1; }"
+           : by == 4 ? "{ .reg .pred p; setp.ne.b32 p, $2, 0; @p st.global.b32 [$0], $1; }"
+           : by == 2 ? "{ .reg .pred p; setp.ne.b32 p, $2, 0; @p st.global.b16 [$0], $1; }"
+                     : "{ .reg .pred p; setp.ne.b32 p, $2, 0; @p st.global.u8 [$0], $1; }";
+        cons = by == 8 ? "l,l,r,~{memory}" : by == 4 ? "l,r,r,~{memory}" : "l,h,r,~{memory}";
+    }
+    args[n++] = LLVMBuildZExt(B, c, l->t_i32, "");
+    for (int i = 0; i < n; i++)
+        argt[i] = LLVMTypeOf(args[i]);
+    LLVMTypeRef ft = LLVMFunctionType(l->t_void, argt, (unsigned)n, 0);
+    LLVMValueRef fn = LLVMGetInlineAsm(ft, tx, strlen(tx), cons, strlen(cons), 1, 0, LLVMInlineAsmDialectATT, 0);
+    LLVMBuildCall2(B, ft, fn, args, (unsigned)n, "");
+    return true;
+}
+
 /* An elidable guard (gpu_mma.c, gpu_mma_loop_post: the K loop's last wgmma
  * wait "only after a loop that ran") is dropped: ptxas cannot tell that the
  * test fails only where no wgmma is in flight, and with NVPTX's block
@@ -995,20 +1374,26 @@ static void if_stmt(Gen *g, const PirStmt *s)
             stmts(g, b);
         return;
     }
-    LLVMBasicBlockRef then = block(g, "then"), els = s->els ? block(g, "else") : NULL, end = block(g, "endif");
+    if (pred_store(g, s, c))
+        return;
+    LLVMBasicBlockRef from = LLVMGetInsertBlock(g->b), then = block(g, "then"),
+                      els = s->els ? block(g, "else") : NULL, end = block(g, "endif");
     LLVMBuildCondBr(g->b, c, then, els ? els : end);
+    int mark = g->log.n, nmark = num_scope(g), n = 0;
+    Edge es[2];
     LLVMPositionBuilderAtEnd(g->b, then);
-    int mark = num_scope(g);
     stmts(g, s->body);
-    num_end(g, mark);
+    num_end(g, nmark);
+    n += arm_end(g, mark, end, &es[n]);
     if (els) {
-        if (!LLVMGetBasicBlockTerminator(LLVMGetInsertBlock(g->b)))
-            LLVMBuildBr(g->b, end);
         LLVMPositionBuilderAtEnd(g->b, els);
         stmts(g, s->els);
-        num_end(g, mark);
+        num_end(g, nmark);
+        n += arm_end(g, mark, end, &es[n]);
+    } else {
+        es[n++] = (Edge){ from, 0, NULL, NULL };
     }
-    fall_into(g, end);
+    join(g, end, es, n);
 }
 
 /* Does b break out of, or continue, the loop whose body it is? */
@@ -1074,42 +1459,55 @@ static void for_stmt(Gen *g, const PirStmt *s)
     LLVMBasicBlockRef head = block(g, "for"), body = block(g, "for.body"), next = block(g, "for.next"),
                       end = block(g, "for.end");
     write_local(g, ctr, NULL, lo);
-    fall_into(g, head);
+    Loop lp = { .brk = end, .cont = next, .up = g->loop };
+    loop_head(g, s->body, ctr, head, &lp);
     int mark = num_scope(g);
     LLVMValueRef cond = LLVMBuildICmp(g->b, pir_ty_signed(ctr->ty) ? LLVMIntSLT : LLVMIntULT,
-                                      read_local(g, ctr), hi, "");
+                                      read_local(g, ctr, NULL), hi, "");
     LLVMBuildCondBr(g->b, cond, body, end);
     LLVMPositionBuilderAtEnd(g->b, body);
-    Loop lp = { end, next, g->loop };
     g->loop = &lp;
     stmts(g, s->body);
     g->loop = lp.up;
-    fall_into(g, next);
+    Edge e;
+    if (arm_end(g, lp.mark, next, &e))
+        vec_push(g->f->a, lp.conts, e);
+    join(g, next, lp.conts.v, lp.conts.n);
     write_local(g, ctr, NULL, ex(g, s->next));
+    e = capture(g, lp.mark);
     LLVMValueRef br = LLVMBuildBr(g->b, head);
     if (s->unroll)
         set_unroll_full(g, br);
+    loop_back(g, &lp, &e);
     num_end(g, mark);
-    LLVMPositionBuilderAtEnd(g->b, end);
+    loop_exit(g, &lp, head, end);
 }
 
 static void while_stmt(Gen *g, const PirStmt *s)
 {
     LLVMBasicBlockRef head = block(g, "while"), body = block(g, "while.body"), end = block(g, "while.end");
-    fall_into(g, head);
+    Loop lp = { .brk = end, .cont = head, .up = g->loop };
+    loop_head(g, s->body, NULL, head, &lp);
     int mark = num_scope(g);
-    if (s->cond)
-        LLVMBuildCondBr(g->b, ex(g, s->cond), body, end);
-    else
+    LLVMBasicBlockRef test = NULL;
+    if (s->cond) {
+        LLVMValueRef c = ex(g, s->cond);
+        test = LLVMGetInsertBlock(g->b);
+        LLVMBuildCondBr(g->b, c, body, end);
+    } else {
         LLVMBuildBr(g->b, body);
+    }
     LLVMPositionBuilderAtEnd(g->b, body);
-    Loop lp = { end, head, g->loop };
     g->loop = &lp;
     stmts(g, s->body);
     g->loop = lp.up;
-    fall_into(g, head);
+    Edge e;
+    if (arm_end(g, lp.mark, head, &e))
+        vec_push(g->f->a, lp.conts, e);
+    for (int i = 0; i < lp.conts.n; i++)
+        loop_back(g, &lp, &lp.conts.v[i]);
     num_end(g, mark);
-    LLVMPositionBuilderAtEnd(g->b, end);
+    loop_exit(g, &lp, test, end);
 }
 
 static void jump(Gen *g, bool brk)
@@ -1118,6 +1516,11 @@ static void jump(Gen *g, bool brk)
         fail(g, brk ? "break outside a loop" : "continue outside a loop");
         return;
     }
+    Edge e = capture(g, g->loop->mark);
+    if (brk)
+        vec_push(g->f->a, g->loop->brks, e);
+    else
+        vec_push(g->f->a, g->loop->conts, e);
     LLVMBuildBr(g->b, brk ? g->loop->brk : g->loop->cont);
     LLVMPositionBuilderAtEnd(g->b, block(g, "dead"));
 }
@@ -1142,10 +1545,13 @@ static void stmt(Gen *g, const PirStmt *s)
 {
     switch (s->kind) {
     case PS_DECL:
-        if (s->init && g->single[s->local->id])
+        if (s->init && g->single[s->local->id]) {
             g->bound[s->local->id] = ex(g, s->init);
-        else if (s->init)
-            write_local(g, s->local, NULL, ex(g, s->init));
+        } else {
+            declare_local(g, s->local);
+            if (s->init)
+                write_local(g, s->local, NULL, ex(g, s->init));
+        }
         break;
     case PS_ASSIGN:
         write_local(g, s->local, s->idx, ex(g, s->val));
@@ -1169,7 +1575,7 @@ static void stmt(Gen *g, const PirStmt *s)
 
 static void stmts(Gen *g, const PirBlock *b)
 {
-    for (int i = 0, n; i < b->s.n && g->ok; i += n) {
+    for (int i = 0, n; i < b->s.n && g->ok && !g->retry; i += n) {
         const PirStmt *s = b->s.v[i];
         n = s->kind == PS_ASM && s->nacc ? bound_run(g, b, i) : 1;
         if (n > 1)
@@ -1265,18 +1671,15 @@ static LLVMValueRef declare(Ll *l, const PirFunc *f)
         }
     }
     add_attr(l, fn, LLVMAttributeFunctionIndex, "nounwind");
-    if (!l->host) {
-        annotate(l, fn, "kernel", 1);
-        annotate(l, fn, "maxntidx", f->threads);
-        if (f->min_blocks)
-            annotate(l, fn, "minctasm", f->min_blocks);
-    }
     return fn;
 }
 
-LLVMValueRef nvptx_gen(Ll *l, const PirFunc *f, Diag *d)
+/* One try at f's function, with the locals mem[] marks in memory: the
+ * function, or NULL after an error; *retry when a local turned out to need
+ * memory (now marked). */
+static LLVMValueRef build(Ll *l, const PirFunc *f, bool *mem, bool *retry, Diag *d)
 {
-    Gen g = { .l = l, .b = l->b, .f = f, .d = d, .ok = true };
+    Gen g = { .l = l, .b = l->b, .f = f, .d = d, .mem = mem, .ssa = tkc_knob("TKC_NVPTX_SSA", 1), .ok = true };
     g.fn = declare(l, f);
     if (f->smem_align > (int)LLVMGetAlignment(l->smem))   /* one area for the module: the largest */
         LLVMSetAlignment(l->smem, (unsigned)f->smem_align);
@@ -1286,20 +1689,35 @@ LLVMValueRef nvptx_gen(Ll *l, const PirFunc *f, Diag *d)
     g.bound = arena_alloc(f->a, sizeof *g.bound * nl);
     g.single = arena_alloc(f->a, sizeof *g.single * nl);
     g.elem = arena_alloc(f->a, sizeof *g.elem * nl);
+    g.first = arena_alloc(f->a, sizeof *g.first * nl);
     g.num = arena_alloc(f->a, sizeof *g.num * NUM_BUCKETS);
     int *w = arena_alloc(f->a, sizeof *w * nl);
     count_writes(f->body, w, g.single);
+    int nslots = 0;
+    for (int i = 0; i < f->locals.n; i++) {
+        const PirLocal *lc = f->locals.v[i];
+        g.single[i] = g.single[i] && w[i] == 1 && lc->n == 0;
+        mem[i] |= !g.ssa && !g.single[i];
+        g.first[i] = g.single[i] || mem[i] ? -1 : nslots;
+        nslots += g.first[i] < 0 ? 0 : lc->n ? (int)lc->n : 1;
+    }
+    g.val = arena_alloc(f->a, sizeof *g.val * (size_t)(nslots + 1));
+    g.sty = arena_alloc(f->a, sizeof *g.sty * (size_t)(nslots + 1));
+    g.seen = arena_alloc(f->a, sizeof *g.seen * (size_t)(nslots + 1));
+    g.pos = arena_alloc(f->a, sizeof *g.pos * (size_t)(nslots + 1));
     for (int i = 0; i < f->locals.n; i++)
-        g.single[i] = g.single[i] && w[i] == 1 && f->locals.v[i]->n == 0;
+        for (int k = 0; g.first[i] >= 0 && k < (f->locals.v[i]->n ? f->locals.v[i]->n : 1); k++)
+            g.sty[g.first[i] + k] = ll_reg_type(l, f->locals.v[i]->ty);
     for (int i = 0; i < f->params.n; i++)
         g.param[i] = LLVMGetParam(g.fn, (unsigned)i);
     LLVMPositionBuilderAtEnd(g.b, block(&g, "entry"));
     for (int i = 0; i < f->locals.n; i++) {
         const PirLocal *lc = f->locals.v[i];
-        if (g.single[i])
+        if (!mem[i])
             continue;
         LLVMTypeRef t = ll_reg_type(l, lc->ty);
         g.slot[i] = LLVMBuildAlloca(g.b, lc->n ? LLVMArrayType2(t, (uint64_t)lc->n) : t, lc->hint ? lc->hint : "");
+        l->allocas = true;
     }
     /* the entry block keeps the allocas and element addresses; the body
      * starts in the next (SimplifyCFG merges them again) */
@@ -1309,6 +1727,11 @@ LLVMValueRef nvptx_gen(Ll *l, const PirFunc *f, Diag *d)
     LLVMPositionBuilderAtEnd(g.b, body);
     stmts(&g, f->body);
     LLVMDisposeBuilder(g.eb);
+    *retry = g.retry;
+    if (!g.ok)
+        return NULL;
+    if (g.retry)
+        return g.fn;
     if (!LLVMGetBasicBlockTerminator(LLVMGetInsertBlock(g.b)))
         LLVMBuildRetVoid(g.b);
     /* blocks left open after a break ("dead") end in unreachable */
@@ -1317,5 +1740,31 @@ LLVMValueRef nvptx_gen(Ll *l, const PirFunc *f, Diag *d)
             LLVMPositionBuilderAtEnd(g.b, bb);
             LLVMBuildUnreachable(g.b);
         }
-    return g.ok ? g.fn : NULL;
+    prune_phis(&g);
+    return g.fn;
+}
+
+LLVMValueRef nvptx_gen(Ll *l, const PirFunc *f, Diag *d)
+{
+    bool *mem = arena_alloc(f->a, sizeof *mem * ((size_t)f->locals.n + 1)), retry = true;
+    LLVMValueRef fn = NULL;
+    while (retry) {
+        LLVMValueRef last = LLVMGetLastGlobal(l->m);
+        if (!(fn = build(l, f, mem, &retry, d)))
+            return NULL;
+        if (retry) {          /* the first try's function and strings go */
+            LLVMDeleteFunction(fn);
+            for (LLVMValueRef gv = last ? LLVMGetNextGlobal(last) : LLVMGetFirstGlobal(l->m), nx; gv; gv = nx) {
+                nx = LLVMGetNextGlobal(gv);
+                LLVMDeleteGlobal(gv);
+            }
+        }
+    }
+    if (!l->host) {
+        annotate(l, fn, "kernel", 1);
+        annotate(l, fn, "maxntidx", f->threads);
+        if (f->min_blocks)
+            annotate(l, fn, "minctasm", f->min_blocks);
+    }
+    return fn;
 }

@@ -22,6 +22,7 @@ typedef struct Ll {
     LLVMTypeRef t_gptr, t_sptr;        /* ptr addrspace(1), ptr addrspace(3) */
     LLVMValueRef smem;                 /* @tk_smem: external addrspace(3) [0 x i8], align 16 */
     bool host;                         /* TKC_NVPTX_HOST=1: for the CPU stand-in (see gen.c) */
+    bool allocas;                      /* a local in memory: the optimizer runs SROA */
 } Ll;
 
 /* llvm.c */

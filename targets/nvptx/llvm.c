@@ -9,8 +9,8 @@
  *
  * Compile time is the point of the configuration.  gen.c hands over code
  * that is already unrolled and numbered, and ptxas optimizes the PTX again
- * (CSE, code motion, scheduling, registers), so what LLVM has to do is what
- * ptxas cannot: put the locals in registers (sroa), fold the index
+ * (CSE, code motion, scheduling, registers), and gen.c builds the locals
+ * as SSA values itself, so what LLVM has to do is what ptxas cannot: fold the index
  * arithmetic knowing that thread ids are small (nvvm-intr-range, then
  * instcombine: 32-bit instead of 64-bit, shifts instead of divisions), and
  * merge the blocks of masked accesses (simplifycfg).  default<O3> made no
@@ -67,9 +67,12 @@ static double now_ms(void)
     return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
 }
 
-/* The pipeline tkc runs (the stand-in's host module: without the NVPTX
- * pass), and the former one (TKC_NVPTX_PASSES=o3). */
-#define FAST_PASSES "function(nvvm-intr-range,sroa,early-cse,instcombine<no-verify-fixpoint>,simplifycfg)"
+/* The pipeline tkc runs; with SROA where gen.c left a local in memory (an
+ * array indexed by a variable, or every local with TKC_NVPTX_SSA=0); the
+ * stand-in's host module's (without the NVPTX pass; SROA for its asm
+ * stand-ins' buffers); the former one (TKC_NVPTX_PASSES=o3). */
+#define FAST_PASSES "function(nvvm-intr-range,early-cse,instcombine<no-verify-fixpoint>,simplifycfg)"
+#define SROA_PASSES "function(nvvm-intr-range,sroa,early-cse,instcombine<no-verify-fixpoint>,simplifycfg)"
 #define HOST_PASSES "function(sroa,early-cse,instcombine<no-verify-fixpoint>,simplifycfg)"
 #define O3_PASSES   "default<O3>"
 
@@ -337,7 +340,8 @@ static void unfreeze(Ll *l)
 static bool optimize(Ll *l, LLVMTargetMachineRef tm, Diag *d)
 {
     const char *env = getenv("TKC_NVPTX_PASSES");
-    const char *passes = env && *env ? (o3_mode() ? O3_PASSES : env) : l->host ? HOST_PASSES : FAST_PASSES;
+    const char *passes = env && *env ? (o3_mode() ? O3_PASSES : env)
+                       : l->host ? HOST_PASSES : l->allocas ? SROA_PASSES : FAST_PASSES;
     if (!strcmp(passes, "none"))
         return true;
     LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();

@@ -195,6 +195,10 @@ rm -f "$D/nvptx-times"
     else
         TKC_GPU_EMU=1 TKC=$TKC sh tests/gpu/run.sh | sed -n 's/^\(PASS\|FAIL\) gpu\//\1 cuda-emu\//p; s/^\(PASS\|FAIL\) gpu-nvptx\//\1 nvptx-emu\//p;
             s/^SKIP gpu-nvptx/SKIP nvptx-emu/p; s/^SKIP gpu/SKIP cuda-emu/p; /^    /p'
+        # nvptx: register arrays in allocas, as an array indexed by a variable
+        # is (targets/nvptx/gen.c, slot_of: the function built again)
+        TKC_NVPTX_SSA=2 TKC_GPU_NVPTX=only TKC_GPU_EMU=1 TKC=$TKC sh tests/gpu/run.sh control mma_ws softmax |
+            sed -n 's/^\(PASS\|FAIL\) gpu-nvptx\//\1 nvptx-emu-mem\//p; /^    /p'
         # tf32 dots on wgmma (lower/gpu_wgdt.c), off by default
         TKC_WG_DTYPE=3 TKC_GPU_NVPTX=0 TKC_GPU_EMU=1 TKC=$TKC sh tests/gpu/run.sh dot_tf32 matmul_dtypes |
             sed -n 's/^\(PASS\|FAIL\) gpu\//\1 cuda-emu-wgtf32\//p; /^    /p'
