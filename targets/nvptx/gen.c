@@ -239,20 +239,24 @@ static LLVMValueRef load_mem(Gen *g, const PirMem *m)
  * effects (not moved across stores, not merged: it reads memory LLVM cannot
  * see it read).  On the H100 (doc/bench/h100-s17-ploads.log) masks,
  * mma_odd, softmax, strided, relpos_bf16, attention_d80, misc pass in the
- * nvptx pass.  TKC_NVPTX_PLOAD=0: the branch.  The CPU stand-in (host)
- * keeps the branch (it cannot run PTX), and so do pointers. */
+ * nvptx pass.  The mask is the asm's predicate operand ("b"): LLVM passes
+ * the setp it has anyway (a 32-bit copy and a setp inside the asm, as
+ * first built, were 2088 zexts in attention_d128_n176's module and 5% of
+ * the compile time over the 242 kernels).  TKC_NVPTX_PLOAD=0: the branch.
+ * The CPU stand-in (host) keeps the branch (it cannot run PTX), and so do
+ * pointers. */
 static LLVMValueRef pred_load(Gen *g, const PirMem *m, LLVMValueRef mask, LLVMValueRef other)
 {
     Ll *l = g->l;
     int by = bytes_of(m->ty);
     LLVMTypeRef it = by == 8 ? l->t_i64 : by == 4 ? l->t_i32 : l->t_i16;
-    const char *tx = by == 8 ? "{ .reg .pred p; setp.ne.b32 p, $2, 0; mov.b64 $0, 0; @p ld.global.b64 $0, [$1]; }"
-                   : by == 4 ? "{ .reg .pred p; setp.ne.b32 p, $2, 0; mov.b32 $0, 0; @p ld.global.b32 $0, [$1]; }"
-                   : by == 2 ? "{ .reg .pred p; setp.ne.b32 p, $2, 0; mov.b16 $0, 0; @p ld.global.b16 $0, [$1]; }"
-                             : "{ .reg .pred p; setp.ne.b32 p, $2, 0; mov.b16 $0, 0; @p ld.global.u8 $0, [$1]; }";
-    const char *cons = by == 8 ? "=l,l,r" : by == 4 ? "=r,l,r" : "=h,l,r";
-    LLVMValueRef args[2] = { addr(g, m), LLVMBuildZExt(g->b, mask, l->t_i32, "") };
-    LLVMTypeRef argt[2] = { LLVMTypeOf(args[0]), l->t_i32 };
+    const char *tx = by == 8 ? "mov.b64 $0, 0;\n\t@$2 ld.global.b64 $0, [$1];"
+                   : by == 4 ? "mov.b32 $0, 0;\n\t@$2 ld.global.b32 $0, [$1];"
+                   : by == 2 ? "mov.b16 $0, 0;\n\t@$2 ld.global.b16 $0, [$1];"
+                             : "mov.b16 $0, 0;\n\t@$2 ld.global.u8 $0, [$1];";
+    const char *cons = by == 8 ? "=l,l,b" : by == 4 ? "=r,l,b" : "=h,l,b";
+    LLVMValueRef args[2] = { addr(g, m), mask };
+    LLVMTypeRef argt[2] = { LLVMTypeOf(args[0]), l->t_i1 };
     LLVMTypeRef ft = LLVMFunctionType(it, argt, 2, 0);
     LLVMValueRef fn = LLVMGetInlineAsm(ft, tx, strlen(tx), cons, strlen(cons), 1, 0, LLVMInlineAsmDialectATT, 0);
     LLVMValueRef v = LLVMBuildCall2(g->b, ft, fn, args, 2, "");
@@ -560,6 +564,8 @@ static void scan_writes(const PirBlock *b, unsigned char *w)
 static void loop_head(Gen *g, const PirBlock *b, const PirLocal *ctr, LLVMBasicBlockRef head, Loop *lp)
 {
     const PirFunc *f = g->f;
+    if (LLVMGetBasicBlockTerminator(LLVMGetInsertBlock(g->b)))
+        LLVMPositionBuilderAtEnd(g->b, block(g, "dead"));
     LLVMBasicBlockRef pre = LLVMGetInsertBlock(g->b);
     LLVMBuildBr(g->b, head);
     LLVMPositionBuilderAtEnd(g->b, head);
@@ -1331,22 +1337,19 @@ static bool pred_store(Gen *g, const PirStmt *s, LLVMValueRef c)
     if (st->nw) {
         for (int i = 0; i < st->nw; i++)
             args[n++] = ex(g, st->w[i]);
-        tx = st->nw == 2 ? "{ .reg .pred p; setp.ne.b32 p, $3, 0; @p st.global.v2.b32 [$0], {$1, $2}; }"
-                         : "{ .reg .pred p; setp.ne.b32 p, $5, 0; @p st.global.v4.b32 [$0], {$1, $2, $3, $4}; }";
-        cons = st->nw == 2 ? "l,r,r,r,~{memory}" : "l,r,r,r,r,r,~{memory}";
+        tx = st->nw == 2 ? "@$3 st.global.v2.b32 [$0], {$1, $2};" : "@$5 st.global.v4.b32 [$0], {$1, $2, $3, $4};";
+        cons = st->nw == 2 ? "l,r,r,b,~{memory}" : "l,r,r,r,r,b,~{memory}";
     } else {
         int by = bytes_of(st->mem.ty);
         LLVMValueRef v = ex(g, st->val);
         LLVMTypeRef it = by == 8 ? l->t_i64 : by == 4 ? l->t_i32 : l->t_i16;
         v = st->mem.ty == PT_BOOL || by == 1 ? LLVMBuildZExt(B, v, it, "") : LLVMBuildBitCast(B, v, it, "");
         args[n++] = v;
-        tx = by == 8 ? "{ .reg .pred p; setp.ne.b32 p, $2, 0; @p st.global.b64 [$0], $1; }"
-           : by == 4 ? "{ .reg .pred p; setp.ne.b32 p, $2, 0; @p st.global.b32 [$0], $1; }"
-           : by == 2 ? "{ .reg .pred p; setp.ne.b32 p, $2, 0; @p st.global.b16 [$0], $1; }"
-                     : "{ .reg .pred p; setp.ne.b32 p, $2, 0; @p st.global.u8 [$0], $1; }";
-        cons = by == 8 ? "l,l,r,~{memory}" : by == 4 ? "l,r,r,~{memory}" : "l,h,r,~{memory}";
+        tx = by == 8 ? "@$2 st.global.b64 [$0], $1;" : by == 4 ? "@$2 st.global.b32 [$0], $1;"
+           : by == 2 ? "@$2 st.global.b16 [$0], $1;" : "@$2 st.global.u8 [$0], $1;";
+        cons = by == 8 ? "l,l,b,~{memory}" : by == 4 ? "l,r,b,~{memory}" : "l,h,b,~{memory}";
     }
-    args[n++] = LLVMBuildZExt(B, c, l->t_i32, "");
+    args[n++] = c;
     for (int i = 0; i < n; i++)
         argt[i] = LLVMTypeOf(args[i]);
     LLVMTypeRef ft = LLVMFunctionType(l->t_void, argt, (unsigned)n, 0);
