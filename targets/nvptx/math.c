@@ -112,6 +112,24 @@ static LLVMValueRef rcp_(M *m, LLVMValueRef a)
     return ll_intrinsic(m->l, "llvm.nvvm.rcp.approx.ftz.f", NULL, 0, &a, 1);
 }
 
+/* e^z for z that can neither overflow nor matter when subnormal (erf's
+ * e^(q - a^2), tanh's e^(2 min(|x|, 20))); f32 on the GPU: ex2.approx of
+ * z log2 e, the product's rounding error (lo, by fma) applied after as
+ * 1 + lo ln 2 (ex2.approx flushes subnormal results: 1 - erfc is 1 there;
+ * z below -150 taken as -150, so that -inf gives 0, not inf - inf in lo);
+ * else exp_. */
+static LLVMValueRef exp_(M *m, LLVMValueRef x);
+static LLVMValueRef exp_inner(M *m, LLVMValueRef z)
+{
+    if (!mufu(m))
+        return exp_(m, z);
+    z = sel(m, lt(m, z, K(m, -150)), K(m, -150), z);   /* -inf: lo would be inf - inf */
+    LLVMValueRef hi = mul(m, z, K(m, 1.4426950408889634));
+    LLVMValueRef lo = fma3(m, z, K(m, 1.9259629911266175e-08), fma3(m, z, K(m, 1.4426950408889634), neg(m, hi)));
+    LLVMValueRef e = ll_intrinsic(m->l, "llvm.nvvm.ex2.approx.ftz.f", NULL, 0, &hi, 1);
+    return mul(m, e, fma3(m, lo, K(m, 0.6931471805599453), K(m, 1)));
+}
+
 /* e^r * 2^n for |r| <= ln2/2 (Taylor; degree 7 in f32, 13 in f64; on the
  * GPU in f32 2^(r log2 e) by ex2.approx). */
 static LLVMValueRef exp_core(M *m, LLVMValueRef r, LLVMValueRef n)
@@ -268,7 +286,7 @@ static LLVMValueRef tanh_(M *m, LLVMValueRef x)
         small = fma3(m, mul(m, x, x2), poly(m, x2, c, 4), x);
     }
     double cut = m->dbl ? 0.5 : 0.25, top = m->dbl ? 40.0 : 20.0;
-    LLVMValueRef e = exp_(m, mul(m, K(m, 2), sel(m, gt(m, a, K(m, top)), K(m, top), a)));
+    LLVMValueRef e = exp_inner(m, mul(m, K(m, 2), sel(m, gt(m, a, K(m, top)), K(m, top), a)));
     LLVMValueRef big = sub(m, K(m, 1), mul(m, K(m, 2), rcp_(m, add(m, e, K(m, 1)))));
     big = copysign_(m, big, x);
     LLVMValueRef y = sel(m, lt(m, a, K(m, cut)), small, big);
@@ -284,7 +302,7 @@ static LLVMValueRef erf32(M *m, LLVMValueRef x)
     LLVMValueRef small = mul(m, mul(m, K(m, 1.1283791670955126), x), poly(m, x2, cs, 6));
     LLVMValueRef t = rcp_(m, fma3(m, K(m, 0.5), a, K(m, 1)));
     LLVMValueRef q = poly(m, t, cq, 10);
-    LLVMValueRef erfc = mul(m, t, exp_(m, sub(m, q, mul(m, a, a))));
+    LLVMValueRef erfc = mul(m, t, exp_inner(m, sub(m, q, mul(m, a, a))));
     LLVMValueRef big = copysign_(m, sub(m, K(m, 1), erfc), x);
     LLVMValueRef y = sel(m, lt(m, a, K(m, 0.5)), small, big);
     return sel(m, isnan_(m, x), x, y);
