@@ -409,7 +409,17 @@ static void plan_chain(GpuMma *m, const int *uses)
  * carried in f32 and converted at w, and with the wait predicated on the
  * row sum): ptxas still issues WARPGROUP.DEPBAR.LE gsb0 0 right after the
  * row maximum, before the exponentials, so the softmax never overlaps w's
- * MMAs within a warpgroup; only the other warpgroup's turn does. */
+ * MMAs within a warpgroup; only the other warpgroup's turn does.  Session
+ * 19 made it happen and measured it slower: w's wait deferred to the
+ * source's `acc = pv` after the softmax, and w's A words (p's registers)
+ * read once more right before that wait by stores under a test that never
+ * holds (program id < 0), so that ptxas builds the next p in other
+ * registers; with both (and only with both: the read alone, or the wait
+ * alone, left the DEPBAR where it was) the SASS has DEPBAR.LE 0 after the
+ * exponentials.  H100, B=4 H=16 S=T=4096 D=128, 12 interleaved rounds:
+ * 528.4 vs 563.5 TFLOP/s, causal 460.0 vs 479.0 (cuDNN 636.6 / 525.9;
+ * doc/bench/h100-s19-e4.log): 32 more moves a block (p's registers
+ * rotate) and the two warpgroups' turns already hide the softmax. */
 static void plan_pair(GpuMma *m)
 {
     int n = m->k->instrs.n;

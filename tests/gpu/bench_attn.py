@@ -6,7 +6,8 @@
 # so tkc and torch run on the same tensors in this one process.  Before any
 # timing every result is checked against a float32 reference on a slice
 # (batch 0, two heads) and tkc against torch on the whole output; a wrong
-# result prints FAIL and the script exits 1 (ATTN_FORCE=1: a wrong relpos
+# result prints FAIL and the script exits 1 (ATTN_TURNS=N: sdpa's candidates
+# timed again in N interleaved rounds, see in_turns; ATTN_FORCE=1: a wrong
 # result is timed all the same, for experiments that drop work; ATTN_RELH_T=1:
 # each relpos build also checked and timed with rel_h laid out query-major, a
 # strided view).  Times: median of 7 rounds (CUDA events) after warm-up.  "extra" is the peak memory a call allocates
@@ -163,6 +164,41 @@ def strided_check(cfg):
         fail("%s: packed-QKV views: differ from contiguous by %.2e, error vs fp32 %.2e" % (cfg["name"], diff, e))
 
 
+def in_turns(timers, flops, rounds):
+    """ATTN_TURNS=N: every (label, fn) timed again in N rounds, one ~50 ms
+    turn each per round, the same order every round: the clock's drift
+    over the run (power, heat) then falls on every candidate alike.  The
+    median per call over the rounds, its spread, and each one's ratio to the
+    best torch backend's rounds, round by round."""
+    a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    reps, per = [], [[] for _ in timers]
+    for _, fn in timers:
+        fn()
+        torch.cuda.synchronize()
+        a.record(); fn(); b.record(); torch.cuda.synchronize()
+        reps.append(max(1, min(20, int(50.0 / max(a.elapsed_time(b), 1e-3)))))
+    for _ in range(rounds):
+        for i, (_, fn) in enumerate(timers):
+            a.record()
+            for _ in range(reps[i]):
+                fn()
+            b.record()
+            torch.cuda.synchronize()
+            per[i].append(a.elapsed_time(b) / reps[i])
+    med = [sorted(t)[len(t) // 2] for t in per]
+    torch_i = [i for i, (n, _) in enumerate(timers) if n.startswith("torch")]
+    best = min(torch_i, key=lambda i: med[i]) if torch_i else None
+    print("  in turns (%d rounds; median ms, TFLOP/s, min..max ms%s):" %
+          (rounds, ", vs " + timers[best][0].split()[1] + " round by round" if best is not None else ""))
+    for i, (n, _) in enumerate(timers):
+        r = ""
+        if best is not None and i != best:
+            q = sorted(per[best][j] / per[i][j] for j in range(rounds))
+            r = "   ratio %.3f (rounds %.3f..%.3f)" % (q[len(q) // 2], q[0], q[-1])
+        print("    turns %-18s %8.3f ms %7.1f TFLOP/s  (%.3f..%.3f)%s" %
+              (n, med[i], tflops(flops, med[i]), min(per[i]), max(per[i]), r))
+
+
 def run_sdpa(path):
     # ATTN_SHAPE="B H S" another shape (S = T), e.g. "1 16 16384"
     B, H, S = (int(x) for x in os.environ.get("ATTN_SHAPE", "4 16 4096").split())
@@ -181,6 +217,7 @@ def run_sdpa(path):
                    "half of 4 B H S T D" if causal else "4 B H S T D"))
             ref = ref32(q, k, v, scale, causal)
             best_torch, best_name, torch_out, torch_err = 0.0, "-", None, 0.0
+            timers = []          # (label, fn): what ATTN_TURNS times again in turns
             for name, be in torch_backends():
                 try:
                     o = torch_sdpa(be, q, k, v, causal)
@@ -189,6 +226,7 @@ def run_sdpa(path):
                     continue
                 e = err_slice(o, ref)
                 ms = bench(lambda: torch_sdpa(be, q, k, v, causal))
+                timers.append(("torch " + name, lambda be=be: torch_sdpa(be, q, k, v, causal)))
                 print("  torch %-12s %9.3f ms %8.1f TFLOP/s   (max err vs fp32 %.1e)" % (name, ms, tflops(flops, ms), e))
                 if tflops(flops, ms) > best_torch:
                     best_torch, best_name = tflops(flops, ms), name
@@ -207,15 +245,20 @@ def run_sdpa(path):
                 agree = (o.float() - torch_out.float()).abs().max().item() if torch_out is not None else 0.0
                 if not torch.isfinite(o).all() or not e < tol or not agree < 0.1:
                     fail("%s: max error vs fp32 %.2e (limit %.0e), vs torch %.2e" % (c["name"], e, tol, agree))
-                    continue
-                strided_check(c)
+                    if os.environ.get("ATTN_FORCE") != "1":
+                        continue
+                else:
+                    strided_check(c)
                 ms = bench(lambda: c["lib"].sdpa(q, k, v, scale))
+                timers.append(("tkc   " + c["label"], lambda c=c: c["lib"].sdpa(q, k, v, scale)))
                 print("  tkc   %-12s %9.3f ms %8.1f TFLOP/s   (max err vs fp32 %.1e, vs torch %.1e)" %
                       (c["label"], ms, tflops(flops, ms), e, agree))
                 if tflops(flops, ms) > best_tkc:
                     best_tkc, best_cfg = tflops(flops, ms), c["label"]
             if best_torch > 0 and best_tkc > 0:
                 print("  ratio tkc %s / torch %s: %.3f" % (best_cfg, best_name, best_tkc / best_torch))
+            if int(os.environ.get("ATTN_TURNS", "0")) > 0 and timers:
+                in_turns(timers, flops, int(os.environ["ATTN_TURNS"]))
             del q, k, v, ref, torch_out
             torch.cuda.empty_cache()
 
@@ -299,6 +342,7 @@ def run_relpos(path, what, B, NH, QH, QW, D=64):
             fail("%s: max error vs fp32 %.2e (limit %.1e), vs (a) %.2e" % (what, e, tol, agree))
         return e, agree, ok
 
+    timers = [("torch no-bias", plain)] if "(c) SDPA, no bias" in times else []
     for c in cfgs:
         try:
             o = c["lib"].relpos(q, k, v, th, tw, scale)
@@ -311,6 +355,7 @@ def run_relpos(path, what, B, NH, QH, QW, D=64):
         if not ok and os.environ.get("ATTN_FORCE") != "1":
             continue
         fn = lambda: c["lib"].relpos(q, k, v, th, tw, scale)
+        timers.append(("tkc " + c["label"], fn))
         ms = bench(fn)
         print("  %-30s %9.3f ms   extra %-10s (max err vs fp32 %.1e, vs (a) %.1e)" %
               ("tkc sdpa_relpos " + c["label"], ms, gib(extra_peak(fn)), e, agree))
@@ -332,6 +377,8 @@ def run_relpos(path, what, B, NH, QH, QW, D=64):
             print("  %-30s %9.3f ms   (rel_h query-major; max err vs fp32 %.1e)" %
                   ("tkc sdpa_relpos " + c["label"] + " relh_t", ms_t, e_t))
             del th_t
+    if int(os.environ.get("ATTN_TURNS", "0")) > 0 and len(timers) > 1:
+        in_turns(timers, 4.0 * B * NH * (QH * QW) ** 2 * D, int(os.environ["ATTN_TURNS"]))
 
 
 path = sys.argv[1] if len(sys.argv) > 1 else "build/gpu-bench-attn/configs"

@@ -13,9 +13,11 @@
 #       SRC=FILE for another attention.tk, CG=llvm for PTX from LLVM
 #       (--codegen=llvm, the nvptx target's code generator), TKC=PATH for
 #       another tkc binary (an older build to compare with), BLOCKS=def to
-#       build the variant for the kernels' own blocks only; the plain build
+#       build the variant for the kernels' own blocks only, DEFS=N:V+N:V for
+#       more -D N=V (warps:4+blocks:3: a launch option); the plain build
 #       is always there
 #   ATTN_LLVM=0   drop the variant run by default, "llvm:CG=llvm,BLOCKS=def"
+#   ATTN_DS="64"  the head dims sdpa runs (default "64 128")
 #
 # sdpa_bf16, B=4 H=16 S=T=4096, D=64 and D=128, causal and not: TFLOP/s of
 # tkc (each block choice) next to torch SDPA with the FLASH and CUDNN
@@ -55,7 +57,7 @@ mkdir -p "$B" || exit 2
 lib() {
     name=$1 kind=$2 d=$3 causal=$4 bm=$5 bn=$6 label=$7 set=$8
     dir=$B/$name; mkdir -p "$dir"; rm -f "$dir/line"
-    kern=sdpa_bf16; def=""; cflag=" -D CAUSAL=$causal"; src=stdlib/attention.tk; envs=""; cg=""; tkc=$TKC
+    kern=sdpa_bf16; def=""; cflag=" -D CAUSAL=$causal"; src=stdlib/attention.tk; envs=""; cg=""; tkc=$TKC; defs=""
     [ "$kind" = relpos ] && { kern=sdpa_relpos_bf16; def=-DKIND_RELPOS; cflag=""; }
     for kv in $(echo "$set" | tr , ' '); do
         case $kv in
@@ -63,13 +65,14 @@ lib() {
             CG=*) cg=" --codegen=${kv#CG=}" ;;
             TKC=*) tkc=${kv#TKC=} ;;
             BLOCKS=*) ;;
+            DEFS=*) defs="$defs $(echo "${kv#DEFS=}" | tr + '\n' | sed 's/^\([^:]*\):\(.*\)$/-D \1=\2/' | tr '\n' ' ')" ;;
             *) envs="$envs $kv" ;;
         esac
     done
     blk=" -D BLOCK_M=$bm -D BLOCK_N=$bn"
     [ "$bm" = def ] && blk=""            # the kernel's own blocks for this D
     # shellcheck disable=SC2086
-    if ! env $envs "$tkc" "$src" --target=cuda$cg --kernel=$kern -D D=$d$cflag$blk \
+    if ! env $envs "$tkc" "$src" --target=cuda$cg --kernel=$kern -D D=$d$cflag$blk $defs \
             -o "$dir/attn.h" >"$dir/tkc.log" 2>&1; then
         echo "FAIL $name: tkc failed"; sed -n '1,10s/^/    /p' "$dir/tkc.log"; return 1
     fi
@@ -101,7 +104,7 @@ for var in "-:" ${ATTN_VARIANTS:-} $LLVM_VAR; do
         bm=${blk%x*} bn=${blk#*x}
         [ "$blk" = def ] && bm=def bn=def
         if [ "$ONLY" != relpos ]; then
-            for d in 64 128; do
+            for d in ${ATTN_DS:-64 128}; do
                 build "sdpa_d${d}_${blk}$tag" sdpa $d false "$bm" "$bn" "$label" "$set"
                 build "sdpa_d${d}_causal_${blk}$tag" sdpa $d true "$bm" "$bn" "$label" "$set"
             done
