@@ -70,7 +70,13 @@ static double now_ms(void)
 /* The pipeline tkc runs; with SROA where gen.c left a local in memory (an
  * array indexed by a variable, or every local with TKC_NVPTX_SSA=0); the
  * stand-in's host module's (without the NVPTX pass; SROA for its asm
- * stand-ins' buffers); the former one (TKC_NVPTX_PASSES=o3). */
+ * stand-ins' buffers); the former one (TKC_NVPTX_PASSES=o3).  No LICM:
+ * with loop-mssa(licm) after simplifycfg, sdpa_bf16 D=128's key loop went
+ * from 563 to 530 SASS instructions (its descriptors' warpgroup part
+ * hoisted) but ptxas spilled 64 bytes, and on an H100 in 12 interleaved
+ * rounds it ran slower: D=128 495.0 vs 504.2 TFLOP/s, causal 399.0 vs
+ * 419.6, D=64 435.8 vs 451.2; matmul_bf16 0.967 vs 0.969 of cuBLAS at
+ * 4096^3 (doc/bench/h100-s19-e7.log, session 19). */
 #define FAST_PASSES "function(nvvm-intr-range,early-cse,instcombine<no-verify-fixpoint>,simplifycfg)"
 #define SROA_PASSES "function(nvvm-intr-range,sroa,early-cse,instcombine<no-verify-fixpoint>,simplifycfg)"
 #define HOST_PASSES "function(sroa,early-cse,instcombine<no-verify-fixpoint>,simplifycfg)"

@@ -18,6 +18,11 @@
 #       is always there
 #   ATTN_LLVM=0   drop the variant run by default, "llvm:CG=llvm,BLOCKS=def"
 #   ATTN_DS="64"  the head dims sdpa runs (default "64 128")
+#   ATTN_TURNS=N  after the usual one-after-another times, every candidate of a
+#                 shape (torch's backends, each tkc build) timed again in N
+#                 interleaved rounds with ratios taken round by round
+#                 (bench_attn.py in_turns; default 10, 0: off): the GPU's clock
+#                 drifts over a run, and what runs first (torch) ran faster
 #
 # sdpa_bf16, B=4 H=16 S=T=4096, D=64 and D=128, causal and not: TFLOP/s of
 # tkc (each block choice) next to torch SDPA with the FLASH and CUDNN
@@ -40,6 +45,7 @@ case $TKC in /*) ;; *) TKC=$PWD/$TKC ;; esac
 B=$(dirname "$TKC")/gpu-bench-attn
 CC=${CC:-gcc}
 BLOCKS=${ATTN_BLOCKS:-def 128x128 64x64}
+export ATTN_TURNS=${ATTN_TURNS:-10}
 ONLY=${ATTN_ONLY:-all}
 
 [ -x "$TKC" ] || { echo "bench_attn: no $TKC (build tkc first, or carry build/)"; exit 2; }
