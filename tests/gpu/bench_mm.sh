@@ -10,6 +10,8 @@
 # generator; its compile time next to NVRTC's).  Uses build/tkc as it is.
 #
 #   sh tests/gpu/bench_mm.sh            # -D flags in TILE (default: the kernel's) / SKINNY below
+#   MM_TURNS=N   the 4096^3 and 8192^3 bf16 ratios once more in N rounds of
+#                tkc and cuBLAS taking turns in one process (default 10; 0: off)
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 TKC=${TKC:-build/tkc}
@@ -82,4 +84,14 @@ if python3 -c "import torch; assert torch.cuda.is_available()" 2>/dev/null; then
     ' "$B/tkc.txt" "$B/ref.txt"
 else
     echo "no python3 with torch and CUDA: references skipped"
+fi
+# The headline shapes once more with tkc and cuBLAS taking turns in one
+# process (bench_mm_var.sh / bench_mm_pair.py; MM_TURNS rounds, 0: skip):
+# the ratios above come from separate processes one after the other, which
+# the GPU clock's drift over a run moves by several percent either way.
+MM_TURNS=${MM_TURNS:-10}
+if [ "$MM_TURNS" != 0 ] && python3 -c "import torch; assert torch.cuda.is_available()" 2>/dev/null; then
+    echo "in turns with cuBLAS ($MM_TURNS rounds; matmul_bf16 as built above):"
+    VARIANTS="tkc:-:$TILE" SIZES="4096 8192" PAIR_ROUNDS=$MM_TURNS OUT=$B/turns TKC=$TKC \
+        sh tests/gpu/bench_mm_var.sh 2>&1 | grep -E "^pair|^check|FAIL" | sed 's/^/  /'
 fi
