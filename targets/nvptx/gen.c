@@ -245,21 +245,40 @@ static LLVMValueRef load_mem(Gen *g, const PirMem *m)
  * the compile time over the 242 kernels).  TKC_NVPTX_PLOAD=0: the branch.
  * The CPU stand-in (host) keeps the branch (it cannot run PTX), and so do
  * pointers. */
+/* A global access of by bytes in a predicated instruction: the integer
+ * type of its register (u8 in a 16-bit one), that register's asm
+ * constraint letter and the instruction's type suffix. */
+static LLVMTypeRef pred_width(const Ll *l, int by, char *con, const char **sfx)
+{
+    *con = by == 8 ? 'l' : by == 4 ? 'r' : 'h';
+    *sfx = by == 8 ? "b64" : by == 4 ? "b32" : by == 2 ? "b16" : "u8";
+    return by == 8 ? l->t_i64 : by == 4 ? l->t_i32 : l->t_i16;
+}
+
+/* A call of inline asm tx (constraints cons) on args[0 .. n) returning rt,
+ * with side effects: LLVM neither moves nor merges it (pred_load,
+ * pred_store). */
+static LLVMValueRef pred_asm(Gen *g, LLVMTypeRef rt, const char *tx, const char *cons, LLVMValueRef *args, int n)
+{
+    LLVMTypeRef argt[8];
+    for (int i = 0; i < n; i++)
+        argt[i] = LLVMTypeOf(args[i]);
+    LLVMTypeRef ft = LLVMFunctionType(rt, argt, (unsigned)n, 0);
+    LLVMValueRef fn = LLVMGetInlineAsm(ft, tx, strlen(tx), cons, strlen(cons), 1, 0, LLVMInlineAsmDialectATT, 0);
+    return LLVMBuildCall2(g->b, ft, fn, args, (unsigned)n, "");
+}
+
 static LLVMValueRef pred_load(Gen *g, const PirMem *m, LLVMValueRef mask, LLVMValueRef other)
 {
     Ll *l = g->l;
+    Arena *a = g->f->a;
     int by = bytes_of(m->ty);
-    LLVMTypeRef it = by == 8 ? l->t_i64 : by == 4 ? l->t_i32 : l->t_i16;
-    const char *tx = by == 8 ? "mov.b64 $0, 0;\n\t@$2 ld.global.b64 $0, [$1];"
-                   : by == 4 ? "mov.b32 $0, 0;\n\t@$2 ld.global.b32 $0, [$1];"
-                   : by == 2 ? "mov.b16 $0, 0;\n\t@$2 ld.global.b16 $0, [$1];"
-                             : "mov.b16 $0, 0;\n\t@$2 ld.global.u8 $0, [$1];";
-    const char *cons = by == 8 ? "=l,l,b" : by == 4 ? "=r,l,b" : "=h,l,b";
+    char con;
+    const char *sfx;
+    LLVMTypeRef it = pred_width(l, by, &con, &sfx);
+    const char *tx = arena_printf(a, "mov.b%d $0, 0;\n\t@$2 ld.global.%s $0, [$1];", by == 8 ? 64 : by == 4 ? 32 : 16, sfx);
     LLVMValueRef args[2] = { addr(g, m), mask };
-    LLVMTypeRef argt[2] = { LLVMTypeOf(args[0]), l->t_i1 };
-    LLVMTypeRef ft = LLVMFunctionType(it, argt, 2, 0);
-    LLVMValueRef fn = LLVMGetInlineAsm(ft, tx, strlen(tx), cons, strlen(cons), 1, 0, LLVMInlineAsmDialectATT, 0);
-    LLVMValueRef v = LLVMBuildCall2(g->b, ft, fn, args, 2, "");
+    LLVMValueRef v = pred_asm(g, it, tx, arena_printf(a, "=%c,l,b", con), args, 2);
     LLVMTypeRef mt = ll_mem_type(l, m->ty);
     if (by == 1)
         v = LLVMBuildTrunc(g->b, v, mt, "");
@@ -1328,9 +1347,8 @@ static bool pred_store(Gen *g, const PirStmt *s, LLVMValueRef c)
         ok = hoistable(st->nw ? st->w[i] : st->val, &budget);
     if (!ok)
         return false;
-    LLVMBuilderRef B = g->b;
+    Arena *a = g->f->a;
     LLVMValueRef args[6];
-    LLVMTypeRef argt[6];
     const char *tx, *cons;
     int n = 0;
     args[n++] = addr(g, &st->mem);
@@ -1341,20 +1359,16 @@ static bool pred_store(Gen *g, const PirStmt *s, LLVMValueRef c)
         cons = st->nw == 2 ? "l,r,r,b,~{memory}" : "l,r,r,r,r,b,~{memory}";
     } else {
         int by = bytes_of(st->mem.ty);
+        char con;
+        const char *sfx;
+        LLVMTypeRef it = pred_width(l, by, &con, &sfx);
         LLVMValueRef v = ex(g, st->val);
-        LLVMTypeRef it = by == 8 ? l->t_i64 : by == 4 ? l->t_i32 : l->t_i16;
-        v = st->mem.ty == PT_BOOL || by == 1 ? LLVMBuildZExt(B, v, it, "") : LLVMBuildBitCast(B, v, it, "");
-        args[n++] = v;
-        tx = by == 8 ? "@$2 st.global.b64 [$0], $1;" : by == 4 ? "@$2 st.global.b32 [$0], $1;"
-           : by == 2 ? "@$2 st.global.b16 [$0], $1;" : "@$2 st.global.u8 [$0], $1;";
-        cons = by == 8 ? "l,l,b,~{memory}" : by == 4 ? "l,r,b,~{memory}" : "l,h,b,~{memory}";
+        args[n++] = st->mem.ty == PT_BOOL || by == 1 ? LLVMBuildZExt(g->b, v, it, "") : LLVMBuildBitCast(g->b, v, it, "");
+        tx = arena_printf(a, "@$2 st.global.%s [$0], $1;", sfx);
+        cons = arena_printf(a, "l,%c,b,~{memory}", con);
     }
     args[n++] = c;
-    for (int i = 0; i < n; i++)
-        argt[i] = LLVMTypeOf(args[i]);
-    LLVMTypeRef ft = LLVMFunctionType(l->t_void, argt, (unsigned)n, 0);
-    LLVMValueRef fn = LLVMGetInlineAsm(ft, tx, strlen(tx), cons, strlen(cons), 1, 0, LLVMInlineAsmDialectATT, 0);
-    LLVMBuildCall2(B, ft, fn, args, (unsigned)n, "");
+    pred_asm(g, l->t_void, tx, cons, args, n);
     return true;
 }
 
