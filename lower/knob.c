@@ -94,6 +94,7 @@ static const struct {
     { "TKC_WG_HOIST", "0: the warp-uniform warpgroup index (TKC_WG_UNIFORM) computed at each wgmma dot, not once at the top of the function (gpu_wgmma.c, gpu_wg_head)" },
     { "TKC_NVPTX_PLOAD", "0: --target=nvptx builds a masked global load as a branch around the load, not one predicated ld in inline asm (targets/nvptx/gen.c, pred_load)" },
     { "TKC_NVPTX_PSTORE", "0: --target=nvptx builds `if (c) store` to global memory as a branch around the store, not one predicated st in inline asm (targets/nvptx/gen.c, pred_store)" },
+    { "TKC_NVPTX_ROTATE", "0: --target=nvptx's optimizer does not rotate loops (loop-rotate after simplifycfg: the exit test at the bottom, which lets ptxas keep loop-carried scalars in uniform registers; targets/nvptx/llvm.c)" },
     { "TKC_NVPTX_SSA", "0: --target=nvptx keeps every local that is not single-definition in an alloca (SROA makes registers of them), not in SSA values built by gen.c; 2 (for tests): each register array moves to an alloca at its first access, by building the function again, as one indexed by a variable does (targets/nvptx/gen.c, slot_of)" },
     { "TKC_WG_DINC", "0: a single wgmma dot's k step descriptors each built from its address; 1: B's the first one plus a constant, A's from their address (default 2: both the first plus a constant)" },
     { "TKC_WG_PROXY", "0: no fence.proxy.async before wgmma reads shared memory" },

@@ -70,16 +70,31 @@ static double now_ms(void)
 /* The pipeline tkc runs; with SROA where gen.c left a local in memory (an
  * array indexed by a variable, or every local with TKC_NVPTX_SSA=0); the
  * stand-in's host module's (without the NVPTX pass; SROA for its asm
- * stand-ins' buffers); the former one (TKC_NVPTX_PASSES=o3).  No LICM:
+ * stand-ins' buffers); the former one (TKC_NVPTX_PASSES=o3).
+ *
+ * loop-rotate (TKC_NVPTX_ROTATE=0: without): each loop's exit test moves
+ * to its bottom, behind a guard.  With the test at the top ptxas kept every
+ * loop-carried scalar of sdpa_bf16's key loops (the iteration count, the
+ * stage index) in vector registers and built each wgmma descriptor there,
+ * moving it to a uniform register before its HGMMA (48 R2UR in D=128's
+ * loop; NVRTC's PTX, whose loops NVVM rotates, 5); rotated, 24, and the
+ * rest on the uniform datapath.  H100, 12 interleaved rounds: sdpa_bf16
+ * D=128 528.2 vs 500.6 TFLOP/s, causal 433.8 vs 417.5, D=64 461.3 vs
+ * 454.0, causal 413.3 vs 409.0 (NVRTC 572.8 / 482.9 / 471.8 / 421.7),
+ * matmul_bf16 0.973 vs 0.975 of cuBLAS at 4096^3 (doc/bench/
+ * h100-s19-e10.log); the optimizer's time for every stdlib kernel the
+ * same (0.81 vs 0.80 s).  No LICM:
  * with loop-mssa(licm) after simplifycfg, sdpa_bf16 D=128's key loop went
  * from 563 to 530 SASS instructions (its descriptors' warpgroup part
  * hoisted) but ptxas spilled 64 bytes, and on an H100 in 12 interleaved
  * rounds it ran slower: D=128 495.0 vs 504.2 TFLOP/s, causal 399.0 vs
  * 419.6, D=64 435.8 vs 451.2; matmul_bf16 0.967 vs 0.969 of cuBLAS at
  * 4096^3 (doc/bench/h100-s19-e7.log, session 19). */
-#define FAST_PASSES "function(nvvm-intr-range,early-cse,instcombine<no-verify-fixpoint>,simplifycfg)"
-#define SROA_PASSES "function(nvvm-intr-range,sroa,early-cse,instcombine<no-verify-fixpoint>,simplifycfg)"
+#define FAST_PASSES "function(nvvm-intr-range,early-cse,instcombine<no-verify-fixpoint>,simplifycfg,loop-rotate)"
+#define SROA_PASSES "function(nvvm-intr-range,sroa,early-cse,instcombine<no-verify-fixpoint>,simplifycfg,loop-rotate)"
 #define HOST_PASSES "function(sroa,early-cse,instcombine<no-verify-fixpoint>,simplifycfg)"
+#define NOROT_PASSES "function(nvvm-intr-range,early-cse,instcombine<no-verify-fixpoint>,simplifycfg)"
+#define NOROT_SROA_PASSES "function(nvvm-intr-range,sroa,early-cse,instcombine<no-verify-fixpoint>,simplifycfg)"
 #define O3_PASSES   "default<O3>"
 
 static bool o3_mode(void)
@@ -346,8 +361,10 @@ static void unfreeze(Ll *l)
 static bool optimize(Ll *l, LLVMTargetMachineRef tm, Diag *d)
 {
     const char *env = getenv("TKC_NVPTX_PASSES");
+    bool rot = tkc_knob("TKC_NVPTX_ROTATE", 1) == 1;
     const char *passes = env && *env ? (o3_mode() ? O3_PASSES : env)
-                       : l->host ? HOST_PASSES : l->allocas ? SROA_PASSES : FAST_PASSES;
+                       : l->host ? HOST_PASSES : l->allocas ? (rot ? SROA_PASSES : NOROT_SROA_PASSES)
+                       : rot ? FAST_PASSES : NOROT_PASSES;
     if (!strcmp(passes, "none"))
         return true;
     LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
