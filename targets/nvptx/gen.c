@@ -227,24 +227,6 @@ static LLVMValueRef load_mem(Gen *g, const PirMem *m)
     return v;
 }
 
-/* A masked load from global memory as one predicated ld in inline asm (0
- * where mask is false, then other), as Triton emits them, instead of a
- * branch around the load and a phi: the tensor-core kernels' fallback
- * copies (NAME__nomap) and edge tiles hold a hundred or more such loads,
- * each two blocks for the optimizer and the instruction selector.  Over
- * every stdlib kernel and run test (242 kernels, this 2-core machine, two
- * runs each way): 25.7 / 26.2 -> 23.9 / 24.0 ms a kernel; sdpa_bf16 D=128
- * 64-67 -> 58-59.  ptxas: the same registers, fewer spills in
- * sdpa_relpos_bf16__nomap (40 + 68 -> 28 + 36 bytes).  The asm has side
- * effects (not moved across stores, not merged: it reads memory LLVM cannot
- * see it read).  On the H100 (doc/bench/h100-s17-ploads.log) masks,
- * mma_odd, softmax, strided, relpos_bf16, attention_d80, misc pass in the
- * nvptx pass.  The mask is the asm's predicate operand ("b"): LLVM passes
- * the setp it has anyway (a 32-bit copy and a setp inside the asm, as
- * first built, were 2088 zexts in attention_d128_n176's module and 5% of
- * the compile time over the 242 kernels).  TKC_NVPTX_PLOAD=0: the branch.
- * The CPU stand-in (host) keeps the branch (it cannot run PTX), and so do
- * pointers. */
 /* A global access of by bytes in a predicated instruction: the integer
  * type of its register (u8 in a 16-bit one), that register's asm
  * constraint letter and the instruction's type suffix. */
@@ -268,6 +250,24 @@ static LLVMValueRef pred_asm(Gen *g, LLVMTypeRef rt, const char *tx, const char 
     return LLVMBuildCall2(g->b, ft, fn, args, (unsigned)n, "");
 }
 
+/* A masked load from global memory as one predicated ld in inline asm (0
+ * where mask is false, then other), as Triton emits them, instead of a
+ * branch around the load and a phi: the tensor-core kernels' fallback
+ * copies (NAME__nomap) and edge tiles hold a hundred or more such loads,
+ * each two blocks for the optimizer and the instruction selector.  Over
+ * every stdlib kernel and run test (242 kernels, this 2-core machine, two
+ * runs each way): 25.7 / 26.2 -> 23.9 / 24.0 ms a kernel; sdpa_bf16 D=128
+ * 64-67 -> 58-59.  ptxas: the same registers, fewer spills in
+ * sdpa_relpos_bf16__nomap (40 + 68 -> 28 + 36 bytes).  The asm has side
+ * effects (not moved across stores, not merged: it reads memory LLVM cannot
+ * see it read).  On the H100 (doc/bench/h100-s17-ploads.log) masks,
+ * mma_odd, softmax, strided, relpos_bf16, attention_d80, misc pass in the
+ * nvptx pass.  The mask is the asm's predicate operand ("b"): LLVM passes
+ * the setp it has anyway (a 32-bit copy and a setp inside the asm, as
+ * first built, were 2088 zexts in attention_d128_n176's module and 5% of
+ * the compile time over the 242 kernels).  TKC_NVPTX_PLOAD=0: the branch.
+ * The CPU stand-in (host) keeps the branch (it cannot run PTX), and so do
+ * pointers. */
 static LLVMValueRef pred_load(Gen *g, const PirMem *m, LLVMValueRef mask, LLVMValueRef other)
 {
     Ll *l = g->l;

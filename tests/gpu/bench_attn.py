@@ -6,8 +6,9 @@
 # so tkc and torch run on the same tensors in this one process.  Before any
 # timing every result is checked against a float32 reference on a slice
 # (batch 0, two heads) and tkc against torch on the whole output; a wrong
-# result prints FAIL and the script exits 1 (ATTN_TURNS=N: sdpa's candidates
-# timed again in N interleaved rounds, see in_turns; ATTN_FORCE=1: a wrong
+# result prints FAIL and the script exits 1 (ATTN_TURNS=N: every shape's
+# candidates, torch's and tkc's, timed again in N interleaved rounds, see
+# in_turns; sdpa_relpos's next to torch's no-bias SDPA; ATTN_FORCE=1: a wrong
 # result is timed all the same, for experiments that drop work; ATTN_RELH_T=1:
 # each relpos build also checked and timed with rel_h laid out query-major, a
 # strided view).  Times: median of 7 rounds (CUDA events) after warm-up.  "extra" is the peak memory a call allocates
