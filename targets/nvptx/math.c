@@ -108,6 +108,12 @@ static bool mufu(const M *m)
     return !m->dbl && !m->l->host;
 }
 
+/* 2^x by the special function unit (ex2.approx.ftz: subnormal results 0) */
+static LLVMValueRef ex2_approx(M *m, LLVMValueRef x)
+{
+    return ll_intrinsic(m->l, "llvm.nvvm.ex2.approx.ftz.f", NULL, 0, &x, 1);
+}
+
 /* 1 / a for a in [1, 2^126] */
 static LLVMValueRef rcp_(M *m, LLVMValueRef a)
 {
@@ -130,7 +136,7 @@ static LLVMValueRef exp_inner(M *m, LLVMValueRef z)
     z = sel(m, lt(m, z, K(m, -150)), K(m, -150), z);   /* -inf: lo would be inf - inf */
     LLVMValueRef hi = mul(m, z, K(m, 1.4426950408889634));
     LLVMValueRef lo = fma3(m, z, K(m, 1.9259629911266175e-08), fma3(m, z, K(m, 1.4426950408889634), neg(m, hi)));
-    LLVMValueRef e = ll_intrinsic(m->l, "llvm.nvvm.ex2.approx.ftz.f", NULL, 0, &hi, 1);
+    LLVMValueRef e = ex2_approx(m, hi);
     return mul(m, e, fma3(m, lo, K(m, 0.6931471805599453), K(m, 1)));
 }
 
@@ -138,10 +144,8 @@ static LLVMValueRef exp_inner(M *m, LLVMValueRef z)
  * GPU in f32 2^(r log2 e) by ex2.approx). */
 static LLVMValueRef exp_core(M *m, LLVMValueRef r, LLVMValueRef n)
 {
-    if (mufu(m)) {
-        LLVMValueRef u = mul(m, r, K(m, 1.4426950408889634));
-        return ldexp_(m, ll_intrinsic(m->l, "llvm.nvvm.ex2.approx.ftz.f", NULL, 0, &u, 1), n);
-    }
+    if (mufu(m))
+        return ldexp_(m, ex2_approx(m, mul(m, r, K(m, 1.4426950408889634))), n);
     double c[14];
     int deg = m->dbl ? 13 : 7;
     double f = 1;
