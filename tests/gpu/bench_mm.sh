@@ -71,7 +71,9 @@ mkdir -p "$B/dump16"
 build tile16 $TILE && BENCH_DUMP=$B/dump16 "$B/tile16/bench" f16 4096 4096 4096 8192 8192 8192 4095 4095 4095 | tee -a "$B/tkc.txt"
 # shellcheck disable=SC2086
 build skinny16 $SKINNY && BENCH_DUMP=$B/dump16 "$B/skinny16/bench" f16 16 8192 8192 | tee -a "$B/tkc.txt"
-if python3 -c "import torch; assert torch.cuda.is_available()" 2>/dev/null; then
+TORCH_GPU=0
+python3 -c "import torch; assert torch.cuda.is_available()" 2>/dev/null && TORCH_GPU=1
+if [ $TORCH_GPU = 1 ]; then
     { python3 tests/gpu/bench_mm.py "$B/dump"; python3 tests/gpu/bench_mm.py "$B/dump16" f16; } | tee "$B/ref.txt"
     echo "ratios (tkc TFLOP/s / reference TFLOP/s; llvm: tkc's PTX from LLVM):"
     awk '
@@ -90,7 +92,7 @@ fi
 # the ratios above come from separate processes one after the other, which
 # the GPU clock's drift over a run moves by several percent either way.
 MM_TURNS=${MM_TURNS:-10}
-if [ "$MM_TURNS" != 0 ] && python3 -c "import torch; assert torch.cuda.is_available()" 2>/dev/null; then
+if [ "$MM_TURNS" != 0 ] && [ $TORCH_GPU = 1 ]; then
     echo "in turns with cuBLAS ($MM_TURNS rounds; matmul_bf16 as built above):"
     VARIANTS="tkc:-:$TILE" SIZES="4096 8192" PAIR_ROUNDS=$MM_TURNS OUT=$B/turns TKC=$TKC \
         sh tests/gpu/bench_mm_var.sh 2>&1 | grep -E "^pair|^check|FAIL" | sed 's/^/  /'
