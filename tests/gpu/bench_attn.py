@@ -355,7 +355,7 @@ def run_relpos(path, what, B, NH, QH, QW, D=64):
         del o
         if not ok and os.environ.get("ATTN_FORCE") != "1":
             continue
-        fn = lambda: c["lib"].relpos(q, k, v, th, tw, scale)
+        fn = lambda c=c: c["lib"].relpos(q, k, v, th, tw, scale)
         timers.append(("tkc " + c["label"], fn))
         ms = bench(fn)
         print("  %-30s %9.3f ms   extra %-10s (max err vs fp32 %.1e, vs (a) %.1e)" %
