@@ -3822,6 +3822,10 @@ static int pick_threads(const GL *e)
             && (M == 0 || in->ty.dim[0] < M))
             M = in->ty.dim[0];
     }
+    /* 192 rows: three warpgroups of 64 (12 warps), as ThunderKittens'
+     * attention; stdlib sdpa_bf16's blocks at D=128 on sm_90 */
+    if (rows && T == 256 && M == 192)
+        return 384;
     while (rows && M > 0 && T > 64 && M % (16 * (T / 32)) != 0)
         T /= 2;
     return T;

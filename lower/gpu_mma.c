@@ -2778,7 +2778,7 @@ static bool loop_paired(const GpuMma *m, const Instr *loop)
 /* ------------------------------------------------------------ warp-specialized key loops
  *
  * TKC_KEY_WS=1 (sm_90a, the TMA version; default: below): the key
- * loops of a kernel of two consumer warpgroups (T = 256) whose TMA
+ * loops of a kernel of two or three consumer warpgroups (T = 256, 384) whose TMA
  * pipelines (key_tma_plan) sit at the kernel's top level, one after
  * another (sdpa_tc at D >= 128: the full key blocks, then the diagonal),
  * are fed by a producer warpgroup, as FlashAttention-3's kernels are:
@@ -2791,10 +2791,10 @@ static bool loop_paired(const GpuMma *m, const Instr *loop)
  *     per iteration it waits for the stage's "empty" mbarrier, then per
  *     load (k, v) announces its bytes on the load's own "full" mbarrier
  *     and issues its boxes.
- *   - The consumers (setmaxnreg.inc 240) wait for a load's full mbarrier
+ *   - The consumers (setmaxnreg.inc 240; 160 for three) wait for a load's full mbarrier
  *     right before the dot that reads it (key_stage: q k^T starts when k
  *     has landed, before v), and release a stage (one thread per
- *     warpgroup arrives on its empty mbarrier, 2 arrivals a phase) at the
+ *     warpgroup arrives on its empty mbarrier, T / 128 arrivals a phase) at the
  *     head of the next iteration, after their dots waited for their MMAs;
  *     the last stage after the loop.  No block barrier in the loop: the
  *     warpgroups are held together only by the producer's ring.
@@ -2820,15 +2820,25 @@ static bool loop_paired(const GpuMma *m, const Instr *loop)
  * producer 462.3 (=1), 481.5 (=2) vs 490.6 without (-2.log); the warpgroups' turns (TKC_PINGPONG=1) slower
  * still, 407.8, with TKC_WG_PAIR=1 430.6 vs 481.7, causal 339.8 / 362.0 vs
  * 390.4 (two passes, -2.log).  Not measured below D = 128 (D=64 runs two
- * blocks an SM: not with 384 threads; D=80 correct in the emulator). */
+ * blocks an SM: not with 384 threads; D=80 correct in the emulator).
+ * Three consumer warpgroups (192-row blocks, 12 warps, session 20: the
+ * default of sdpa_tc at D=128, its one key loop, ThunderKittens' shape):
+ * each softmax has the other two's MMAs to hide behind instead of one's,
+ * without p carried over (registers: 160 a consumer).  H200, B=4 H=16
+ * S=T=4096, 10 interleaved rounds: 581.7 vs 567.2 TFLOP/s for the two
+ * warpgroups' turns, causal 498.7 vs 479.1 (doc/bench/h200-s20-a2.log;
+ * 489.6 / 419.4 without the producer, -a1.log); at D=64 slower (425.7 vs
+ * 480.8, two blocks an SM there, -a3.log). */
 #define KW_NREG_PRODUCER 24
-#define KW_NREG_CONSUMER 240   /* 128 x 24 + 256 x 240 <= 65536 registers */
+/* 128 x 24 + T x nreg <= 65536 registers: 240 for two consumer warpgroups,
+ * 160 for three */
+#define KW_NREG_CONSUMER(T) ((T) == 256 ? 240 : 160)
 
 static void kw_plan(GpuMma *m)
 {
     m->nkw = 0;
     int on = tkc_knob("TKC_KEY_WS", -1);
-    if (on == 0 || m->T != 256 || m->k->tma_version != 1 || m->ws || m->pp || !m->k->wgmma
+    if (on == 0 || (m->T != 256 && m->T != 384) || m->k->tma_version != 1 || m->ws || m->pp || !m->k->wgmma
         || m->k->blocks > 1 || gpu_mma_min_blocks(m, 0) > 1)   /* two blocks an SM (D = 64): not with 384 threads */
         return;
     GpuPipe *kw[4];
@@ -2995,7 +3005,7 @@ void gpu_mma_kw_done(GpuMma *m)
 void gpu_mma_kw_consumer(GpuMma *m)
 {
     if (tkc_knob("TKC_WS_NREG", 1))
-        nreg(m, PA_NREG_INC, KW_NREG_CONSUMER);
+        nreg(m, PA_NREG_INC, KW_NREG_CONSUMER(m->T));
 }
 
 /* ------------------------------------------------------------ single dots on wgmma */

@@ -145,8 +145,17 @@ static PirAsmOp wg_op(DType dt)
  * runs of two builds each, D=128 548.4, 551.9 / 547.4 vs 536.9, 536.2 /
  * 540.7 / 519.9, causal 475.2, 460.8 / 466.4 vs 443.1, 457.9 / 464.9 /
  * 459.6 (h100-s16-g5.log).  So on where the warpgroups take turns (m->turns:
- * sdpa_tc at D >= 128), off elsewhere; TKC_WG_UNIFORM=1 / 0: everywhere /
- * nowhere. */
+ * sdpa_tc at D >= 128) and in the key loops of three consumer warpgroups
+ * and a producer (sdpa_tc's 192-row blocks at D=128: the loop's wgmma
+ * descriptors were built in vector registers, 48 R2UR an iteration; H200,
+ * 10 interleaved rounds, 581.7 vs 564.8 TFLOP/s, causal 498.7 vs 459.7,
+ * doc/bench/h200-s20-a2.log), off elsewhere; TKC_WG_UNIFORM=1 / 0:
+ * everywhere / nowhere. */
+static bool wg_uniform_default(const GpuMma *m)
+{
+    return m->turns || (m->nkw && m->T == 384);
+}
+
 static PirLocal *warp_uniform(GpuMma *m, const char *name, PirExpr *x)
 {
     PirLocal *r = pir_local(F, name, PT_I32, 0);
@@ -169,7 +178,7 @@ void gpu_wg_head(GpuMma *m)
     bool any = false;
     for (int v = 1; v < m->k->instrs.n; v++)
         any |= (m->wg && m->wg[v]) || (m->wgd && m->wgd[v]);
-    m->wgu = any && tkc_knob("TKC_WG_UNIFORM", m->turns) && tkc_knob("TKC_WG_HOIST", 1)
+    m->wgu = any && tkc_knob("TKC_WG_UNIFORM", wg_uniform_default(m)) && tkc_knob("TKC_WG_HOIST", 1)
                  ? warp_uniform(m, "wgu", gpu_op(m->e, PB_SHR, gpu_tid(m->e), ci(m, 7))) : NULL;
 }
 
@@ -186,7 +195,7 @@ void gpu_wg_dot(GpuMma *m, const GpuWgDot *d)
     int nacc = g->NI * 4;
     F->smem_align = 1024;
     PirExpr *wg = gpu_op(e, PB_SHR, gpu_tid(e), ci(m, 7));
-    if (tkc_knob("TKC_WG_UNIFORM", m->turns))
+    if (tkc_knob("TKC_WG_UNIFORM", wg_uniform_default(m)))
         wg = pir_ref(F, m->wgu && !m->pp_wg ? m->wgu : warp_uniform(m, "wg", wg));
     /* this warpgroup's 64 rows of A; its TN columns of B */
     PirExpr *ra = gpu_mul(e, gpu_op(e, PB_REM, wg, ci(m, gm)), ci(m, 64 * wa));

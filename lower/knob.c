@@ -90,7 +90,7 @@ static const struct {
     { "TKC_WG_DEFER", "1: a single wgmma dot waited for before the first instruction of its block that reads it (or holds blocks, or at the block end), not right after its commit" },
     { "TKC_WG_INFLIGHT", "0: every wgmma group waited for in its own iteration" },
     { "TKC_WG_ZERO", "1: a single wgmma dot whose accumulator operand is zeros skips the zeroing (its first k step ignores the accumulators; measured slower)" },
-    { "TKC_WG_UNIFORM", "1 / 0: wgmma's shared addresses and descriptors from the warpgroup index broadcast from lane 0, which ptxas keeps in uniform registers, everywhere / nowhere (gpu_wgmma.c, warp_uniform; default: where the warpgroups take turns, sdpa_tc at D >= 128; measured slower at D=64)" },
+    { "TKC_WG_UNIFORM", "1 / 0: wgmma's shared addresses and descriptors from the warpgroup index broadcast from lane 0, which ptxas keeps in uniform registers, everywhere / nowhere (gpu_wgmma.c, warp_uniform; default: where the warpgroups take turns, sdpa_tc at D >= 128, and in the key loops of three consumer warpgroups with a producer; measured slower at D=64)" },
     { "TKC_WG_HOIST", "0: the warp-uniform warpgroup index (TKC_WG_UNIFORM) computed at each wgmma dot, not once at the top of the function (gpu_wgmma.c, gpu_wg_head)" },
     { "TKC_NVPTX_PLOAD", "0: --target=nvptx builds a masked global load as a branch around the load, not one predicated ld in inline asm (targets/nvptx/gen.c, pred_load)" },
     { "TKC_NVPTX_PSTORE", "0: --target=nvptx builds `if (c) store` to global memory as a branch around the store, not one predicated st in inline asm (targets/nvptx/gen.c, pred_store)" },
