@@ -4004,6 +4004,28 @@ static PirStmt *producer_split(GL *e, int C)
     return ws;
 }
 
+/* The TMA stores' last groups (frag_store_tma), waited for by the thread
+ * of each warpgroup that issued them: once, after the loop over programs.
+ * Until session 20 at the end of every program (TKC_EPI_WAIT_IN=1), where
+ * the wait for the last box's global writes, then the consumers' barrier,
+ * held a persistent kernel's next tile back (matmul_bf16: every tile).
+ * Persistent kernels only (a kernel's programs otherwise run one a block;
+ * where they may not, the key stages the epilogue can overlay, gpu.c
+ * plan_overlay, stay guarded by the wait at each program's end): their
+ * epilogue buffers are a region of their own, and the next program's
+ * first chunk waits for the last reads of its buffer (frag_store_tma). */
+static void epi_wait_all(GL *e)
+{
+    gpu_push(e, pir_if(F, gpu_cur(e), pir_bin(F, PB_EQ, pir_bin(F, PB_AND, gpu_tid(e), gpu_i(e, 127)),
+                                             gpu_i(e, 0)))->body);
+    /* TKC_TMA_STORE=2 (an experiment, unmeasured): only until they have
+     * read shared memory, as CUTLASS's epilogues end (the writes finish
+     * with the grid) */
+    PirAsmOp w = tkc_knob("TKC_TMA_STORE", 1) == 2 ? PA_BULK_WAIT_READ : PA_BULK_WAIT;
+    pir_asm_stmt(F, gpu_cur(e), w)->in[0] = gpu_i(e, 0);
+    gpu_pop(e);
+}
+
 static void consumers_side(GL *e, PirStmt *ws)
 {
     gpu_pop(e);
@@ -4085,21 +4107,16 @@ static void build(GL *e)
     }
     if (!emit_versions(e))
         emit_block(e, e->k->body);
-    if (e->epi_used) {          /* the TMA stores' last groups (frag_store_tma) */
-        gpu_push(e, pir_if(F, gpu_cur(e), pir_bin(F, PB_EQ, pir_bin(F, PB_AND, gpu_tid(e), gpu_i(e, 127)),
-                                                 gpu_i(e, 0)))->body);
-        /* TKC_TMA_STORE=2 (an experiment, unmeasured): only until they have
-         * read shared memory, as CUTLASS's epilogues end (the writes finish
-         * with the grid) */
-        PirAsmOp w = tkc_knob("TKC_TMA_STORE", 1) == 2 ? PA_BULK_WAIT_READ : PA_BULK_WAIT;
-        pir_asm_stmt(F, gpu_cur(e), w)->in[0] = gpu_i(e, 0);
-        gpu_pop(e);
-    }
+    bool wait_in = tkc_knob("TKC_EPI_WAIT_IN", !F->persistent) == 1;
+    if (e->epi_used && wait_in)
+        epi_wait_all(e);
     if (e->smem > 0)
         pir_barrier(F, gpu_cur(e));
     if (nkw)
         gpu_mma_kw_done(&e->mma);
     gpu_pop(e);
+    if (e->epi_used && !wait_in)
+        epi_wait_all(e);
     if (ws) {
         gpu_pop(e);
         consumer_barriers(e, ws->els, e->T, e->mma.pp_wg);
