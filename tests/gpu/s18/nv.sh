@@ -6,6 +6,7 @@
 # runs out), no memcheck; then the tests of MEMCHECK under
 # compute-sanitizer memcheck, nvptx pass.  TKC_NVPTX_* settings pass
 # through (TENV).  Prints each shard's PASS/FAIL lines and the counts.
+# NVPASS=0: the cuda pass (PTX from NVRTC) instead; =1 both.
 cd "$(dirname "$0")/../../.." || exit 2
 t0=$(date +%s)
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
@@ -16,7 +17,7 @@ for s in $(seq 0 $((S - 1))); do
     list=$(echo "$all" | awk -v s=$s -v S=$S 'NR % S == s')
     # each shard its own tkc directory: tests/gpu/run.sh builds next to it
     mkdir -p build/nv$s && ln -sfn ../tkc build/nv$s/tkc
-    ( for t in $list; do env ${TENV:-} TKC=build/nv$s/tkc TKC_GPU_NVPTX=only SANITIZE=0 timeout 150 sh tests/gpu/run.sh $t 2>&1 |
+    ( for t in $list; do env ${TENV:-} TKC=build/nv$s/tkc TKC_GPU_NVPTX=${NVPASS:-only} SANITIZE=0 timeout 150 sh tests/gpu/run.sh $t 2>&1 |
           grep -aE '^PASS|^FAIL|^ ' | grep -v 'gpu-nvptx/math'; done >$OUT/nv$s.txt ) &
 done
 while [ "$(jobs -p | wc -l)" -gt 0 ]; do
@@ -25,10 +26,10 @@ while [ "$(jobs -p | wc -l)" -gt 0 ]; do
 done
 wait
 cat $OUT/nv*.txt | cut -c1-150
-echo "nvptx pass: $(cat $OUT/nv*.txt | grep -c '^PASS') passed, $(cat $OUT/nv*.txt | grep -c '^FAIL') failed of $(echo "$all" | wc -l) ($(($(date +%s) - t0)) s)"
+echo "pass (TKC_GPU_NVPTX=${NVPASS:-only}): $(cat $OUT/nv*.txt | grep -c '^PASS') passed, $(cat $OUT/nv*.txt | grep -c '^FAIL') failed of $(echo "$all" | wc -l) ($(($(date +%s) - t0)) s)"
 if [ -n "${MEMCHECK:-}" ]; then
     for t in $MEMCHECK; do
-        env ${TENV:-} TKC=build/nv0/tkc TKC_GPU_NVPTX=only timeout 120 sh tests/gpu/run.sh $t 2>&1 | grep -aE '^PASS|^FAIL|^ ' | grep -v 'gpu-nvptx/math'
+        env ${TENV:-} TKC=build/nv0/tkc TKC_GPU_NVPTX=${NVPASS:-only} timeout 120 sh tests/gpu/run.sh $t 2>&1 | grep -aE '^PASS|^FAIL|^ ' | grep -v 'gpu-nvptx/math'
         [ $(($(date +%s) - t0)) -gt ${MTO:-540} ] && { echo "memcheck: time limit"; break; }
     done
 fi
