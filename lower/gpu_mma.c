@@ -2830,9 +2830,10 @@ static bool loop_paired(const GpuMma *m, const Instr *loop)
  * 489.6 / 419.4 without the producer, -a1.log); at D=64 slower (425.7 vs
  * 480.8, two blocks an SM there, -a3.log). */
 #define KW_NREG_PRODUCER 24
-/* 128 x 24 + T x nreg <= 65536 registers: 240 for two consumer warpgroups,
- * 160 for three */
-#define KW_NREG_CONSUMER(T) ((T) == 256 ? 240 : 160)
+/* what the T consumer threads may take beside the producer's: 128 x 24 +
+ * T x nreg <= 65536 registers, in setmaxnreg's steps of 8 (240 for two
+ * consumer warpgroups, 160 for three) */
+#define KW_NREG_CONSUMER(T) ((65536 - 128 * KW_NREG_PRODUCER) / (T) / 8 * 8)
 
 static void kw_plan(GpuMma *m)
 {
