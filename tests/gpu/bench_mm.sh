@@ -19,9 +19,11 @@ case $TKC in /*) ;; *) TKC=$PWD/$TKC ;; esac
 B=$(dirname "$TKC")/gpu-bench-mm
 CC=${CC:-gcc}
 TILE=${TILE:-""}
-# M=16: 16 x 64 tiles of 4 warps, BK=128 (stdlib/matmul.tk's skinny @autotune
-# variant; 56-67 us vs 77-79 for -D BM=16 -D BN=128 -D BK=64 on an H100)
-SKINNY=${SKINNY:-"-D BM=16 -D BN=64 -D BK=128 -D warps=4"}
+# M=16: the tile stdlib/matmul.tktune gives few rows, 64 x 128 with a TMA
+# producer, 8 stages (H200: 0.81x cuBLAS where the mma.sync 16 x 64 tiles of
+# 4 warps, BK=128, this line's earlier choice, have 0.65x;
+# doc/bench/h200-s21-m1.log, -m3.log)
+SKINNY=${SKINNY:-"-D BM=64 -D BN=128 -D BK=64 -D warps=4 -D stages=8 -D specialize=1 -D persistent=0"}
 mkdir -p "$B/dump"
 
 KERN=matmul_bf16 CDEF=""      # the kernel build() compiles, and bench_mm.c's -D for it

@@ -33,7 +33,7 @@ args = sys.argv[1:]
 sizes = [4096, 8192]
 if "--" in args:
     i = args.index("--")
-    sizes = [int(s) for s in args[i + 1:]]
+    sizes = args[i + 1:]
     args = args[:i]
 u64, i64 = ctypes.c_uint64, ctypes.c_int64
 libs = []
@@ -52,21 +52,24 @@ def med(v):
     return v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2
 
 
-for s in sizes:
-    torch.manual_seed(s)
-    a = torch.randn(s, s, device="cuda", dtype=DT)
-    b = torch.randn(s, s, device="cuda", dtype=DT)
+for size in sizes:
+    # a size is N (N x N x N) or MxNxK
+    m_, n_, k_ = [int(x) for x in size.split("x")] if "x" in str(size) else [int(size)] * 3
+    torch.manual_seed(m_ * 7 + n_ * 3 + k_)
+    a = torch.randn(m_, k_, device="cuda", dtype=DT)
+    b = torch.randn(k_, n_, device="cuda", dtype=DT)
     ref = a.float() @ b.float()
+    shape = "%d^3" % m_ if m_ == n_ == k_ else "%dx%dx%d" % (m_, n_, k_)
     stream = ctypes.c_void_p(torch.cuda.current_stream().cuda_stream)
     fns = {}
     # without out=: torch.matmul(a, b, out=c) ran at 348 TFLOP/s at 4096^3
     # where torch.matmul(a, b) runs at 740-800 (doc/bench/h100-s6-mm-2.log)
     fns["cublas"] = lambda: torch.matmul(a, b)
     for label, lib in libs:
-        c = torch.empty(s, s, device="cuda", dtype=DT)
+        c = torch.empty(m_, n_, device="cuda", dtype=DT)
 
         def fn(lib=lib, c=c, label=label):
-            r = lib.tkb_mm(a.data_ptr(), b.data_ptr(), c.data_ptr(), s, s, s, stream)
+            r = lib.tkb_mm(a.data_ptr(), b.data_ptr(), c.data_ptr(), m_, k_, n_, stream)   # tkb_mm takes M, K, N
             if r != 0:
                 raise RuntimeError("%s: status %d: %s" % (label, r, lib.tkb_error().decode()))
         fns[label] = fn
@@ -74,7 +77,7 @@ for s in sizes:
         fn()
         torch.cuda.synchronize()
         err = ((c.float() - ref).norm() / ref.norm()).item()
-        print("check %-8s %d^3 rel err %.2e %s" % (label, s, err, "ok" if err < 1e-2 else "FAILED"))
+        print("check %-8s %s rel err %.2e %s" % (label, shape, err, "ok" if err < 1e-2 else "FAILED"))
     names = list(fns)
     e0, e1 = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
 
@@ -93,12 +96,12 @@ for s in sizes:
         for n in names:
             burst(fns[n], reps[n])
     tf = {n: [] for n in names}
-    flop = 2.0 * s ** 3
+    flop = 2.0 * m_ * n_ * k_
     for r in range(ROUNDS):
         k = r % len(names)
         for n in names[k:] + names[:k]:
             tf[n].append(flop / (burst(fns[n], reps[n]) * 1e-3) / 1e12)
     for n in names:
         ratio = [x / y for x, y in zip(tf[n], tf["cublas"])]
-        print("pair %-8s %d^3 %7.1f TFLOP/s (min %6.1f max %6.1f)  vs cublas %.3f (rounds: min %.3f max %.3f)"
-              % (n, s, med(tf[n]), min(tf[n]), max(tf[n]), med(ratio), min(ratio), max(ratio)))
+        print("pair %-8s %s %7.1f TFLOP/s (min %6.1f max %6.1f)  vs cublas %.3f (rounds: min %.3f max %.3f)"
+              % (n, shape, med(tf[n]), min(tf[n]), max(tf[n]), med(ratio), min(ratio), max(ratio)))

@@ -17,13 +17,15 @@ B=$(dirname "$TKC")/gpu-skinny
 CC=${CC:-gcc}
 mkdir -p "$B"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,temperature.gpu,power.draw --format=csv,noheader 2>/dev/null
-SH="1 8192 8192 16 8192 8192 17 8192 8192 64 8192 8192 128 8192 8192"
+SH="1 8192 8192 16 8192 8192 17 8192 8192 64 8192 8192 128 8192 8192 200 8192 8192 256 8192 8192"
 VARS=${VARS:-"
 s16x64:-D BM=16 -D BN=64 -D BK=128 -D warps=4 -D stages=3 -D specialize=false -D persistent=false
 s16x64s4:-D BM=16 -D BN=64 -D BK=128 -D warps=4 -D stages=4 -D specialize=false -D persistent=false
 s16x32:-D BM=16 -D BN=32 -D BK=128 -D warps=2 -D stages=4 -D specialize=false -D persistent=false
 w64x64ws6:-D BM=64 -D BN=64 -D BK=64 -D warps=4 -D stages=6 -D specialize=true -D persistent=false
 w64x64ws8:-D BM=64 -D BN=64 -D BK=64 -D warps=4 -D stages=8 -D specialize=true -D persistent=false
+w64x128ws8:-D BM=64 -D BN=128 -D BK=64 -D warps=4 -D stages=8 -D specialize=true -D persistent=false
+w64x256ws4:-D BM=64 -D BN=256 -D BK=64 -D warps=4 -D stages=4 -D specialize=true -D persistent=false
 w64x32ws8:-D BM=64 -D BN=32 -D BK=64 -D warps=4 -D stages=8 -D specialize=true -D persistent=false
 w64x64k128:-D BM=64 -D BN=64 -D BK=128 -D warps=4 -D stages=4 -D specialize=false -D persistent=false
 w64x64s6:-D BM=64 -D BN=64 -D BK=64 -D warps=4 -D stages=6 -D specialize=false -D persistent=false
@@ -44,10 +46,10 @@ bld() {   # LABEL FLAGS...
     bld "$n" $f && "$B/$n/bench" "$n" $SH
 done
 echo "== default header vs the dispatch through stdlib/matmul.tktune (bf16, then f16)"
-T="--tune M=16,N=8192,K=8192 --tune M=128,N=8192,K=8192 --tune M=129,N=8192,K=8192 --tune M=4096,N=4096,K=4096 --tune M=8192,N=8192,K=8192"
+T="--tune M=16,N=8192,K=8192 --tune M=128,N=8192,K=8192 --tune M=129,N=8192,K=8192 --tune M=256,N=8192,K=8192 --tune M=300,N=8192,K=8192 --tune M=384,N=8192,K=8192 --tune M=16,N=4096,K=4096 --tune M=4096,N=4096,K=4096 --tune M=8192,N=8192,K=8192"
 # shellcheck disable=SC2086
 bld def && bld disp --max-autotune --tune-table stdlib/matmul.tktune $T || exit 1
-DS="1 8192 8192 16 8192 8192 17 8192 8192 64 8192 8192 128 8192 8192 200 8192 8192 256 8192 8192 512 8192 8192 1024 8192 8192"
+DS="1 8192 8192 16 8192 8192 17 8192 8192 64 8192 8192 128 8192 8192 200 8192 8192 256 8192 8192 384 8192 8192 512 8192 8192 1024 8192 8192"
 for v in def disp; do
     # shellcheck disable=SC2086
     "$B/$v/bench" "$v" $DS 4096 4096 4096 8192 8192 8192 4095 4095 4095
@@ -64,7 +66,7 @@ import sys, torch
 sys.path.insert(0, "tests/gpu")
 from bench_util import median_ms
 S = ((1, 8192, 8192), (16, 8192, 8192), (17, 8192, 8192), (64, 8192, 8192), (128, 8192, 8192), (200, 8192, 8192),
-     (256, 8192, 8192), (512, 8192, 8192), (1024, 8192, 8192), (4096, 4096, 4096), (8192, 8192, 8192), (4095, 4095, 4095))
+     (256, 8192, 8192), (384, 8192, 8192), (512, 8192, 8192), (1024, 8192, 8192), (4096, 4096, 4096), (8192, 8192, 8192), (4095, 4095, 4095))
 for dt, name in ((torch.bfloat16, "bf16"), (torch.float16, "f16")):
     for m, n, k in S:
         if name == "f16" and (m, n) not in ((16, 8192), (128, 8192), (256, 8192), (4096, 4096)):

@@ -3,7 +3,8 @@
  * header dispatching over stdlib/matmul.tktune (tests/gpu/mm_dispatch.sh
  * builds it, and the CPU stand-in for libcuda when TKC_GPU_EMU=1): each
  * shape's result within 1e-2 + 8e-3 |ref| (bf16; f16 2e-3) of float64, at
- * M = 1 .. 200 (both sides of the M = 128 / 129 switch), odd sizes, K = 0.
+ * M = 1 .. 400 (both sides of the switches at M = 128 / 129 and ~330), odd
+ * sizes, K = 0.
  */
 #include "d.h"   /* the dispatching header */
 #include <stdio.h>
@@ -13,7 +14,8 @@ static double u(void) { return rand() / (double)RAND_MAX * 2 - 1; }
 int main(void)
 {
     static const long long sh[][3] = { {1, 1024, 512}, {16, 1024, 512}, {17, 1024, 512}, {64, 1024, 512},
-        {128, 1024, 512}, {129, 1024, 512}, {200, 1024, 512}, {13, 1000, 520}, {16, 1024, 0} };
+        {128, 1024, 512}, {129, 1024, 512}, {200, 1024, 512}, {13, 1000, 520}, {16, 1024, 0},
+        {256, 1024, 512}, {301, 1000, 264}, {400, 520, 136}, {16, 2048, 2048} };
     int bad = 0;
     for (unsigned s = 0; s < sizeof sh / sizeof sh[0]; s++) {
         long long M = sh[s][0], N = sh[s][1], K = sh[s][2];

@@ -9,13 +9,14 @@
 static void one(int64_t M, int64_t N, int64_t K)
 {
     MMA_PAIR(M, N, K, skinny8, skinny6_f16);
+    MMA_PAIR(M, N, K, skinny4, skinny4_f16);
 }
 
 int main(void)
 {
     static const int64_t shapes[][3] = {
         {1, 264, 136}, {16, 512, 1024}, {17, 200, 520}, {31, 136, 1000}, {16, 72, 0},
-        {13, 257, 129}, {1, 7, 3}, {97, 128, 64},
+        {13, 257, 129}, {1, 7, 3}, {97, 128, 64}, {200, 520, 264}, {131, 1000, 72},
     };
     for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
         tkt_casef("M=%lld N=%lld K=%lld", (long long)shapes[s][0], (long long)shapes[s][1], (long long)shapes[s][2]);
