@@ -1,8 +1,8 @@
 #!/bin/sh
 # tests/gpu/mm_dispatch.sh — the header that stdlib/README.md ("Few rows")
 # tells users to build: matmul_bf16 and matmul_f16 dispatching over
-# stdlib/matmul.tktune (64 x 128 tiles up to M = 128, 64 x 256 up to
-# ~330, the default tile above), checked by tests/gpu/mm_dispatch_check.c on the GPU, or with
+# stdlib/matmul.tktune (few-rows tiles for small M, the default tile
+# above), checked by tests/gpu/mm_dispatch_check.c on the GPU, or with
 # TKC_GPU_EMU=1 on the CPU stand-in for libcuda (tests/gpu/emu).
 #
 #   [TKC_GPU_EMU=1] sh tests/gpu/mm_dispatch.sh
@@ -13,8 +13,11 @@ case $TKC in /*) ;; *) TKC=$PWD/$TKC ;; esac
 D=$(dirname "$TKC")/gpu-mm-dispatch
 CC=${CC:-gcc}
 mkdir -p "$D"
-F="--kernel=matmul_bf16,matmul_f16 --max-autotune --tune-table stdlib/matmul.tktune --tune M=16,N=8192,K=8192 --tune M=128,N=8192,K=8192 --tune M=129,N=8192,K=8192 --tune M=256,N=8192,K=8192 --tune M=300,N=8192,K=8192 --tune M=384,N=8192,K=8192 --tune M=16,N=4096,K=4096
-   --tune M=4096,N=4096,K=4096 --tune M=8192,N=8192,K=8192"
+F="--kernel=matmul_bf16,matmul_f16 --max-autotune --tune-table stdlib/matmul.tktune
+   --tune M=16,N=8192,K=8192 --tune M=128,N=8192,K=8192 --tune M=129,N=8192,K=8192 --tune M=256,N=8192,K=8192
+   --tune M=300,N=8192,K=8192 --tune M=384,N=8192,K=8192 --tune M=16,N=4096,K=4096 --tune M=64,N=4096,K=4096
+   --tune M=200,N=4096,K=4096 --tune M=256,N=4096,K=4096 --tune M=384,N=4096,K=4096 --tune M=512,N=4096,K=4096
+   --tune M=1024,N=4096,K=4096 --tune M=4096,N=4096,K=4096 --tune M=8192,N=8192,K=8192"
 # shellcheck disable=SC2086
 "$TKC" stdlib/matmul.tk --target=cuda $F -o "$D/d.h" 2>"$D/tkc.log" || { cat "$D/tkc.log"; exit 1; }
 $CC -std=c11 -O2 -DTKC_CUDA_HOST_COPY -I "$D" -o "$D/check" tests/gpu/mm_dispatch_check.c -lm -ldl || exit 1

@@ -10,6 +10,7 @@ static void one(int64_t M, int64_t N, int64_t K)
 {
     MMA_PAIR(M, N, K, skinny8, skinny6_f16);
     MMA_PAIR(M, N, K, skinny4, skinny4_f16);
+    MMA_PAIR(M, N, K, skinny4k, skinny4k_f16);
 }
 
 int main(void)

@@ -8,7 +8,7 @@
 # and the dispatching header's check against float64 (mm_dispatch.sh).
 cd "$(dirname "$0")/../../.." || exit 2
 t0=$(date +%s)
-T="--max-autotune --tune-table stdlib/matmul.tktune --tune M=16,N=8192,K=8192 --tune M=128,N=8192,K=8192 --tune M=129,N=8192,K=8192 --tune M=256,N=8192,K=8192 --tune M=300,N=8192,K=8192 --tune M=384,N=8192,K=8192 --tune M=16,N=4096,K=4096 --tune M=4096,N=4096,K=4096 --tune M=8192,N=8192,K=8192"
+T="--max-autotune --tune-table stdlib/matmul.tktune --tune M=16,N=8192,K=8192 --tune M=128,N=8192,K=8192 --tune M=129,N=8192,K=8192 --tune M=256,N=8192,K=8192 --tune M=384,N=8192,K=8192 --tune M=4096,N=4096,K=4096 --tune M=8192,N=8192,K=8192"
 Z="1x8192x8192 16x8192x8192 64x8192x8192 100x8192x8192 128x8192x8192 129x8192x8192 200x8192x8192 256x8192x8192 300x8192x8192 384x8192x8192 512x8192x8192 16x4096x4096 4096"
 VARIANTS="disp:-:$T
 def:-:" SIZES="$Z" PAIR_ROUNDS=8 OUT=$OUT GPU_DIR=gpu-m5 \
