@@ -80,7 +80,7 @@
 #define WG_PIPE_MAX (200 * 1024)  /* with wgmma (sm_90a: 227 KB) */
 #define WG_STAGES 4    /* the default with wgmma: 2 iterations ahead, 1 in flight */
 #define OPAD 8         /* floats of padding per row of the f32 conversion area */
-#define KEY_LOADS 8    /* loads one key loop's pipeline copies at most (sdpa_relpos_bf16 short key rows: 8) */
+#define KEY_LOADS 8    /* loads one key loop's pipeline copies at most (sdpa_relpos_bf16's four short key rows: a k and a v each) */
 #define KEY_STAGES 2   /* its default stages */
 #define KEY_MB_STAGES 3 /* with TKC_KEY_MBAR=1: 1 iteration ahead, 1 of slack */
 

@@ -19,7 +19,7 @@
 #
 # PAIR_DTYPE=f16: f16 tensors (libraries built with -DTKB_F16: matmul_f16).
 #
-#   python3 tests/gpu/bench_mm_pair.py LABEL=lib.so ... [-- SIZE ...]
+#   python3 tests/gpu/bench_mm_pair.py LABEL=lib.so ... [-- SIZE ...]   (SIZE: N for N x N x N, or MxNxK)
 import ctypes
 import os
 import sys

@@ -15,7 +15,7 @@
 #              cubins DIR/LABEL.cubin for the SASS counts; no ptxas report
 #   SAVE=DIR   only build: each variant's header and cubin into DIR as PRE
 #              takes them (where tkc and ptxas are: no GPU needed), then stop
-#   PAIR_ROUNDS  bench_mm_pair.py's rounds; SIZES its square sizes
+#   PAIR_ROUNDS  bench_mm_pair.py's rounds; SIZES its sizes (N for N x N x N, or MxNxK)
 #   REF=1      cuBLAS alone after the pairs, the way bench_mm.py times it
 #              (a check of the pair column)
 #   ODD="LABEL..."  those variants also at ODD_SHAPES (default 4095^3: the
