@@ -549,32 +549,46 @@ static int arm_end(Gen *g, int mark, LLVMBasicBlockRef to, Edge *e)
     return n;
 }
 
-/* Mark in w[] (1) the locals the statements of b write, and (2) those
- * they declare (each iteration's own: no phi for them at the header). */
-static void scan_writes(const PirBlock *b, unsigned char *w)
+/* What a statement does to a local, for each_write's callers. */
+enum { W_DECL, W_INIT, W_SET, W_FOR, W_ACC };   /* declared, declared with a value, written, loop counter, an asm accumulator */
+
+/* Call fn(ctx, local, what) for every local the statements of b (and the
+ * blocks inside them) declare or write. */
+static void each_write(const PirBlock *b, void (*fn)(void *, int, int), void *ctx)
 {
     for (int i = 0; b && i < b->s.n; i++) {
         const PirStmt *s = b->s.v[i];
         switch (s->kind) {
-        case PS_DECL: case PS_FOR:
-            w[s->local->id] |= 2;
+        case PS_DECL:
+            fn(ctx, s->local->id, s->init ? W_INIT : W_DECL);
+            break;
+        case PS_FOR:
+            fn(ctx, s->local->id, W_FOR);
             break;
         case PS_ASSIGN: case PS_LOADV:
-            w[s->local->id] |= 1;
+            fn(ctx, s->local->id, W_SET);
             break;
         case PS_ASM:
             for (int o = 0; o < pir_asm[s->asm_op].nout; o++)
                 if (s->out[o] && s->out[o]->local)
-                    w[s->out[o]->local->id] |= 1;
+                    fn(ctx, s->out[o]->local->id, W_SET);
             if (s->nacc)
-                w[s->acc->id] |= 1;
+                fn(ctx, s->acc->id, W_ACC);
             break;
         default:
             break;
         }
-        scan_writes(s->body, w);
-        scan_writes(s->els, w);
+        each_write(s->body, fn, ctx);
+        each_write(s->els, fn, ctx);
     }
+}
+
+/* each_write for loop_head: w[] marks (1) the locals a loop body writes
+ * and (2) those it declares (each iteration's own: no phi for them at the
+ * header). */
+static void mark_write(void *ctx, int id, int what)
+{
+    ((unsigned char *)ctx)[id] |= what == W_SET || what == W_ACC ? 1 : 2;
 }
 
 /* Enter a loop whose body is b (and counter ctr, or NULL) at head: a phi
@@ -589,7 +603,7 @@ static void loop_head(Gen *g, const PirBlock *b, const PirLocal *ctr, LLVMBasicB
     LLVMBuildBr(g->b, head);
     LLVMPositionBuilderAtEnd(g->b, head);
     unsigned char *w = arena_alloc(f->a, (size_t)f->locals.n + 1);
-    scan_writes(b, w);
+    each_write(b, mark_write, w);
     if (ctr)
         w[ctr->id] = 1;
     lp->phi0 = g->phis.n;
@@ -1604,34 +1618,19 @@ static void stmts(Gen *g, const PirBlock *b)
 
 /* ------------------------------------------------------------ the function */
 
-/* Count in w[] the statements of b that write each local (a loop counter
- * twice), and mark in init[] those declared with a value. */
-static void count_writes(const PirBlock *b, int *w, bool *init)
+/* each_write for the function: w[] counts the statements that write
+ * each local (a loop counter twice; an asm's accumulator not), init[]
+ * marks those declared with a value. */
+typedef struct {
+    int *w;
+    bool *init;
+} Writes;
+
+static void count_write(void *ctx, int id, int what)
 {
-    for (int i = 0; b && i < b->s.n; i++) {
-        const PirStmt *s = b->s.v[i];
-        switch (s->kind) {
-        case PS_DECL:
-            w[s->local->id] += s->init != NULL;
-            init[s->local->id] |= s->init != NULL;
-            break;
-        case PS_ASSIGN: case PS_LOADV:
-            w[s->local->id]++;
-            break;
-        case PS_FOR:
-            w[s->local->id] += 2;
-            break;
-        case PS_ASM:
-            for (int o = 0; o < pir_asm[s->asm_op].nout; o++)
-                if (s->out[o] && s->out[o]->local)
-                    w[s->out[o]->local->id]++;
-            break;
-        default:
-            break;
-        }
-        count_writes(s->body, w, init);
-        count_writes(s->els, w, init);
-    }
+    Writes *c = ctx;
+    c->w[id] += what == W_INIT || what == W_SET ? 1 : what == W_FOR ? 2 : 0;
+    c->init[id] |= what == W_INIT;
 }
 
 static void add_attr(Ll *l, LLVMValueRef fn, unsigned idx, const char *name)
@@ -1709,7 +1708,7 @@ static LLVMValueRef build(Ll *l, const PirFunc *f, bool *mem, bool *retry, Diag 
     g.first = arena_alloc(f->a, sizeof *g.first * nl);
     g.num = arena_alloc(f->a, sizeof *g.num * NUM_BUCKETS);
     int *w = arena_alloc(f->a, sizeof *w * nl);
-    count_writes(f->body, w, g.single);
+    each_write(f->body, count_write, &(Writes){ w, g.single });
     int nslots = 0;
     for (int i = 0; i < f->locals.n; i++) {
         const PirLocal *lc = f->locals.v[i];
