@@ -54,7 +54,7 @@ def med(v):
 
 for size in sizes:
     # a size is N (N x N x N) or MxNxK
-    m_, n_, k_ = [int(x) for x in size.split("x")] if "x" in str(size) else [int(size)] * 3
+    m_, n_, k_ = [int(x) for x in size.split("x")] if "x" in size else [int(size)] * 3
     torch.manual_seed(m_ * 7 + n_ * 3 + k_)
     a = torch.randn(m_, k_, device="cuda", dtype=DT)
     b = torch.randn(k_, n_, device="cuda", dtype=DT)

@@ -46,7 +46,7 @@ bld() {   # LABEL FLAGS...
     bld "$n" $f && "$B/$n/bench" "$n" $SH
 done
 echo "== default header vs the dispatch through stdlib/matmul.tktune (bf16, then f16)"
-T="--tune M=16,N=8192,K=8192 --tune M=128,N=8192,K=8192 --tune M=129,N=8192,K=8192 --tune M=256,N=8192,K=8192 --tune M=300,N=8192,K=8192 --tune M=384,N=8192,K=8192 --tune M=16,N=4096,K=4096 --tune M=64,N=4096,K=4096 --tune M=200,N=4096,K=4096 --tune M=256,N=4096,K=4096 --tune M=384,N=4096,K=4096 --tune M=512,N=4096,K=4096 --tune M=1024,N=4096,K=4096 --tune M=4096,N=4096,K=4096 --tune M=8192,N=8192,K=8192"
+T=$(sed -n 's/^matmul_bf16@cuda \(M=[^ ]*\) .*/--tune \1/p' stdlib/matmul.tktune)   # every shape the table names
 # shellcheck disable=SC2086
 bld def && bld disp --max-autotune --tune-table stdlib/matmul.tktune $T || exit 1
 DS="1 8192 8192 16 8192 8192 17 8192 8192 64 8192 8192 128 8192 8192 200 8192 8192 256 8192 8192 384 8192 8192 512 8192 8192 1024 8192 8192"

@@ -13,11 +13,9 @@ case $TKC in /*) ;; *) TKC=$PWD/$TKC ;; esac
 D=$(dirname "$TKC")/gpu-mm-dispatch
 CC=${CC:-gcc}
 mkdir -p "$D"
-F="--kernel=matmul_bf16,matmul_f16 --max-autotune --tune-table stdlib/matmul.tktune
-   --tune M=16,N=8192,K=8192 --tune M=128,N=8192,K=8192 --tune M=129,N=8192,K=8192 --tune M=256,N=8192,K=8192
-   --tune M=300,N=8192,K=8192 --tune M=384,N=8192,K=8192 --tune M=16,N=4096,K=4096 --tune M=64,N=4096,K=4096
-   --tune M=200,N=4096,K=4096 --tune M=256,N=4096,K=4096 --tune M=384,N=4096,K=4096 --tune M=512,N=4096,K=4096
-   --tune M=1024,N=4096,K=4096 --tune M=4096,N=4096,K=4096 --tune M=8192,N=8192,K=8192"
+# every shape the table has a line for (matmul_f16's are matmul_bf16's)
+TUNE=$(sed -n 's/^matmul_bf16@cuda \(M=[^ ]*\) .*/--tune \1/p' stdlib/matmul.tktune)
+F="--kernel=matmul_bf16,matmul_f16 --max-autotune --tune-table stdlib/matmul.tktune $TUNE"
 # shellcheck disable=SC2086
 "$TKC" stdlib/matmul.tk --target=cuda $F -o "$D/d.h" 2>"$D/tkc.log" || { cat "$D/tkc.log"; exit 1; }
 $CC -std=c11 -O2 -DTKC_CUDA_HOST_COPY -I "$D" -o "$D/check" tests/gpu/mm_dispatch_check.c -lm -ldl || exit 1

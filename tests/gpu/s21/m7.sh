@@ -6,7 +6,7 @@
 # header's check against float64 (mm_dispatch.sh).
 cd "$(dirname "$0")/../../.." || exit 2
 t0=$(date +%s)
-T=$(sed -n '/^F="/,/"$/p' tests/gpu/mm_dispatch.sh | sed 's/^F="--kernel=matmul_bf16,matmul_f16//; s/"$//' | tr '\n' ' ')
+T="--max-autotune --tune-table stdlib/matmul.tktune $(sed -n 's/^matmul_bf16@cuda \(M=[^ ]*\) .*/--tune \1/p' stdlib/matmul.tktune)"
 VARIANTS="disp:-:$T" SIZES="16x4096x4096 64x4096x4096 128x4096x4096 300x4096x4096 512x4096x4096 1024x4096x4096 16x8192x8192 128x8192x8192" \
     PAIR_ROUNDS=8 OUT=$OUT GPU_DIR=gpu-m7 timeout ${BTO:-300} sh tests/gpu/bench_mm_var.sh >$OUT/mm.txt 2>&1
 echo "mm rc $? ($(($(date +%s) - t0)) s)"
