@@ -334,7 +334,9 @@ static void fold_memory(Fold *f, Instr *in)
     if (is_const(f, m, 1)) {
         in->args[mslot] = 0;
     } else if (is_const(f, m, 0)) {
-        if (in->op == OP_STORE || in->op == OP_ATOMIC)
+        if (in->op == OP_ATOMIC && in->ival)   /* a value: 0, as a load's masked lane */
+            make_const(f, in, (Val){0, 0});
+        else if (in->op == OP_STORE || in->op == OP_ATOMIC)
             in->op = OP_NONE;
         else if (in->args[2])
             replace(f, in, in->args[2]);

@@ -1598,6 +1598,34 @@ static void open_thread0(GL *e)
     gpu_push(e, pir_if(F, gpu_cur(e), pir_bin(F, PB_EQ, gpu_tid(e), gpu_i(e, 0)))->body);
 }
 
+/* atomic_add of one element used as a value (lower.c: ival), x: offsets,
+ * value, mask.  acq_rel for the whole program: a barrier orders every
+ * thread's accesses before it ahead of thread 0's atom.acq_rel.gpu, whose
+ * result goes through the cross-warp scratch, read after a second barrier
+ * (so every thread's later accesses come after it).  A masked lane: 0. */
+static void fetch_add(GL *e, const Instr *in, PirExpr **x)
+{
+    DType tdt = e->ki->params[in->index].dt;
+    PirTy t = pir_ty_compute(tdt);
+    bool wide = tdt == DT_I64 || tdt == DT_F64;
+    PirTy bits = dtype_is_float(tdt) ? t : wide ? PT_U64 : PT_U32;
+    e->scratch = true;
+    PirLocal *o = gpu_let(e, "old", pir_conv(F, bits, gpu_i(e, 0)));
+    pir_barrier(F, gpu_cur(e));
+    open_thread0(e);
+    PirBlock *b = x[2] ? pir_if(F, gpu_cur(e), x[2])->body : gpu_cur(e);
+    PirStmt *a = pir_asm_stmt(F, b, tdt == DT_F32 ? PA_FETCH_ADD_F32 : tdt == DT_F64 ? PA_FETCH_ADD_F64
+                                    : wide ? PA_FETCH_ADD_U64 : PA_FETCH_ADD_U32);
+    a->out[0] = pir_ref(F, o);
+    a->in[0] = pir_ptradd(F, tensor(e, in), x[0]);
+    a->in[1] = pir_conv(F, bits, x[1]);   /* i32 -> u32, i64 -> u64: the same bits */
+    pir_store(F, gpu_cur(e), pir_smem(bits, 0, gpu_i(e, 0)), pir_ref(F, o));
+    gpu_pop(e);
+    pir_barrier(F, gpu_cur(e));
+    PirExpr *v = pir_load(F, pir_smem(bits, 0, gpu_i(e, 0)), NULL, NULL);
+    e->val[in->id] = gpu_let(e, "v", pir_conv(F, t, v));
+}
+
 /* print's line for one element at index ix (rank of them) of value v (or
  * none) */
 static void print_stmt(GL *e, const Instr *in, const Idx *ix, int rank, PirExpr *v)
@@ -3257,6 +3285,8 @@ static void emit_other(GL *e, const Instr *in)
             e->val[in->id] = gpu_let(e, "v", load_expr(e, in, x));
         } else if (in->op == OP_STORE) {
             store_stmt(e, in, x, ty(e, in->args[1])->dt);
+        } else if (in->ival) {
+            fetch_add(e, in, x);
         } else {              /* of one element: by one thread of the program */
             open_thread0(e);
             atomic_stmt(e, in, x);

@@ -25,6 +25,7 @@ typedef struct L {
     bool failed;
     bool too_big;          /* MAX_UNROLLED reported */
     bool print_warned;     /* a dropped print reported (once a kernel) */
+    const Expr *discard;   /* the expression of the statement being lowered (its value unused) */
     Vec(Sym *) reported;   /* sizes already reported as invalid: one error each */
 } L;
 
@@ -324,9 +325,13 @@ static int lower_load_store(L *l, Expr *e, Builtin bi, bool unchecked, Expr **a)
         in = emit(l, OP_LOAD, g, offs, mask, other, e->span);
     } else {
         int v = fit(l, lower_expr(l, a[1]), g.dt, &g, a[1]->span);
-        in = emit(l, bi == BI_STORE ? OP_STORE : OP_ATOMIC, scalar_ty(DT_BOOL), offs, v, mask, e->span);
+        /* atomic_add of one element whose value is used: it returns the old
+         * element (ival 1: acq_rel for the whole program, LANGUAGE.md) */
+        bool value = bi == BI_ATOMIC_ADD && !g.rank && l->discard != e;
+        in = emit(l, bi == BI_STORE ? OP_STORE : OP_ATOMIC, value ? g : scalar_ty(DT_BOOL), offs, v, mask, e->span);
         if (bi != BI_STORE)
             in->rkind = bi == BI_ATOMIC_MAX ? RK_MAX : RK_SUM;
+        in->ival = value;
     }
     in->index = param;
     in->unchecked = unchecked;
@@ -709,7 +714,13 @@ static void lower_stmt(L *l, Stmt *s)
     case ST_LET:
     case ST_VAR: lower_let(l, s); return;
     case ST_ASSIGN: lower_assign(l, s); return;
-    case ST_EXPR: lower_expr(l, s->u.expr); return;
+    case ST_EXPR: {
+        const Expr *outer = l->discard;
+        l->discard = s->u.expr;
+        lower_expr(l, s->u.expr);
+        l->discard = outer;
+        return;
+    }
     case ST_FOR:
     case ST_STATIC_FOR: lower_for(l, s); return;
     case ST_IF: lower_if(l, s); return;

@@ -293,7 +293,7 @@ static void print_block(FILE *out, const TirKernel *k, const TBlock *b, int dept
 static void print_instr(FILE *out, const TirKernel *k, const Instr *in, int depth)
 {
     fprintf(out, "%*s", 2 * depth, "");
-    if (op_has_value(in->op)) {
+    if (op_has_value(in->op) || (in->op == OP_ATOMIC && in->ival)) {
         fprintf(out, "%%%d = %s ", in->id, op_name[in->op]);
         print_ty(out, &in->ty);
     } else {

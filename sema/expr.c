@@ -680,6 +680,10 @@ static Type *check_load_store(Ctx *c, Expr *e, Builtin bi, Expr **a)
         return ty_error(c);
     }
     c->k->params[p].stored = true;
+    /* atomic_add of one element may be used as a value: the old element
+     * (lower.c makes that form acq_rel for the program) */
+    if (bi == BI_ATOMIC_ADD && !g->rank)
+        return ty_new(c, TY_TILE, g->dt, 0, NULL);
     return ty_void(c);
 }
 

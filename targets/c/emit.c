@@ -94,6 +94,14 @@ static const char c_helpers[] =
     "    static inline TK_UNUSED void tk_atomic_max_##N(T *p, T v) \\\n"
     "    { T o; __atomic_load(p, &o, __ATOMIC_RELAXED); \\\n"
     "      while (v > o && !__atomic_compare_exchange(p, &o, &v, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {} }\n"
+    "/* atomic_add of one element used as a value: the old element, acq_rel */\n"
+    "#define TK_DEF_FETCH_ADD(N, T) \\\n"
+    "    static inline TK_UNUSED T tk_fetch_add_##N(T *p, T v) \\\n"
+    "    { T o, n; __atomic_load(p, &o, __ATOMIC_RELAXED); \\\n"
+    "      do n = o + v; while (!__atomic_compare_exchange(p, &o, &n, 1, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)); \\\n"
+    "      return o; }\n"
+    "TK_DEF_FETCH_ADD(f32, float)\n"
+    "TK_DEF_FETCH_ADD(f64, double)\n"
     "TK_DEF_ATOMIC_ADD(f32, float)\n"
     "TK_DEF_ATOMIC_ADD(f64, double)\n"
     "TK_DEF_ATOMIC_MAX(i32, int32_t)\n"
@@ -1101,6 +1109,18 @@ static char *atomic_stmt(CE *e, const Instr *in, char *offs, char *val, char *ma
     return mask ? S("if (%s) %s", mask, s) : s;
 }
 
+/* atomic_add of one element used as a value: v<id> = the old element (0
+ * where masked), acq_rel: a program is one thread here */
+static void fetch_add(CE *e, const Instr *in, char *offs, char *val, char *mask)
+{
+    DType tdt = e->ki->params[in->index].dt;
+    const char *p = tensor(e, in);
+    line(e, "%s v%d = 0;", ct(tdt), in->id);
+    char *s = dtype_is_int(tdt) ? S("v%d = __atomic_fetch_add(&%s[%s], %s, __ATOMIC_ACQ_REL);", in->id, p, offs, val)
+                                : S("v%d = tk_fetch_add_%s(&%s[%s], %s);", in->id, dtype_info[tdt].name, p, offs, val);
+    line(e, "%s", mask ? S("if (%s) %s", mask, s) : s);
+}
+
 /* print: one line per element, "pid (p0, p1, p2) idx (i0, ..) label: value"
  * (no idx for a scalar, no value without one); idx are the lane loops' */
 static char *print_stmt(CE *e, const Instr *in, int rank, char *val)
@@ -1520,7 +1540,10 @@ static void emit_other(CE *e, const Instr *in)
         for (int j = 0; j < 3; j++)
             if (in->args[j] > 0)
                 x[j] = scalar(e, in->args[j]);
-        line(e, "%s", (in->op == OP_STORE ? store_stmt : atomic_stmt)(e, in, x[0], x[1], x[2]));
+        if (in->op == OP_ATOMIC && in->ival)
+            fetch_add(e, in, x[0], x[1], x[2]);
+        else
+            line(e, "%s", (in->op == OP_STORE ? store_stmt : atomic_stmt)(e, in, x[0], x[1], x[2]));
         break;
     case OP_PRINT:
         line(e, "%s", print_stmt(e, in, 0, in->args[0] > 0 ? scalar(e, in->args[0]) : NULL));

@@ -98,6 +98,15 @@ template <class T> TK_D T atomicMin(T *p, T v)
     return o;
 }
 
+/* atomic_add used as a value (tkc's PA_FETCH_ADD_*): acq_rel */
+#define TK_EMU_FETCH_ADD(N, T) \
+    TK_D T tk_fetch_add_##N(void *p, T v) \
+    { __atomic_thread_fence(__ATOMIC_SEQ_CST); T o = atomicAdd((T *)p, v); __atomic_thread_fence(__ATOMIC_SEQ_CST); return o; }
+TK_EMU_FETCH_ADD(u32, uint32_t)
+TK_EMU_FETCH_ADD(u64, uint64_t)
+TK_EMU_FETCH_ADD(f32, float)
+TK_EMU_FETCH_ADD(f64, double)
+
 TK_D void tk_st16(void *p, uint32_t a, uint32_t b, uint32_t c, uint32_t d)
 {
     uint32_t w[4] = { a, b, c, d };

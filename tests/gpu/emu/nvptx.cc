@@ -38,6 +38,10 @@ void tk_nvx_pack_f16x2(uint32_t *o, float lo, float hi) { o[0] = tk_pack_f16x2(l
 void tk_nvx_opaque(int32_t *o, int32_t x) { o[0] = tk_opaque(x); }
 void tk_nvx_cp_async(uint32_t s, const void *g, uint32_t n) { tk_cp_async(s, g, n); }
 void tk_nvx_cp_commit(void) { tk_cp_commit(); }
+void tk_nvx_fetch_add_u32(uint32_t *o, void *p, uint32_t v) { o[0] = tk_fetch_add_u32(p, v); }
+void tk_nvx_fetch_add_u64(uint64_t *o, void *p, uint64_t v) { o[0] = tk_fetch_add_u64(p, v); }
+void tk_nvx_fetch_add_f32(float *o, void *p, float v) { o[0] = tk_fetch_add_f32(p, v); }
+void tk_nvx_fetch_add_f64(double *o, void *p, double v) { o[0] = tk_fetch_add_f64(p, v); }
 void tk_nvx_cp_wait(int n) { tk_cp_wait(n); }
 void tk_nvx_wg_fence(float *d, int n) { tk_wg_fence(d, n); }
 void tk_nvx_wgmma_bf16(float *d, int n, uint64_t a, uint64_t b, int ta, int tb, int sd) { tk_wgmma_bf16(d, n, a, b, ta, tb, sd); }
