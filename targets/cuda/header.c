@@ -31,6 +31,7 @@
 #include "cuda.h"
 #include "../../lang/timing.h"
 #include "../nvptx/nvptx.h"
+#include "../../lower/gpu.h"
 
 /* The integer helpers for the head (CxStyle.hp "tkh_"): the same definitions
  * the C target prints as tk_*, under tkh_ so both targets can share one header. */
@@ -246,7 +247,7 @@ static const char runtime[] =
     "    int swz = box0 * es == 128 ? 3 : box0 * es == 64 ? 2 : 1;   /* CU_TENSOR_MAP_SWIZZLE_128B, _64B, _32B */\n"
     "    /* CU_TENSOR_MAP_DATA_TYPE_UINT16 (FLOAT32, TFLOAT32, UINT8), no interleave, L2 promotion 128B, zeros outside */\n"
     "    int dt = es == 4 ? (tf32 ? 11 : 7) : es == 1 ? 0 : 1;\n"
-    "    return tk_cu.TensorMapEncodeTiled(m, dt, (unsigned)n, (void *)base, dim, pitch, box, step, 0, swz, 2, 0) == 0;\n"
+    "    return tk_cu.TensorMapEncodeTiled(m, dt, (unsigned)n, (void *)base, dim, pitch, box, step, 0, swz, TK_TMAP_L2, 0) == 0;\n"
     "}\n"
     "/* The same of a rows x cols matrix whose rows are rp bytes apart. */\n"
     "static TK_UNUSED int tk_cuda_tmapp(tk_cutmap *m, const void *base, int64_t rows, int64_t cols, size_t rp,\n"
@@ -992,6 +993,9 @@ static bool cuda_emit(Buf *out, TirKernel **ks, int n, const TargetOptions *o, D
         buf_printf(out, "/* ---- CUDA target (%s; PTX%s%s) ---- */\n", arch_of(o), o->llvm ? " from LLVM" : "",
                    bin.cubin ? " + cubin" : "");
         buf_puts(out, host_helpers);
+        /* the tensor maps' L2 promotion (CU_TENSOR_MAP_L2_PROMOTION_*: 0 none,
+         * 1 64B, 2 128B, 3 256B; TKC_TMAP_L2 for comparisons) */
+        buf_printf(out, "#ifndef TK_TMAP_L2\n#define TK_TMAP_L2 %d\n#endif\n", tkc_knob("TKC_TMAP_L2", 2));
         buf_puts(out, runtime);
         buf_putc(out, '\n');
         emit_module(&h, total, ck, &bin);
