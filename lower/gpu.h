@@ -296,6 +296,7 @@ typedef struct GpuWgDot {
     PirExpr *at_a, *at_b;      /* I32 byte offsets of the staged A [M, K] and B */
     int64_t K, ea, eb;         /* K; swizzle widths of A and B */
     bool bt;                   /* B staged K-major as [N, K] (else N-major [K, N]) */
+    bool am;                   /* A staged M-major as [K, M] (else K-major [M, K]; 16-bit) */
     PirLocal *fa;              /* A from registers instead (at_a, ea unused): U32[K / 4],
                                 * k step kk's 4 words (mma.sync's A fragment of the
                                 * warp's 16 rows) at kk / 4 */

@@ -1018,7 +1018,10 @@ bool gpu_mma_dot(GpuMma *m, const Instr *in)
         GpuWgDot d = { .acc = pp->acc, .g = &g, .at_a = ea, .at_b = eb, .K = ty(m, a)->dim[1], .ea = pp->ea,
                        .eb = pp->eb, .dt = ty(m, a)->dt };
         PirStmt *two = NULL;                   /* bk with A from registers: by parity */
-        if (pp->bk) {                          /* tf32, B staged K-major: rounded in place */
+        if (half_dt(d.dt) && (pp->bk || pp->an)) {   /* 16-bit: transposed in the descriptors */
+            d.bt = pp->bk;
+            d.am = pp->an;
+        } else if (pp->bk) {                   /* tf32, B staged K-major: rounded in place */
             PirLocal *eal = let(m, "ea", ea), *ebl = let(m, "eb", eb);
             bool ra = !pp->pr && (gpu_wgdt_bkra() || pp->an);
             if (!pp->pr && !pp->tr)            /* else the producer's warps, or TMA, did */
@@ -1288,14 +1291,15 @@ static void plan_pipe(GpuMma *m, const Instr *in, const int *uses)
     int a = in->args[0], b = in->args[1], bl = b, tb = trans_src(m, b), al = a, ta = trans_src(m, a);
     /* B = trans(x), x [N, K] loaded in the loop: on wgmma (tf32) x is
      * staged as it is, K-major (TKC_WGDT_BK=0: not pipelined, as before) */
-    if (tb && ty(m, a)->dt == DT_F32 && tkc_knob("TKC_WGDT_BK", 1)) {
+    bool tr16 = half_dt(ty(m, a)->dt) && tkc_knob("TKC_WG_TRANS", 1);
+    if (tb && ((ty(m, a)->dt == DT_F32 && tkc_knob("TKC_WGDT_BK", 1)) || tr16)) {
         if (I(m, b)->parent != in->parent || uses[b] != 1)
             return;
         bl = tb;
     }
     /* and A = trans(y), y [K, M] (c^T = b^T a^T, the transposed matmul_tf32):
      * y staged as it is, N-major, A from registers (gpu_wgdt_an) */
-    if (ta && bl != b && gpu_wgdt_an()) {
+    if (ta && ((bl != b && gpu_wgdt_an()) || tr16)) {
         if (I(m, a)->parent != in->parent || uses[a] != 1)
             return;
         al = ta;
@@ -1359,8 +1363,8 @@ static void plan_pipe(GpuMma *m, const Instr *in, const int *uses)
             && gpu_tma_match(m, bl, &p->tb) && K <= 256) {
             p->tma = true;
             p->ws = ws_plan(m, p, loop);
-            p->tr = bk && gpu_wgdt_rounds() && m->k->tma_version == 1 && gpu_wgdt_tmaround();
-            p->pr = p->ws && bk && !an && gpu_wgdt_rounds() && m->k->tma_version == 1 && !p->tr
+            p->tr = bk && !half_dt(kd.dt) && gpu_wgdt_rounds() && m->k->tma_version == 1 && gpu_wgdt_tmaround();
+            p->pr = p->ws && bk && !an && !half_dt(kd.dt) && gpu_wgdt_rounds() && m->k->tma_version == 1 && !p->tr
                     && tkc_knob("TKC_WGDT_PROUND", 0) == 1;
             lb_plan(m, p);
             p->bar = m->bar_need;

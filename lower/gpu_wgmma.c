@@ -198,7 +198,7 @@ void gpu_wg_dot(GpuMma *m, const GpuWgDot *d)
     if (tkc_knob("TKC_WG_UNIFORM", wg_uniform_default(m)))
         wg = pir_ref(F, m->wgu && !m->pp_wg ? m->wgu : warp_uniform(m, "wg", wg));
     /* this warpgroup's 64 rows of A; its TN columns of B */
-    PirExpr *ra = gpu_mul(e, gpu_op(e, PB_REM, wg, ci(m, gm)), ci(m, 64 * wa));
+    PirExpr *ra = gpu_mul(e, gpu_op(e, PB_REM, wg, ci(m, gm)), ci(m, d->am ? 64 / d->ea * K * wa : 64 * wa));
     PirExpr *cn = gpu_op(e, PB_DIV, wg, ci(m, gm));
     PirExpr *cb = gpu_mul(e, cn, ci(m, d->bt ? g->TN * wb : g->TN / d->eb * K * wb));
     PirLocal *sa = d->fa ? NULL : gpu_let(e, "sa", pir_saddr(F, gpu_add(e, d->at_a, ra)));
@@ -219,7 +219,7 @@ void gpu_wg_dot(GpuMma *m, const GpuWgDot *d)
     if (d->dinc) {
         db0 = gpu_let(e, "db", desc_lo(m, pir_ref(F, sb), d->bt ? 16 : K * wb));
         if (sa && d->dinc > 1)
-            da0 = gpu_let(e, "da", desc_lo(m, pir_ref(F, sa), 16));
+            da0 = gpu_let(e, "da", desc_lo(m, pir_ref(F, sa), d->am ? K * wa : 16));
     }
     bound(m, PA_WG_FENCE, d->acc, nacc);
     for (int64_t kk = 0; kk < K; kk += 16) {
@@ -237,12 +237,13 @@ void gpu_wg_dot(GpuMma *m, const GpuWgDot *d)
             s->in[6] = ci(m, !(d->zero && kk == 0));
             continue;
         }
-        int64_t oa = kk / d->ea * M * wa + kk % d->ea * 2;
+        /* A M-major (am): as a B N-major, k step kk at row kk of each block of ea columns */
+        int64_t oa = d->am ? kk * wa : kk / d->ea * M * wa + kk % d->ea * 2;
         s = bound(m, wg_op(d->dt), d->acc, nacc);
         s->in[0] = da0 && oa % 16 == 0 ? desc_at(m, da0, oa, 8 * wa, wa)
-                       : desc(m, gpu_op(e, PB_ADD, pir_ref(F, sa), u32(m, oa)), 16, 8 * wa, wa);
+                       : desc(m, gpu_op(e, PB_ADD, pir_ref(F, sa), u32(m, oa)), d->am ? K * wa : 16, 8 * wa, wa);
         s->in[1] = db;
-        s->in[2] = ci(m, 0);
+        s->in[2] = ci(m, d->am);
         s->in[3] = ci(m, d->bt ? 0 : 1);
         s->in[4] = ci(m, !(d->zero && kk == 0));
     }

@@ -67,6 +67,7 @@ static const struct {
     { "TKC_SPLIT", "0: one kernel testing tk_tma instead of a TMA kernel and a NAME__nomap one" },
     { "TKC_TMA", "0: no TMA copies (cp.async instead)" },
     { "TKC_TMA_STORE", "0: wgmma epilogues stored by the threads, not through shared memory by TMA; 2: the kernel's end waits only for their reads of shared memory" },
+    { "TKC_WG_TRANS", "0: a pipelined wgmma dot of 16-bit operands given as trans(x) is not staged as x (B K-major, A M-major: the descriptors' transpose bits) but falls back to the unpipelined path" },
     { "TKC_TMAP_L2", "the L2 promotion of the tensor maps a header builds (CU_TENSOR_MAP_L2_PROMOTION_*: 0 none, 1 64B, 2 128B, the default, 3 256B)" },
     { "TKC_WG_CHAIN", "0: a single wgmma dot whose result is the next one's accumulator waited for on its own, not in one group with it" },
     { "TKC_WAIT_RAN", "the K loop's last wgmma wait guarded by \"the loop ran\": 2 (default) in a TMA version only (LLVM's PTX: nowhere), 1 everywhere (before s12-ir2), 0 nowhere" },

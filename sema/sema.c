@@ -833,7 +833,7 @@ static bool launch_switch(int o)
 
 /* NULL when x is a value of launch option o, else what it must be: warps a
  * power of two up to 32 (a block of at most 1024 threads) or 12 (three
- * warpgroups: stdlib sdpa_bf16's 192-row blocks at D=128), stages 1..8,
+ * warpgroups: stdlib sdpa_bf16's 192-row blocks at D=128), stages 1..16,
  * blocks 1..32 (a multiprocessor holds at most 32 blocks) or 0 for no hint,
  * the switches 0 or 1. */
 static const char *launch_range(int o, int64_t x)
@@ -842,7 +842,7 @@ static const char *launch_range(int o, int64_t x)
     case LO_WARPS:
         return x >= 1 && x <= 32 && (!(x & (x - 1)) || x == 12) ? NULL : "a power of two from 1 to 32, or 12";
     case LO_STAGES:
-        return x >= 1 && x <= 8 ? NULL : "from 1 to 8";
+        return x >= 1 && x <= 16 ? NULL : "from 1 to 16";
     case LO_BLOCKS:
         return x >= 0 && x <= 32 ? NULL : "from 1 to 32 (or 0: no hint)";
     default:

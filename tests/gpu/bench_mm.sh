@@ -19,11 +19,12 @@ case $TKC in /*) ;; *) TKC=$PWD/$TKC ;; esac
 B=$(dirname "$TKC")/gpu-bench-mm
 CC=${CC:-gcc}
 TILE=${TILE:-""}
-# M=16: the tile stdlib/matmul.tktune gives few rows, 64 x 128 with a TMA
-# producer, 8 stages (H200: 0.81x cuBLAS where the mma.sync 16 x 64 tiles of
-# 4 warps, BK=128, this line's earlier choice, have 0.65x;
-# doc/bench/h200-s21-m1.log, -m3.log)
-SKINNY=${SKINNY:-"-D BM=64 -D BN=128 -D BK=64 -D warps=4 -D stages=8 -D specialize=1 -D persistent=0"}
+# M=16: the tile stdlib/matmul.tktune gives up to 32 rows, computed
+# transposed (SWAP=1: 64 columns of b x 16 rows of a per program) with a TMA
+# producer, 8 stages (H200: 0.95x cuBLAS where session 21's 64 x 128 tile
+# has 0.73x and the mma.sync 16 x 64 tiles of 4 warps 0.65x;
+# doc/bench/h200-s22-m4.log, h200-s21-m1.log)
+SKINNY=${SKINNY:-"-D SWAP=1 -D BM=16 -D BN=64 -D BK=64 -D warps=4 -D stages=8 -D specialize=1 -D persistent=0"}
 mkdir -p "$B/dump"
 
 KERN=matmul_bf16 CDEF=""      # the kernel build() compiles, and bench_mm.c's -D for it

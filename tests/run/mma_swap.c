@@ -1,0 +1,28 @@
+/* Run test: matmuls computed transposed (tests/run/mma_swap.tk: the few-rows
+ * "swap AB" tiles, 16 / 112 rows of a, 64 / 128 columns of b, bf16 and f16)
+ * against float64 on the rounded inputs, at M of 1, 16, 17, 112, 113 and
+ * primes, on the TMA path (N, K multiples of 8) and the cp.async one, K = 0
+ * included. */
+#include "mma_swap.h"
+#include "tkt.h"
+#include "mma_check.h"
+
+static void one(int64_t M, int64_t N, int64_t K)
+{
+    MMA_PAIR(M, N, K, swap16, swap16_f16);
+    MMA_PAIR(M, N, K, swap112, swap112_f16);
+    MMA_PAIR(M, N, K, swap64w2, swap64w2_f16);
+}
+
+int main(void)
+{
+    static const int64_t shapes[][3] = {
+        {1, 264, 136}, {16, 512, 1024}, {17, 200, 520}, {31, 136, 1000}, {16, 72, 0}, {112, 128, 256},
+        {113, 384, 192}, {13, 257, 129}, {1, 7, 3}, {97, 128, 64}, {200, 520, 264}, {131, 1000, 72},
+    };
+    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+        tkt_casef("M=%lld N=%lld K=%lld", (long long)shapes[s][0], (long long)shapes[s][1], (long long)shapes[s][2]);
+        one(shapes[s][0], shapes[s][1], shapes[s][2]);
+    }
+    return tkt_done("mma_swap");
+}
