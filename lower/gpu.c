@@ -842,9 +842,17 @@ static GpuLay store_lay(const GL *e, const Instr *st)
     const Instr *vi = I(e, v);
     /* store(p, trans(x)) with x in fragments: each thread stores its own
      * elements of x where they go (the transposed matmul_tf32's c^T; 32-byte
-     * runs of a row per 8 lanes).  TKC_FRAG_TR=0: through shared memory. */
+     * runs of a row per 8 lanes, 16-byte of 16-bit elements), where the
+     * tile would take more than 8 KB of shared memory: a buffer that size
+     * costs stages (matmul_bf16's transposed 160 x 128 tiles, SWAP, 40 KB:
+     * 5 stages, else 3) and below it the buffer's vector stores are faster
+     * (32 x 64: 0.975 of cuBLAS vs 0.922 at 32 x 8192^2; H200,
+     * doc/bench/h200-s22-m6.log).  TKC_FRAG_TR=0: through shared memory;
+     * 1: from the fragments at every size. */
+    int ftr = tkc_knob("TKC_FRAG_TR", 2);
     if (l.kind == GL_BLOCK && vi->op == OP_TRANS && vi->ty.rank == 2 && vi->perm[0] == 1 && vi->perm[1] == 0
-        && ty(e, vi->args[0])->rank == 2 && tkc_knob("TKC_FRAG_TR", 1)) {
+        && ty(e, vi->args[0])->rank == 2
+        && (ftr == 1 || (ftr == 2 && tty_numel(&vi->ty) * (dtype_info[vi->ty.dt].bits / 8) > 8192))) {
         l = e->lay[same_base(e, vi->args[0])];
         if (l.kind != GL_FRAG || l.tr || !lay_fits(&l, ty(e, vi->args[0])))
             return none;

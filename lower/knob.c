@@ -33,7 +33,7 @@ static const struct {
     { "TKC_KEY_OVERLAY", "0: the MMA staging region and the shared buffers first written after the key loops keep regions of their own instead of lying in those loops' stages (gpu.c plan_overlay)" },
     { "TKC_FIT_STAGES", "0: a kernel with blocks > 1 and stages > 2 keeps its stages where blocks copies of its shared memory do not fit the arch's" },
     { "TKC_FRAG_EPI", "0: the K loop's epilogue goes to the block layout through shared memory" },
-    { "TKC_FRAG_TR", "0: store(p, trans(x)) of a tile x in fragments goes through shared memory (else each thread stores its own elements of x, transposed: gpu.c, store_lay)" },
+    { "TKC_FRAG_TR", "0: store(p, trans(x)) of a tile x in fragments goes through shared memory; 1: each thread stores its own elements of x, transposed, at every size (gpu.c, store_lay; default: where the tile is over 8 KB)" },
     { "TKC_HOIST", "0: no loads hoisted to the top of loops around tensor-core dots" },
     { "TKC_KEY_MBAR", "1: the key loop's stages guarded by mbarriers instead of a block barrier" },
     { "TKC_KEY_PIPE", "0: no cp.async pipeline for the key loop of attention" },
