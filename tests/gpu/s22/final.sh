@@ -5,7 +5,7 @@
 # value), the dispatching header of stdlib/matmul.tktune against float64
 # (mm_dispatch.sh), then that header (bf16, f16) next to the default one in
 # turns with cuBLAS from 1 to 512 rows at N = K = 8192, and
-# --max-autotune's time over the 38 variants (tune.sh).
+# --max-autotune's time over the 38 variants it had then (tune.sh).
 cd "$(dirname "$0")/../../.." || exit 2
 t0=$(date +%s)
 timeout 300 sh tests/gpu/run.sh mma mma_swap mma_skinny arrive 2>&1 | tail -10
