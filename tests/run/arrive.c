@@ -54,21 +54,9 @@ static void split_case(int64_t M, int64_t N, int64_t K, int bf)
     double *ref = calloc((size_t)(M * N) + 1, sizeof(double));
     tkt_fill(a, M * K, -1, 1);
     tkt_fill(b, K * N, -1, 1);
-    for (int64_t i = 0; i < M * K; i++) {
-        ah[i] = tk_f32_to_bf16(a[i]);
-        if (bf) a[i] = tk_bf16_to_f32(ah[i]);
-    }
-    for (int64_t i = 0; i < K * N; i++) {
-        bh[i] = tk_f32_to_bf16(b[i]);
-        if (bf) b[i] = tk_bf16_to_f32(bh[i]);
-    }
-    for (int64_t i = 0; i < M; i++)
-        for (int64_t j = 0; j < N; j++) {
-            double s = 0;
-            for (int64_t k = 0; k < K; k++)
-                s += (double)a[i * K + k] * b[k * N + j];
-            ref[i * N + j] = s;
-        }
+    TKT_TO_BF16(a, ah, M * K, bf);
+    TKT_TO_BF16(b, bh, K * N, bf);
+    tkt_matmul_ref(ref, a, b, NULL, M, N, K);
     for (int64_t j = 0; j < T; j++)
         count[j] = 0;
     for (int round = 0; round < 2; round++) {

@@ -87,21 +87,9 @@ static void splitk_case(int64_t M, int64_t N, int64_t K, int64_t KS, int bf)
     tkt_fill(a, M * K, -1, 1);
     tkt_fill(b, K * N, -1, 1);
     tkt_fill(c, M * N, -2, 2);
-    for (int64_t i = 0; i < M * K; i++) {
-        ah[i] = tk_f32_to_bf16(a[i]);
-        if (bf) a[i] = tk_bf16_to_f32(ah[i]);
-    }
-    for (int64_t i = 0; i < K * N; i++) {
-        bh[i] = tk_f32_to_bf16(b[i]);
-        if (bf) b[i] = tk_bf16_to_f32(bh[i]);
-    }
-    for (int64_t i = 0; i < M; i++)
-        for (int64_t j = 0; j < N; j++) {
-            double s = c[i * N + j];
-            for (int64_t k = 0; k < K; k++)
-                s += (double)a[i * K + k] * b[k * N + j];
-            ref[i * N + j] = s;
-        }
+    TKT_TO_BF16(a, ah, M * K, bf);
+    TKT_TO_BF16(b, bh, K * N, bf);
+    tkt_matmul_ref(ref, a, b, c, M, N, K);
     int st = bf ? matmul_splitk_bf16(ah, bh, c, KS, M, K, N) : matmul_splitk(a, b, c, KS, M, K, N);
     tkt_status("matmul_splitk", st, TK_OK, tk_last_error(), (char *)0);
     tkt_close("c", c, ref, M * N, 2e-4 * (1 + K / 64), 1e-4);

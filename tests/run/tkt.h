@@ -79,6 +79,30 @@ TKT_FN void tkt_fill(float *x, int64_t n, double lo, double hi)
         x[i] = (float)tkt_unif(lo, hi);
 }
 
+/* ref[M x N] = c0 + a[M x K] b[K x N] in float64 (c0 NULL: 0) */
+TKT_FN void tkt_matmul_ref(double *ref, const float *a, const float *b, const float *c0, int64_t M, int64_t N,
+                           int64_t K)
+{
+    for (int64_t i = 0; i < M; i++)
+        for (int64_t j = 0; j < N; j++) {
+            double s = c0 ? c0[i * N + j] : 0;
+            for (int64_t k = 0; k < K; k++)
+                s += (double)a[i * K + k] * b[k * N + j];
+            ref[i * N + j] = s;
+        }
+}
+
+/* h[i] = x[i] rounded to bf16 (the header's tk_f32_to_bf16) for n
+ * elements; with keep, x[i] takes the rounded value too */
+#define TKT_TO_BF16(x, h, n, keep)                           \
+    do {                                                     \
+        for (int64_t i_ = 0; i_ < (n); i_++) {               \
+            (h)[i_] = tk_f32_to_bf16((x)[i_]);               \
+            if (keep)                                        \
+                (x)[i_] = tk_bf16_to_f32((h)[i_]);           \
+        }                                                    \
+    } while (0)
+
 /* ----------------------------------------------- guarded buffers */
 
 #define TKT_GUARD 256            /* bytes each side */
