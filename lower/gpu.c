@@ -1627,10 +1627,12 @@ static void fetch_add(GL *e, const Instr *in, PirExpr **x)
     a->out[0] = pir_ref(F, o);
     a->in[0] = pir_ptradd(F, tensor(e, in), x[0]);
     a->in[1] = pir_conv(F, bits, x[1]);   /* i32 -> u32, i64 -> u64: the same bits */
-    pir_store(F, gpu_cur(e), pir_smem(bits, 0, gpu_i(e, 0)), pir_ref(F, o));
+    /* ping-pong consumers (two programs at once) a slot each */
+    PirExpr *slot = e->mma.pp_wg ? pir_ref(F, e->mma.pp_wg) : gpu_i(e, 0);
+    pir_store(F, gpu_cur(e), pir_smem(bits, 0, slot), pir_ref(F, o));
     gpu_pop(e);
     pir_barrier(F, gpu_cur(e));
-    PirExpr *v = pir_load(F, pir_smem(bits, 0, gpu_i(e, 0)), NULL, NULL);
+    PirExpr *v = pir_load(F, pir_smem(bits, 0, slot), NULL, NULL);
     e->val[in->id] = gpu_let(e, "v", pir_conv(F, t, v));
 }
 

@@ -1291,7 +1291,11 @@ static void plan_pipe(GpuMma *m, const Instr *in, const int *uses)
     int a = in->args[0], b = in->args[1], bl = b, tb = trans_src(m, b), al = a, ta = trans_src(m, a);
     /* B = trans(x), x [N, K] loaded in the loop: on wgmma (tf32) x is
      * staged as it is, K-major (TKC_WGDT_BK=0: not pipelined, as before) */
-    bool tr16 = half_dt(ty(m, a)->dt) && tkc_knob("TKC_WG_TRANS", 1);
+    /* 16-bit operands given as trans(x) on wgmma: staged as x, transposed by
+     * the descriptors (gpu_wgmma.c: B K-major, A M-major) */
+    Grid g16;
+    bool tr16 = half_dt(ty(m, a)->dt) && tkc_knob("TKC_WG_TRANS", 1) && dot_fits(m, in, &g16)
+                && wg_plan(m, in, loop, &g16);
     if (tb && ((ty(m, a)->dt == DT_F32 && tkc_knob("TKC_WGDT_BK", 1)) || tr16)) {
         if (I(m, b)->parent != in->parent || uses[b] != 1)
             return;

@@ -310,15 +310,15 @@ typedef struct PirExpr {
     /* U32 out = in[0] of lane 0: for a value the same in every lane of the warp    \
      * (a warpgroup index), which ptxas then keeps in uniform registers */          \
     X(PA_WARP_UNIFORM, "warp_uniform", 1, 1, "shfl.sync.idx.b32 %0, %1, 0, 31, -1;", "=r,r", 0) \
-    /* no out; in: U32 shared address (PE_SADDR, 16-byte aligned), PTR global source   \
-     * (16-byte aligned), U32 src-size (0..16): copies src-size bytes, zero-fills the   \
-     * rest of the 16; asynchronous until a PA_CP_WAIT covers its group */             \
     /* out = the old element; in: PTR global element, the value added.  acq_rel at   \
      * device scope (gpu.c fetch_add: a value-returning atomic_add) */                \
     X(PA_FETCH_ADD_U32, "fetch_add_u32", 1, 2, "atom.acq_rel.gpu.global.add.u32 %0, [%1], %2;", "=r,l,r", 1) \
     X(PA_FETCH_ADD_U64, "fetch_add_u64", 1, 2, "atom.acq_rel.gpu.global.add.u64 %0, [%1], %2;", "=l,l,l", 1) \
     X(PA_FETCH_ADD_F32, "fetch_add_f32", 1, 2, "atom.acq_rel.gpu.global.add.f32 %0, [%1], %2;", "=f,l,f", 1) \
     X(PA_FETCH_ADD_F64, "fetch_add_f64", 1, 2, "atom.acq_rel.gpu.global.add.f64 %0, [%1], %2;", "=d,l,d", 1) \
+    /* no out; in: U32 shared address (PE_SADDR, 16-byte aligned), PTR global source   \
+     * (16-byte aligned), U32 src-size (0..16): copies src-size bytes, zero-fills the   \
+     * rest of the 16; asynchronous until a PA_CP_WAIT covers its group */             \
     X(PA_CP_ASYNC, "cp_async", 0, 3, "cp.async.cg.shared.global [%0], [%1], 16, %2;", "r,l,r", 1) \
     /* closes this thread's group of PA_CP_ASYNC issued since the last commit */        \
     X(PA_CP_COMMIT, "cp_commit", 0, 0, "cp.async.commit_group;", "", 1)                 \

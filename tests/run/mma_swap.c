@@ -2,16 +2,31 @@
  * "swap AB" tiles, 16 / 112 rows of a, 64 / 128 columns of b, bf16 and f16)
  * against float64 on the rounded inputs, at M of 1, 16, 17, 112, 113 and
  * primes, on the TMA path (N, K multiples of 8) and the cp.async one, K = 0
- * included. */
+ * included; and a kernel whose A alone is given transposed (tn). */
 #include "mma_swap.h"
 #include "tkt.h"
 #include "mma_check.h"
+
+/* tn: a given transposed, at [K, M] */
+static void one_tn(int64_t M, int64_t N, int64_t K)
+{
+    MmaIn x = mma_in(M, N, K);
+    tk_bf16 *at = TKT_NEW(tk_bf16, K * M + 1), *c = TKT_OUT(tk_bf16, M * N + 1);
+    for (int64_t i = 0; i < M; i++)
+        for (int64_t k = 0; k < K; k++)
+            at[k * M + i] = x.a[i * K + k];
+    MMA_EXPECT(&x, "tn", tn(at, x.b, c, K, M, N), c, tk_bf16_to_f32, rb, 1e-5 * (double)(K + 1), 8e-3);
+    tkt_check_guards();
+    mma_free(&x);
+    tkt_reset();
+}
 
 static void one(int64_t M, int64_t N, int64_t K)
 {
     MMA_PAIR(M, N, K, swap16, swap16_f16);
     MMA_PAIR(M, N, K, swap112, swap112_f16);
     MMA_PAIR(M, N, K, swap64w2, swap64w2_f16);
+    one_tn(M, N, K);
 }
 
 int main(void)
