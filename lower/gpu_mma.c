@@ -1289,13 +1289,15 @@ static void plan_pipe(GpuMma *m, const Instr *in, const int *uses)
     if (lv->op != OP_LOOPVAR || dtype_is_float(lv->ty.dt))
         return;
     int a = in->args[0], b = in->args[1], bl = b, tb = trans_src(m, b), al = a, ta = trans_src(m, a);
-    /* B = trans(x), x [N, K] loaded in the loop: on wgmma (tf32) x is
-     * staged as it is, K-major (TKC_WGDT_BK=0: not pipelined, as before) */
+    Grid g;
+    if (!dot_fits(m, in, &g))
+        return;
+    bool wg = wg_plan(m, in, loop, &g);
     /* 16-bit operands given as trans(x) on wgmma: staged as x, transposed by
      * the descriptors (gpu_wgmma.c: B K-major, A M-major) */
-    Grid g16;
-    bool tr16 = half_dt(ty(m, a)->dt) && tkc_knob("TKC_WG_TRANS", 1) && dot_fits(m, in, &g16)
-                && wg_plan(m, in, loop, &g16);
+    bool tr16 = wg && half_dt(ty(m, a)->dt) && tkc_knob("TKC_WG_TRANS", 1);
+    /* B = trans(x), x [N, K] loaded in the loop: on wgmma (tf32) x is
+     * staged as it is, K-major (TKC_WGDT_BK=0: not pipelined, as before) */
     if (tb && ((ty(m, a)->dt == DT_F32 && tkc_knob("TKC_WGDT_BK", 1)) || tr16)) {
         if (I(m, b)->parent != in->parent || uses[b] != 1)
             return;
@@ -1313,13 +1315,10 @@ static void plan_pipe(GpuMma *m, const Instr *in, const int *uses)
         if (I(m, x)->parent != in->parent || uses[x] != 1 || !gpu_async_ok(m->e, x, loop))
             return;
     }
-    Grid g;
-    if (!dot_fits(m, in, &g))
-        return;
     Kind kd = kind_of(ty(m, a)->dt);
     int64_t K = ty(m, a)->dim[1], bytes_a = g.M * (K + kd.pa) * kd.es;
     int64_t stage = (bytes_a + K * (g.N + kd.pb) * kd.es + 127) / 128 * 128, max = PIPE_MAX;
-    bool wg = wg_plan(m, in, loop, &g), bk = bl != b, an = al != a;
+    bool bk = bl != b, an = al != a;
     if ((bk || an) && !wg)                     /* K-major B, N-major A only on wgmma */
         return;
     int64_t bt = 0;                            /* tf32, s8: the K-major B buffers */
