@@ -2226,7 +2226,18 @@ void gpu_mma_loop_post(GpuMma *m, const Instr *loop)
      * NVRTC PTX with TKC_EPI_LEAN=1, every wgmma matmul of the stdlib in
      * LLVM's PTX).  TKC_WAIT_RAN: 2 (default) the guard in the TMA version
      * only (targets/nvptx drops it there too: gen.c, if_stmt), 1 in every
-     * K loop (before s12-ir2), 0 in none. */
+     * K loop (before s12-ir2), 0 in none.
+     * The guarded wait is followed by a second one after the join, for
+     * every path (TKC_WAIT_TWICE=0: not): with the guard alone ptxas
+     * still serialized every wgmma of a kernel whose epilogue reads the
+     * accumulators on the skipping path (C7514: matmul_bf16 / matmul_f16
+     * with SWAP = 1 and every other non-persistent wgmma K loop of
+     * tests/run; the 160-row transposed tile at 300 x 8192^2 among them),
+     * and without it (TKC_WAIT_RAN=0) the zeros came back (C7515:
+     * tests/run/mma_pipe.tk pp_big).  With both, NVRTC's PTX of every
+     * stdlib and run-test kernel compiles without either (the __nomap
+     * versions of the transposed f16 tiles aside); a wait with no group
+     * in flight costs nothing. */
     int wr = tkc_knob("TKC_WAIT_RAN", 2);
     bool ran = p->acc && (wr == 1 || (wr == 2 && m->k->tma_version == 1));
     if (p->ws && m->pp)
@@ -2240,6 +2251,8 @@ void gpu_mma_loop_post(GpuMma *m, const Instr *loop)
         gpu_wg_wait(m, p->acc, p->nacc, 0);
     if (ran)
         gpu_pop(m->e);
+    if (ran && tkc_knob("TKC_WAIT_TWICE", 1))
+        gpu_wg_wait(m, p->acc, p->nacc, 0);
     if (p->ws)
         ws_release(m, p, false);
     if (p->kw && !p->kwe)

@@ -70,6 +70,7 @@ static const struct {
     { "TKC_WG_TRANS", "0: a pipelined wgmma dot of 16-bit operands given as trans(x) is not staged as x (B K-major, A M-major: the descriptors' transpose bits) but falls back to the unpipelined path" },
     { "TKC_TMAP_L2", "the L2 promotion of the tensor maps a header builds (CU_TENSOR_MAP_L2_PROMOTION_*: 0 none, 1 64B, 2 128B, the default, 3 256B)" },
     { "TKC_WG_CHAIN", "0: a single wgmma dot whose result is the next one's accumulator waited for on its own, not in one group with it" },
+    { "TKC_WAIT_TWICE", "1 (default): after the K loop's guarded last wgmma wait (TKC_WAIT_RAN) a second one on every path, so that ptxas does not serialize the wgmma of a kernel whose epilogue reads the accumulators (C7514); 0: the guarded one alone (before s23)" },
     { "TKC_WAIT_RAN", "the K loop's last wgmma wait guarded by \"the loop ran\": 2 (default) in a TMA version only (LLVM's PTX: nowhere), 1 everywhere (before s12-ir2), 0 nowhere" },
     { "TKC_VAR_BACK", "0: a var keeps the layout of its updates even where all its reads are read in another one (gpu.c, var_back: then each read goes through shared memory)" },
     { "TKC_VERSION_TID", "0: the two copies of a versioned kernel body (gpu.c, emit_copy) share the thread index also where the kernel sets blocks (NVVM then hoists their common arithmetic above the vote); 2: each copy its own opaque index in every versioned kernel" },

@@ -3,9 +3,10 @@
  * header dispatching over stdlib/matmul.tktune (tests/gpu/mm_dispatch.sh
  * builds it, and the CPU stand-in for libcuda when TKC_GPU_EMU=1): each
  * shape's result within 1e-2 + 8e-3 |ref| (bf16; f16 2e-3) of float64, at
- * M = 1 .. 1024, odd sizes, K = 0: each of the four tiles the table names
- * (16 x 8192 x 520 the 64 x 128 x 64 one, 400 x 2048 x 512 64 x 256, 1024 x
- * 520 x 264 the default, most others 64 x 128 x 128).
+ * M = 1 .. 1024, odd sizes, K = 0: tiles the table names (16 x 8192 x 520
+ * the transposed 16-row one, 400 x 2048 x 512 64 x 256, 1024 x 520 x 264
+ * the default, most others 64 x 128 x 128, the last four two transposed
+ * tiles of 96 to 256 rows).
  */
 #include "d.h"   /* the dispatching header */
 #include <stdio.h>
@@ -17,7 +18,9 @@ int main(void)
     static const long long sh[][3] = { {1, 1024, 512}, {16, 1024, 512}, {17, 1024, 512}, {64, 1024, 512},
         {128, 1024, 512}, {129, 1024, 512}, {200, 1024, 512}, {13, 1000, 520}, {16, 1024, 0},
         {256, 1024, 512}, {301, 1000, 264}, {400, 520, 136}, {16, 2048, 2048},
-        {16, 8192, 520}, {400, 2048, 512}, {1024, 520, 264} };
+        {16, 8192, 520}, {400, 2048, 512}, {1024, 520, 264},
+        /* the two-tile transposed lines (BM = 96, 160, 240, 256) */
+        {170, 8192, 72}, {300, 8192, 136}, {449, 8192, 200}, {500, 8192, 40} };
     int bad = 0;
     for (unsigned s = 0; s < sizeof sh / sizeof sh[0]; s++) {
         long long M = sh[s][0], N = sh[s][1], K = sh[s][2];
