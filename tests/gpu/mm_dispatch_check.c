@@ -5,8 +5,8 @@
  * shape's result within 1e-2 + 8e-3 |ref| (bf16; f16 2e-3) of float64, at
  * M = 1 .. 1024, odd sizes, K = 0: tiles the table names (16 x 8192 x 520
  * the transposed 16-row one, 400 x 2048 x 512 64 x 256, 1024 x 520 x 264
- * the default, most others 64 x 128 x 128, the last four two transposed
- * tiles of 96 to 256 rows).
+ * the default, most others 64 x 128 x 128, the last seven transposed tiles:
+ * two of 96 to 256 rows, four of 96, five of 128, four of 192).
  */
 #include "d.h"   /* the dispatching header */
 #include <stdio.h>
@@ -20,7 +20,9 @@ int main(void)
         {256, 1024, 512}, {301, 1000, 264}, {400, 520, 136}, {16, 2048, 2048},
         {16, 8192, 520}, {400, 2048, 512}, {1024, 520, 264},
         /* the two-tile transposed lines (BM = 96, 160, 240, 256) */
-        {170, 8192, 72}, {300, 8192, 136}, {449, 8192, 200}, {500, 8192, 40} };
+        {170, 8192, 72}, {300, 8192, 136}, {449, 8192, 200}, {500, 8192, 40},
+        /* four 96-row ones at N = 4096, five 128-row, four 192-row at N = 8192 */
+        {352, 4096, 100}, {600, 8192, 48}, {700, 8192, 24} };
     int bad = 0;
     for (unsigned s = 0; s < sizeof sh / sizeof sh[0]; s++) {
         long long M = sh[s][0], N = sh[s][1], K = sh[s][2];
