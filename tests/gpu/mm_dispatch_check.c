@@ -5,8 +5,8 @@
  * shape's result within 1e-2 + 8e-3 |ref| (bf16; f16 2e-3) of float64, at
  * M = 1 .. 1024, odd sizes, K = 0: tiles the table names (16 x 8192 x 520
  * the transposed 16-row one, 400 x 2048 x 512 64 x 256, 1024 x 520 x 264
- * the default, most others 64 x 128 x 128, the last seven transposed tiles:
- * two of 96 to 256 rows, four of 96, five of 128, four of 192).
+ * the default, most others 64 x 128 x 128, the last seven transposed tiles,
+ * two of 96 to 256 rows, four of 96 rows, five of 128, four of 192).
  */
 #include "d.h"   /* the dispatching header */
 #include <stdio.h>
