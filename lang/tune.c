@@ -460,11 +460,12 @@ static bool enumerate(Tuner *T)
     int64_t *cv = arena_alloc(T->a, sizeof(int64_t) * (size_t)(k->nconsts + 1));
     for (int i = 0; i < k->nconsts; i++)
         cv[i] = k->consts[i].ival;
-    /* launch options: @launch's (or -D's), else false for the switches,
-     * no hint (0) for blocks and the first value listed for warps and stages */
+    /* launch options: @launch's (or -D's), else false for the switches, 1
+     * for cluster, no hint (0) for blocks and the first value listed for
+     * warps and stages */
     int64_t lw[LO_N];
     for (int o = 0; o < LO_N; o++)
-        lw[o] = k->launch[o] >= 0 ? k->launch[o] : o == LO_WARPS || o == LO_STAGES ? -1 : 0;
+        lw[o] = k->launch[o] >= 0 ? k->launch[o] : o == LO_WARPS || o == LO_STAGES ? -1 : o == LO_CLUSTER ? 1 : 0;
     for (int i = 0; i < T->axes.n; i++)
         if (is_launch(T->axes.v[i]) && lw[T->axes.v[i]->launch] < 0)
             lw[T->axes.v[i]->launch] = T->axes.v[i]->values[0];

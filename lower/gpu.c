@@ -4102,6 +4102,7 @@ static void build(GL *e)
     e->tj = pir_ref(F, e->tok_j);
     gpu_push(e, F->body);
     e->tid = gpu_let(e, "tid", pir_special(F, PSR_TID));
+    e->mma.np = np;
     gpu_wg_head(&e->mma);
     gpu_mma_kernel_head(&e->mma);
     const Instr *wl = gpu_mma_ws_loop(&e->mma);
@@ -4161,6 +4162,7 @@ static void build(GL *e)
         gpu_pop(e);
         consumer_barriers(e, ws->els, e->T, e->mma.pp_wg);
     }
+    gpu_mma_cl_end(&e->mma);
     gpu_pop(e);
 }
 

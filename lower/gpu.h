@@ -171,6 +171,17 @@ typedef struct GpuMma {
      * the producer's parity bit of it */
     int64_t kw_done;
     PirLocal *kw_dp;
+    /* @launch(cluster = 2) (gpu_mma.c, "pairs of blocks"): the warp-
+     * specialized K loop's blocks run in pairs (cl), which may share the
+     * copies of operand 0 (A) and 1 (B) where cl_mc says so; the pair's
+     * mailbox (an mbarrier and four U32) at cl_bar in the mbarrier region;
+     * the tk_np param (gpu.c sets it); at run time: whether this block has
+     * a partner, its rank in the cluster, whether the pair shares each
+     * operand's copies (the producer's), the producer's iteration. */
+    bool cl, cl_mc[2];
+    int64_t cl_bar;
+    int np;
+    PirLocal *cl_pair, *cl_rank, *cl_share[2], *cl_it;
 } GpuMma;
 
 /* gpu_mma.c.  Set k, a, T, V, live, e, then plan (TKC_MMA=0 turns it off). */
@@ -231,6 +242,9 @@ void gpu_mma_kw_consumer(GpuMma *m);
  * the end of each program, after its last barrier (gpu_mma_kw_done). */
 void gpu_mma_kw_program(GpuMma *m);
 void gpu_mma_kw_done(GpuMma *m);
+/* Pairs of blocks: the cluster barrier every thread passes at the
+ * function's end (no block may leave while its partner still signals it). */
+void gpu_mma_cl_end(GpuMma *m);
 /* gpu.c: instruction v's position in the kernel (program order) */
 int gpu_pos(const GL *e, int v);
 int gpu_end(const GL *e, int v);      /* the last position inside v (a loop) */
@@ -360,8 +374,11 @@ bool gpu_tma_match_store(const GpuMma *m, int v, GpuTma *t);
 /* A PP_TMAP param for boxes of [R, E] of t's tensor; its index. */
 int gpu_tma_param(GpuMma *m, const GpuTma *t, int64_t E, int64_t R);
 /* Copy load v ([R, C]) into the stage at byte `at` (I32) as C / E boxes
- * of map (a param index) completing on the mbarrier at U32 address bar. */
-void gpu_tma_copy(GpuMma *m, const GpuTma *t, int map, int v, int64_t E, PirExpr *at, PirExpr *bar);
+ * of map (a param index) completing on the mbarrier at U32 address bar
+ * (with mc, each box into both blocks of a pair, on the mbarrier at that
+ * address in each; with half (U32), only the boxes j with j % 2 == half). */
+void gpu_tma_copy(GpuMma *m, const GpuTma *t, int map, int v, int64_t E, PirExpr *at, PirExpr *bar, bool mc,
+                  PirExpr *half);
 /* A [R, C] tile x[b, h, rn, rd] of a strided rank-4 16-bit tensor param
  * (flash attention's k and v): its index tiles x[d] (dims 0, 1 scalars,
  * 2 the rows' ramp, 3 the columns'; element (0, 0) is the box's coordinate)

@@ -1264,6 +1264,12 @@ static bool exits(const GpuMma *m, const TBlock *b)
 }
 
 static bool ws_plan(const GpuMma *m, const GpuPipe *p, const Instr *loop);
+static bool cl_plan(GpuMma *m, const GpuPipe *p, const Instr *loop);
+static void cl_head(GpuMma *m);
+static void cl_exchange(GpuMma *m, GpuPipe *p, PirExpr *lo);
+static void cl_copy(GpuMma *m, GpuPipe *p, int i, PirExpr *at, PirExpr *bar, int64_t E);
+static PirExpr *cl_box(GpuMma *m, int i);
+static PirExpr *cl_mapa(GpuMma *m, PirExpr *a);
 static bool mmpp_plan(const GpuMma *m);
 
 /* The TMA version of a kernel (tma_version 1: no cp.async path runs) with
@@ -1376,6 +1382,11 @@ static void plan_pipe(GpuMma *m, const Instr *in, const int *uses)
                 m->pp = true;
                 m->pp_bar = m->bar_need;
                 m->bar_need += 16;
+            }
+            if (p->ws && cl_plan(m, p, loop)) {   /* pairs of blocks: the mailbox */
+                m->cl = true;
+                m->cl_bar = m->bar_need;
+                m->bar_need += 32;
             }
         }
         if (p->ws) {                           /* stages of their own (not the staging region) */
@@ -1789,8 +1800,8 @@ static void tma_copies(GpuMma *m, GpuPipe *p, PirLocal *at, PirExpr *slot)
     x->in[0] = ref(m, bar);
     x->in[1] = pir_int(F, PT_U32, (tty_numel(ta) + tty_numel(tb)) * kind_of(ta->dt).es);
     int64_t es = kind_of(ta->dt).es;          /* the widths in elements */
-    gpu_tma_copy(m, &p->ta, p->map[0], p->al, p->ea * 2 / es, ref(m, at), ref(m, bar));
-    gpu_tma_copy(m, &p->tb, p->map[1], p->bl, p->eb * 2 / es, add(m, ref(m, at), ci(m, p->offb)), ref(m, bar));
+    cl_copy(m, p, 0, ref(m, at), ref(m, bar), p->ea * 2 / es);
+    cl_copy(m, p, 1, add(m, ref(m, at), ci(m, p->offb)), ref(m, bar), p->eb * 2 / es);
 }
 
 /* tma_copies by one thread (0), into block b. */
@@ -1866,6 +1877,10 @@ void gpu_mma_kernel_head(GpuMma *m)
         m->tma_on = let(m, "tma", pir_int(F, PT_BOOL, m->k->tma_version == 1));
     else
         m->tma_on = let(m, "tma", op(m, PB_NE, pir_param(F, m->tma_ok), ci(m, 0)));
+    if (m->cl) {
+        F->cluster = 2;
+        cl_head(m);
+    }
     gpu_push(m->e, pir_if(F, CUR, op(m, PB_AND, ref(m, m->tma_on), op(m, PB_EQ, gpu_tid(m->e), ci(m, 0))))->body);
     for (int v = 1; v < m->k->instrs.n; v++) {
         GpuPipe *p = m->pipe[v];
@@ -1884,7 +1899,10 @@ void gpu_mma_kernel_head(GpuMma *m)
                 continue;
             x = pir_asm_stmt(F, CUR, PA_MBAR_INIT);     /* the consumers release (ws_release, key_release) */
             x->in[0] = bar_addr_of(m, p, ci(m, s), true);
-            x->in[1] = pir_int(F, PT_U32, p->mb || ws_wg_arrive(m) ? m->T / 128 : m->T);
+            int64_t n = p->mb || ws_wg_arrive(m) ? m->T / 128 : m->T;
+            x->in[1] = pir_int(F, PT_U32, n);
+            if (p->ws && m->cl)        /* a partner's consumers too */
+                x->in[1] = pir_select(F, ref(m, m->cl_pair), pir_int(F, PT_U32, 2 * n), pir_int(F, PT_U32, n));
             if (!p->pr)
                 continue;
             x = pir_asm_stmt(F, CUR, PA_MBAR_INIT);     /* the rounding warps (gpu_mma_ws_round) */
@@ -1902,9 +1920,17 @@ void gpu_mma_kernel_head(GpuMma *m)
         x->in[0] = pir_saddr(F, kw_done_addr(m));
         x->in[1] = pir_int(F, PT_U32, 1);
     }
+    if (m->cl) {                       /* the pair's mailbox: the partner's one arrival */
+        PirStmt *x = pir_asm_stmt(F, CUR, PA_MBAR_INIT);
+        x->in[0] = cl_box(m, -1);
+        x->in[1] = pir_int(F, PT_U32, 1);
+    }
     pir_asm_stmt(F, CUR, PA_MBAR_FENCE);
     gpu_pop(m->e);
-    pir_barrier(F, CUR);
+    if (m->cl)                         /* the partner's mbarriers are ready too */
+        pir_asm_stmt(F, CUR, PA_CL_SYNC);
+    else
+        pir_barrier(F, CUR);
 }
 
 /* Part `part` of `parts` of the copies of both dot operands of pipeline p
@@ -2394,6 +2420,7 @@ static PirLocal *stage_walk(GpuMma *m, GpuPipe *p, PirExpr *lo, PirExpr *hi, Pir
     PirLocal *rs = let(m, "rs", ci(m, 0)), *it = pir_local(F, "it", PT_I64, 0);
     gpu_push(m->e, pir_for(F, CUR, it, pir_int(F, PT_I64, 0), ref(m, n), pir_int(F, PT_I64, 1), false)->body);
     PirLocal *cur = let(m, "cur", ref(m, rs));
+    m->cl_it = it;
     pir_assign(F, CUR, rs, NULL, pir_select(F, op(m, PB_EQ, ref(m, rs), ci(m, p->S - 1)), ci(m, 0),
                                             add(m, ref(m, rs), ci(m, 1))));
     if (kn)
@@ -2424,6 +2451,11 @@ void gpu_mma_ws_produce(GpuMma *m, PirExpr *lo, PirExpr *hi, PirExpr *step)
     GpuPipe *p = m->ws;
     const Instr *loop = gpu_mma_ws_loop(m);
     PirExpr *kn;
+    if (m->cl) {
+        PirLocal *l0 = let(m, "lo", lo);
+        cl_exchange(m, p, ref(m, l0));
+        lo = ref(m, l0);
+    }
     PirLocal *cur = stage_walk(m, p, lo, hi, step, &kn);
     mb_wait(m, p->pe, bar_addr_of(m, p, ref(m, cur), true), ref(m, cur));   /* the consumers released the stage */
     PirLocal *c = gpu_bind(m->e, p->lv, let(m, "kn", kn));
@@ -2541,8 +2573,199 @@ static void ws_release(GpuMma *m, GpuPipe *p, bool next)
         go = op(m, PB_AND, go, op(m, PB_EQ, op(m, PB_AND, gpu_tid(m->e), ci(m, 127)), ci(m, 0)));
     PirStmt *r = pir_if(F, t->body, go);
     pir_asm_stmt(F, r->body, PA_MBAR_ARRIVE)->in[0] = bar_addr_of(m, p, ref(m, p->prev), true);
+    if (m->cl) {                       /* the partner's producer may copy into this stage too */
+        gpu_push(m->e, pir_if(F, r->body, ref(m, m->cl_pair))->body);
+        PirExpr *ra = cl_mapa(m, bar_addr_of(m, p, ref(m, p->prev), true));
+        pir_asm_stmt(F, CUR, PA_CL_ARRIVE)->in[0] = ra;
+        gpu_pop(m->e);
+    }
     if (next)
         pir_assign(F, t->body, p->prev, NULL, ref(m, p->cur));
+}
+
+/* ------------------------------------------------------------ pairs of blocks
+ *
+ * @launch(cluster = 2) on a warp-specialized K loop (sm_90a; not with
+ * `persistent`, the ping-pong consumers or the producer's rounding): the
+ * launcher starts the blocks in clusters of two (cuLaunchKernelEx, the
+ * grid rounded up to even), and blocks 2i and 2i + 1, each its one
+ * program, make a pair where both have a program.  Where both load the
+ * same tile of an operand in every iteration, one copy serves both: the
+ * block of rank it % 2 issues iteration it's copy with TMA's multicast,
+ * which lands at the same shared address in both blocks and completes its
+ * bytes on the same mbarrier in each (each still announces the stage's
+ * whole bytes).  That halves the operand's traffic from L2 (cuBLAS runs
+ * its few-rows tiles so: two blocks of one column of c share b's tiles).
+ *
+ *   - Which operands: at compile time, those whose two copy coordinates
+ *     each depend on the program or on the K loop's counter, not on both
+ *     (cl_plan), in a loop whose bounds do not depend on the program (the
+ *     pair's trip counts are equal).  At run time each producer sends its
+ *     first iteration's coordinates to the other (the mailbox: st.shared::
+ *     cluster, then an arrival releasing them on the partner's mailbox
+ *     mbarrier) and shares an operand's copies where they are equal: the
+ *     parts that depend on the program are then equal in every iteration,
+ *     and the parts that depend on the counter are anyway.
+ *   - A stage is written by both producers now, so both must know it free:
+ *     each consumer warpgroup releasing a stage arrives on its own block's
+ *     empty mbarrier and on the partner's (mapa), whose count is doubled
+ *     where the block has a partner, whatever the sharing.
+ *   - A cluster barrier after the mbarriers' initialization (before any
+ *     arrival from the other block) and at the function's end (no block
+ *     leaves while the other may still arrive on its mbarriers).
+ *   - Launched without clusters (a driver before CUDA 12, the CPU stand-in)
+ *     a block's cluster has one block (%cluster_nctarank): no partner, and
+ *     the code runs as without the option. */
+
+/* bit 1: v depends on a program id; bit 2: on the counter of loop (any
+ * other loop's: both); memo[v] caches it (-1: not yet) */
+static int cl_deps(const GpuMma *m, int v, const Instr *loop, int *memo)
+{
+    if (v <= 0)
+        return 0;
+    if (memo[v] >= 0)
+        return memo[v];
+    const Instr *in = I(m, v);
+    int d = 0;
+    if (in->op == OP_PROGRAM_ID)
+        d = 1;
+    else if (in->op == OP_LOOPVAR)
+        d = in->parent == loop->blocks[0] ? 2 : 3;
+    else if (in->op == OP_VAR_GET)
+        d = 3;
+    for (int j = 0; j < in->nargs && d != 3; j++)
+        d |= cl_deps(m, in->args[j], loop, memo);
+    return memo[v] = d;
+}
+
+static bool cl_plan(GpuMma *m, const GpuPipe *p, const Instr *loop)
+{
+    if (m->k->cluster != 2 || m->pp || p->pr || tkc_knob("TKC_PERSIST", m->k->persistent) == 1
+        || tkc_knob("TKC_CLUSTER", 1) == 0)
+        return false;
+    int *memo = arena_alloc(m->a, sizeof(int) * (size_t)m->k->instrs.n);
+    for (int v = 0; v < m->k->instrs.n; v++)
+        memo[v] = -1;
+    for (int j = 0; j < 3; j++)
+        if (cl_deps(m, loop->args[j], loop, memo) & 1)
+            return false;
+    const GpuTma *t[2] = { &p->ta, &p->tb };
+    for (int i = 0; i < 2; i++)
+        m->cl_mc[i] = cl_deps(m, t[i]->row, loop, memo) != 3 && cl_deps(m, t[i]->col, loop, memo) != 3;
+    return m->cl_mc[0] || m->cl_mc[1];
+}
+
+/* U32 shared::cluster address of shared address a (U32) in the partner */
+static PirExpr *cl_mapa(GpuMma *m, PirExpr *a)
+{
+    PirLocal *r = pir_local(F, "ra", PT_U32, 0);
+    pir_decl(F, CUR, r, NULL);
+    PirStmt *s = pir_asm_stmt(F, CUR, PA_MAPA);
+    s->out[0] = ref(m, r);
+    s->in[0] = a;
+    s->in[1] = op(m, PB_XOR, ref(m, m->cl_rank), pir_int(F, PT_U32, 1));
+    return ref(m, r);
+}
+
+/* The mailbox's mbarrier, and its word i (U32 shared addresses) */
+static PirExpr *cl_box(GpuMma *m, int i)
+{
+    return pir_saddr(F, ci(m, bar_region(m) + m->cl_bar + (i < 0 ? 0 : 8 + 4 * i)));
+}
+
+/* At the kernel's head, every thread: its rank and whether it has a partner */
+static void cl_head(GpuMma *m)
+{
+    PirExpr *id = pir_conv(F, PT_U32, pir_special(F, PSR_CTAID));
+    m->cl_rank = let(m, "clr", op(m, PB_AND, id, pir_int(F, PT_U32, 1)));
+    PirLocal *n = pir_local(F, "cln", PT_U32, 0);
+    pir_decl(F, CUR, n, NULL);
+    pir_asm_stmt(F, CUR, PA_CL_NCTA)->out[0] = ref(m, n);
+    PirExpr *other = pir_conv(F, PT_I64, op(m, PB_XOR, pir_conv(F, PT_U32, pir_special(F, PSR_CTAID)),
+                                              pir_int(F, PT_U32, 1)));
+    m->cl_pair = let(m, "pair", op(m, PB_AND, op(m, PB_EQ, ref(m, n), pir_int(F, PT_U32, 2)),
+                                   op(m, PB_LT, other, pir_param(F, m->np))));
+    if (tkc_knob("TKC_CL_MODE", 0) == 2)   /* launched in clusters, each block alone */
+        pir_assign(F, CUR, m->cl_pair, NULL, pir_int(F, PT_BOOL, 0));
+}
+
+/* The producer, before its K loop (lo: the counter's first value): which
+ * operands the pair shares, cl_share[i] (false without a partner). */
+static void cl_exchange(GpuMma *m, GpuPipe *p, PirExpr *lo)
+{
+    for (int i = 0; i < 2; i++)
+        m->cl_share[i] = let(m, "share", pir_int(F, PT_BOOL, 0));
+    gpu_push(m->e, pir_if(F, CUR, ref(m, m->cl_pair))->body);
+    const Instr *loop = gpu_mma_ws_loop(m);
+    PirLocal *c = gpu_bind(m->e, p->lv, let(m, "kn", lo));
+    gpu_ws_scalars(m->e, loop, true);
+    const GpuTma *t[2] = { &p->ta, &p->tb };
+    PirLocal *x[4];
+    PirExpr *zero = ci(m, 0);
+    for (int i = 0; i < 4; i++) {
+        int v = i % 2 ? t[i / 2]->col : t[i / 2]->row;
+        x[i] = let(m, "cx", pir_conv(F, PT_U32, pir_conv(F, PT_I32, gpu_at_raw(m->e, v, zero, zero))));
+        PirExpr *ra = cl_mapa(m, cl_box(m, i));
+        PirStmt *st = pir_asm_stmt(F, CUR, PA_CL_ST);
+        st->in[0] = ra;
+        st->in[1] = ref(m, x[i]);
+    }
+    PirExpr *rb = cl_mapa(m, cl_box(m, -1));
+    pir_asm_stmt(F, CUR, PA_CL_ARRIVE_REL)->in[0] = rb;
+    PirStmt *w = pir_asm_stmt(F, CUR, PA_CL_WAIT);   /* one program a block: phase 0 */
+    w->in[0] = cl_box(m, -1);
+    w->in[1] = pir_int(F, PT_U32, 0);
+    for (int i = 0; i < 2; i++) {
+        if (!m->cl_mc[i] || tkc_knob("TKC_CL_MODE", 0) == 1)   /* 1: pairs that share nothing */
+            continue;
+        PirExpr *eq = NULL;
+        for (int j = 2 * i; j < 2 * i + 2; j++) {
+            PirLocal *y = pir_local(F, "cy", PT_U32, 0);
+            pir_decl(F, CUR, y, NULL);
+            PirStmt *ld = pir_asm_stmt(F, CUR, PA_LD_SH);
+            ld->out[0] = ref(m, y);
+            ld->in[0] = cl_box(m, j);
+            PirExpr *e = op(m, PB_EQ, ref(m, y), ref(m, x[j]));
+            eq = eq ? op(m, PB_AND, eq, e) : e;
+        }
+        pir_assign(F, CUR, m->cl_share[i], NULL, eq);
+    }
+    gpu_bind(m->e, p->lv, c);
+    gpu_pop(m->e);
+}
+
+/* The copies of operand i (0: A, 1: B) of the producer's iteration: shared
+ * with the partner (issued by the block of rank it % 2), else its own. */
+static void cl_copy(GpuMma *m, GpuPipe *p, int i, PirExpr *at, PirExpr *bar, int64_t E)
+{
+    const GpuTma *t = i ? &p->tb : &p->ta;
+    int map = p->map[i], v = i ? p->bl : p->al;
+    if (!m->cl || !m->cl_mc[i]) {
+        gpu_tma_copy(m, t, map, v, E, at, bar, false, NULL);
+        return;
+    }
+    PirStmt *s = pir_if(F, CUR, ref(m, m->cl_share[i]));
+    gpu_push(m->e, s->body);
+    if (ty(m, v)->dim[1] / E % 2 == 0 && tkc_knob("TKC_CL_SPLIT", 0) == 1) {
+        gpu_tma_copy(m, t, map, v, E, at, bar, true, ref(m, m->cl_rank));
+        gpu_pop(m->e);
+    } else {
+        PirExpr *mine = op(m, PB_EQ, pir_conv(F, PT_U32, op(m, PB_AND, ref(m, m->cl_it), pir_int(F, PT_I64, 1))),
+                           ref(m, m->cl_rank));
+        gpu_push(m->e, pir_if(F, CUR, mine)->body);
+        gpu_tma_copy(m, t, map, v, E, at, bar, true, NULL);
+        close_n(m, 2);
+    }
+    s->els = pir_block(F);
+    gpu_push(m->e, s->els);
+    gpu_tma_copy(m, t, map, v, E, at, bar, false, NULL);
+    gpu_pop(m->e);
+}
+
+void gpu_mma_cl_end(GpuMma *m)
+{
+    if (m->cl)
+        pir_asm_stmt(F, CUR, PA_CL_SYNC);
 }
 
 /* ------------------------------------------------------------ pipelined key loops */

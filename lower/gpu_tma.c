@@ -203,7 +203,8 @@ int gpu_tma_param(GpuMma *m, const GpuTma *t, int64_t E, int64_t R)
     return i;
 }
 
-void gpu_tma_copy(GpuMma *m, const GpuTma *t, int map, int v, int64_t E, PirExpr *at, PirExpr *bar)
+void gpu_tma_copy(GpuMma *m, const GpuTma *t, int map, int v, int64_t E, PirExpr *at, PirExpr *bar, bool mc,
+                  PirExpr *half)
 {
     const TTy *ty = &I(m, v)->ty;
     GL *e = m->e;
@@ -212,7 +213,10 @@ void gpu_tma_copy(GpuMma *m, const GpuTma *t, int map, int v, int64_t E, PirExpr
     PirLocal *r = gpu_let(e, "tr", pir_conv(F, PT_I32, gpu_at_raw(e, t->row, zero, zero)));
     PirLocal *c = gpu_let(e, "tc", pir_conv(F, PT_I32, gpu_at_raw(e, t->col, zero, zero)));
     for (int64_t j = 0; j < ty->dim[1] / E; j++) {
-        PirStmt *s = pir_asm_stmt(F, gpu_cur(e), PA_TMA_LOAD2);
+        PirBlock *b = gpu_cur(e);
+        if (half)
+            b = pir_if(F, b, pir_bin(F, PB_EQ, half, pir_int(F, PT_U32, j & 1)))->body;
+        PirStmt *s = pir_asm_stmt(F, b, mc ? PA_TMA_LOAD2_MC : PA_TMA_LOAD2);
         s->in[0] = pir_saddr(F, gpu_add(e, at, gpu_i(e, j * ty->dim[0] * es * E)));
         s->in[1] = pir_param(F, map);
         s->in[2] = gpu_add(e, pir_ref(F, c), gpu_i(e, j * E));

@@ -677,7 +677,7 @@ void pir_print(FILE *o, const PirFunc *f)
     fprintf(o, "func @%s threads %d smem %lld", f->name, f->threads, (long long)f->smem);
     if (f->min_blocks)
         fprintf(o, " min_blocks %d", f->min_blocks);
-    fprintf(o, "%s (\n", f->persistent ? " persistent" : "");
+    fprintf(o, "%s%s (\n", f->persistent ? " persistent" : "", f->cluster == 2 ? " cluster 2" : "");
     for (int i = 0; i < f->params.n; i++) {
         const PirParam *p = &f->params.v[i];
         fprintf(o, "  %s @%s: %s%s%s", kind[p->kind], p->name, pir_ty_name[p->ty],

@@ -165,6 +165,8 @@ typedef struct PirFunc {
                             * takes the rest) */
     bool fast_exp2;        /* f32 PM_EXP2 may flush subnormal results to zero (CUDA:
                             * ex2.approx.ftz, one instruction) */
+    int cluster;           /* 2: the launcher starts the blocks in clusters of two, the grid
+                            * rounded up to even (gpu_mma.c, "pairs of blocks"); else 0 */
 } PirFunc;
 
 /* ------------------------------------------------------------ expressions */
@@ -454,7 +456,33 @@ typedef struct PirExpr {
      * try_wait before it returns false (woken when the phase completes): waits then  \
      * cost no issue slots (gpu_mma.c, mbar_wait) */                                   \
     X(PA_MBAR_WAIT_S, "mbar_wait_s", 0, 3, "{ .reg .pred p; TK_WAIT: "                   \
-      "mbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1, %2; @!p bra TK_WAIT; }", "r,r,r", 1)
+      "mbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1, %2; @!p bra TK_WAIT; }", "r,r,r", 1) \
+    /* clusters (sm_90; gpu_mma.c, "pairs of blocks").  CL_NCTA: U32 out = the      \
+     * blocks of this block's cluster (1 when launched without clusters).  MAPA: U32 \
+     * out = the shared::cluster address of shared address in[0] (U32) in the       \
+     * cluster's block of rank in[1] (U32).  CL_ARRIVE: an arrival on the mbarrier   \
+     * at shared::cluster address in[0] (this block's or another's; as MBAR_ARRIVE, \
+     * releasing at CTA scope: CUTLASS's cluster barriers do so, and a release at   \
+     * cluster scope, a fence, cost the K loop 3x, doc/bench/h200-s24-c1.log);      \
+     * CL_ARRIVE_REL releases at cluster scope.  CL_ST: the U32 in[1] stored at     \
+     * shared::cluster address in[0].  CL_WAIT: MBAR_WAIT acquiring at cluster scope \
+     * (what the arrivals of CL_ARRIVE released is then visible).  LD_SH: U32 out = \
+     * the U32 at shared address in[0].  CL_SYNC: a barrier of every thread of the  \
+     * cluster (release, acquire).  TMA_LOAD2_MC: TMA_LOAD2 whose box lands at the   \
+     * same shared address in both blocks of a cluster of two, its bytes completing \
+     * on the mbarrier at the same address in each. */                             \
+    X(PA_CL_NCTA, "cl_ncta", 1, 0, "mov.u32 %0, %%cluster_nctarank;", "=r", 1)             \
+    X(PA_MAPA, "mapa", 1, 2, "mapa.shared::cluster.u32 %0, %1, %2;", "=r,r,r", 1)          \
+    X(PA_CL_ARRIVE, "cl_arrive", 0, 1, "mbarrier.arrive.shared::cluster.b64 _, [%0];", "r", 1) \
+    X(PA_CL_ARRIVE_REL, "cl_arrive_rel", 0, 1, "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%0];", "r", 1) \
+    X(PA_CL_ST, "cl_st", 0, 2, "st.shared::cluster.u32 [%0], %1;", "r,r", 1)               \
+    X(PA_CL_WAIT, "cl_wait", 0, 2, "{ .reg .pred p; TK_WAIT: "                              \
+      "mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 p, [%0], %1; @!p bra TK_WAIT; }", "r,r", 1) \
+    X(PA_LD_SH, "ld_sh", 1, 1, "ld.shared.u32 %0, [%1];", "=r,r", 1)                        \
+    X(PA_CL_SYNC, "cl_sync", 0, 0, "barrier.cluster.arrive.release.aligned; barrier.cluster.wait.acquire.aligned;", "", 1) \
+    X(PA_TMA_LOAD2_MC, "tma_load2_mc", 0, 5, "{ .reg .b16 tkm; mov.b16 tkm, 3; "            \
+      "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster " \
+      "[%0], [%1, {%2, %3}], [%4], tkm; }", "r,l,r,r,r", 1)
 
 typedef enum {
 #define X(n, s, no, ni, t, c, v) n,

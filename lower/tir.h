@@ -88,6 +88,7 @@ typedef struct TirKernel {
     int warps, stages, blocks;
     bool specialize, persistent;
     bool fast_exp2;            /* @launch(fast_exp2 = true): PirFunc.fast_exp2 */
+    int cluster;               /* @launch(cluster = 2): pairs of blocks (gpu_mma.c); else 1 */
     /* GPU targets: dots may run on sm_90a's warpgroup MMA (lower/gpu_wgmma.c);
      * the target sets it from its --arch before lowering. */
     bool wgmma;

@@ -815,7 +815,7 @@ static void declare_params(Ctx *c, KernelDecl *kd, Define *defs, int ndefs)
 /* ------------------------------------------------------------ launch options */
 
 const char *const sema_launch_names[LO_N] = { "warps", "stages", "specialize", "persistent", "blocks",
-                                                "fast_exp2" };
+                                                "fast_exp2", "cluster" };
 
 int sema_launch_opt(const char *name)
 {
@@ -845,6 +845,8 @@ static const char *launch_range(int o, int64_t x)
         return x >= 1 && x <= 16 ? NULL : "from 1 to 16";
     case LO_BLOCKS:
         return x >= 0 && x <= 32 ? NULL : "from 1 to 32 (or 0: no hint)";
+    case LO_CLUSTER:
+        return x == 1 || x == 2 ? NULL : "1 or 2";
     default:
         return x == 0 || x == 1 ? NULL : "true or false (1 or 0)";
     }
@@ -935,7 +937,7 @@ static void check_autotune(Ctx *c, Attr *at, TuneAxes *axes, int space)
             ax.konst = b->index;
         else if ((ax.launch = sema_launch_opt(a->kw)) < 0) {
             diag_error(c->d, a->kw_span, "unknown kernel option '%s' in @autotune (an int const parameter, "
-                       "warps, stages, specialize, persistent or blocks)", a->kw);
+                       "warps, stages, specialize, persistent, blocks, fast_exp2 or cluster)", a->kw);
             continue;
         }
         bool twice = false;

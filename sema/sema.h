@@ -115,6 +115,7 @@ typedef enum LaunchOpt {
     LO_PERSISTENT,         /* 0/1: one block per multiprocessor loops over the programs */
     LO_BLOCKS,             /* resident blocks per multiprocessor to compile for: 1..32, 0 no hint */
     LO_FAST_EXP2,          /* 0/1: f32 exp2 on the GPU may flush subnormal results to zero */
+    LO_CLUSTER,            /* 1/2: blocks per cluster (pairs share a specialized K loop's copies, sm_90a) */
     LO_N
 } LaunchOpt;
 extern const char *const sema_launch_names[LO_N];

@@ -118,6 +118,7 @@ static const char runtime[] =
     "    tk_CUresult (*MemAllocAsync)(tk_CUdeviceptr *, size_t, void *);   /* the three or NULL */\n"
     "    tk_CUresult (*MemFreeAsync)(tk_CUdeviceptr, void *);\n"
     "    tk_CUresult (*Memcpy2DAsync)(const tk_cumemcpy2d *, void *);\n"
+    "    tk_CUresult (*LaunchKernelEx)(const void *, void *, void **, void **);   /* or NULL */\n"
     "} tk_cuda_api;\n"
     "#define TK_CUDA_MAXCTX 8\n"
     "/* One header's module: loaded once per context, functions cached. */\n"
@@ -160,6 +161,7 @@ static const char runtime[] =
     "tk_CUresult cuMemAllocAsync(tk_CUdeviceptr *, size_t, void *);\n"
     "tk_CUresult cuMemFreeAsync(tk_CUdeviceptr, void *);\n"
     "tk_CUresult cuMemcpy2DAsync_v2(const tk_cumemcpy2d *, void *);\n"
+    "tk_CUresult cuLaunchKernelEx(const void *, void *, void **, void **);\n"
     "#endif\n"
     "#define TK_CU_SYM(f, s) do { void (*tk_p_)(void) = (void (*)(void))s; \\\n"
     "                             memcpy(&tk_cu.f, &tk_p_, sizeof tk_p_); } while (0)\n"
@@ -198,6 +200,7 @@ static const char runtime[] =
     "    TK_CU_SYM(MemAllocAsync, cuMemAllocAsync);\n"
     "    TK_CU_SYM(MemFreeAsync, cuMemFreeAsync);\n"
     "    TK_CU_SYM(Memcpy2DAsync, cuMemcpy2DAsync_v2);\n"
+    "    TK_CU_SYM(LaunchKernelEx, cuLaunchKernelEx);\n"
     "#else   /* CUDA 12 on: without it kernels take their cp.async path */\n"
     "    void *tk_tm_ = dlsym(tk_h, \"cuTensorMapEncodeTiled\");\n"
     "    if (tk_tm_)\n"
@@ -212,6 +215,9 @@ static const char runtime[] =
     "        memcpy(&tk_cu.MemFreeAsync, &tk_mf_, sizeof tk_mf_);\n"
     "        memcpy(&tk_cu.Memcpy2DAsync, &tk_mc_, sizeof tk_mc_);\n"
     "    }\n"
+    "    void *tk_lx_ = dlsym(tk_h, \"cuLaunchKernelEx\");   /* clusters: else blocks one by one */\n"
+    "    if (tk_lx_)\n"
+    "        memcpy(&tk_cu.LaunchKernelEx, &tk_lx_, sizeof tk_lx_);\n"
     "#endif\n"
     "    return 1;\n"
     "}\n"
@@ -265,6 +271,23 @@ static const char runtime[] =
     "{\n"
     "    int64_t d[2] = { rows, cols }, st[2] = { cols, 1 };\n"
     "    return tk_cuda_tmapn(m, base, 2, d, st, box0, box1, es);\n"
+    "}\n"
+    "/* A kernel of pairs of blocks (lower/gpu_mma.c, \"pairs of blocks\"): n\n"
+    " * blocks rounded up to even in clusters of two (cuLaunchKernelEx's config\n"
+    " * and cluster-dimension attribute as CUDA 12's cuda.h lays them out), or\n"
+    " * without cuLaunchKernelEx each block on its own (it then has no partner). */\n"
+    "static TK_UNUSED tk_CUresult tk_cuda_launch2(void *fn, unsigned n, unsigned threads, unsigned smem,\n"
+    "                                             void *stream, void **args)\n"
+    "{\n"
+    "    if (!tk_cu.LaunchKernelEx)\n"
+    "        return tk_cu.LaunchKernel(fn, n, 1, 1, threads, 1, 1, smem, stream, args, NULL);\n"
+    "    struct { int id, pad; union { char b[64]; unsigned dim[3]; } v; } at;\n"
+    "    memset(&at, 0, sizeof at);\n"
+    "    at.id = 4;   /* CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION */\n"
+    "    at.v.dim[0] = 2, at.v.dim[1] = at.v.dim[2] = 1;\n"
+    "    struct { unsigned grid[3], block[3], smem; void *stream, *attrs; unsigned nattrs; } cfg = {\n"
+    "        { n + (n & 1), 1, 1 }, { threads, 1, 1 }, smem, stream, &at, 1 };\n"
+    "    return tk_cu.LaunchKernelEx(&cfg, fn, args, NULL);\n"
     "}\n"
     "/* The blocks of a persistent kernel's grid: one per multiprocessor of\n"
     " * device 0 (the launcher's), at most n; n when unknown. */\n"
@@ -805,8 +828,14 @@ static void emit_launcher(HE *h, TirKernel *k, int index, const CudaKernel *all,
         threads = arena_printf(h->a, "tk_tma ? %d : %d", ck->threads, alt->threads);
     if (alt && alt->smem != ck->smem)
         smem = arena_printf(h->a, "tk_tma ? %lld : %lld", (long long)ck->smem, (long long)alt->smem);
-    buf_printf(o, "    tk_CUresult tk_r = tk_cu.LaunchKernel(tk_fn, tk_nb, 1, 1, %s, 1, 1, %s, tk_stream, tk_args, NULL);\n",
-               threads, smem);
+    if (ck->f && ck->f->cluster == 2)   /* pairs of blocks: the TMA version's (NAME__nomap has none) */
+        buf_printf(o, "    tk_CUresult tk_r = %stk_cuda_launch2(tk_fn, tk_nb, %s, %s, tk_stream, tk_args)%s;\n",
+                   alt ? "tk_tma ? " : "", threads, smem,
+                   alt ? arena_printf(h->a, "\n        : tk_cu.LaunchKernel(tk_fn, tk_nb, 1, 1, %s, 1, 1, %s, tk_stream, tk_args, NULL)",
+                                      threads, smem) : "");
+    else
+        buf_printf(o, "    tk_CUresult tk_r = tk_cu.LaunchKernel(tk_fn, tk_nb, 1, 1, %s, 1, 1, %s, tk_stream, tk_args, NULL);\n",
+                   threads, smem);
     emit_unpack(h, k, ck, hn);
     buf_printf(o, "    if (tk_r != 0)\n        return tk_cuda_error(\"%s\", \"cuLaunchKernel\", tk_r);\n", k->name);
     buf_printf(o, "    return TK_OK;\n}\n\n");

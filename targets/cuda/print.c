@@ -189,6 +189,24 @@ const char cuda_mma_prelude[] =
     "TK_D void tk_bar(int id, int n) { asm volatile(\"bar.sync %0, %1;\" :: \"r\"(id), \"r\"(n) : \"memory\"); }\n"
     "TK_D void tk_nbar_sync(int id, int n) { asm volatile(\"bar.sync %0, %1;\" :: \"r\"(id), \"r\"(n) : \"memory\"); }\n"
     "TK_D void tk_nbar_arrive(int id, int n) { asm volatile(\"bar.arrive %0, %1;\" :: \"r\"(id), \"r\"(n) : \"memory\"); }\n"
+    "/* pairs of blocks in a cluster (sm_90; lower/gpu_mma.c, \"pairs of blocks\") */\n"
+    "TK_D uint32_t tk_cl_ncta(void) { uint32_t r; asm volatile(\"mov.u32 %0, %%cluster_nctarank;\" : \"=r\"(r) :: \"memory\"); return r; }\n"
+    "TK_D uint32_t tk_mapa(uint32_t a, uint32_t rank)\n"
+    "{ uint32_t r; asm volatile(\"mapa.shared::cluster.u32 %0, %1, %2;\" : \"=r\"(r) : \"r\"(a), \"r\"(rank) : \"memory\"); return r; }\n"
+    "TK_D void tk_cl_arrive(uint32_t b)\n"
+    "{ asm volatile(\"mbarrier.arrive.shared::cluster.b64 _, [%0];\" :: \"r\"(b) : \"memory\"); }\n"
+    "TK_D void tk_cl_arrive_rel(uint32_t b)\n"
+    "{ asm volatile(\"mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%0];\" :: \"r\"(b) : \"memory\"); }\n"
+    "TK_D void tk_cl_st(uint32_t a, uint32_t v) { asm volatile(\"st.shared::cluster.u32 [%0], %1;\" :: \"r\"(a), \"r\"(v) : \"memory\"); }\n"
+    "TK_D void tk_cl_wait(uint32_t b, uint32_t par)\n"
+    "{ asm volatile(\"{ .reg .pred p; TK_WAIT: mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 p, [%0], %1; \"\n"
+    "               \"@!p bra TK_WAIT; }\" :: \"r\"(b), \"r\"(par) : \"memory\"); }\n"
+    "TK_D uint32_t tk_ld_sh(uint32_t a) { uint32_t r; asm volatile(\"ld.shared.u32 %0, [%1];\" : \"=r\"(r) : \"r\"(a) : \"memory\"); return r; }\n"
+    "TK_D void tk_cl_sync(void)\n"
+    "{ asm volatile(\"barrier.cluster.arrive.release.aligned; barrier.cluster.wait.acquire.aligned;\" ::: \"memory\"); }\n"
+    "TK_D void tk_tma_load2_mc(uint32_t s, uint64_t map, int c0, int c1, uint32_t b)\n"
+    "{ asm volatile(\"{ .reg .b16 tkm; mov.b16 tkm, 3; cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes\"\n"
+    "               \".multicast::cluster [%0], [%1, {%2, %3}], [%4], tkm; }\" :: \"r\"(s), \"l\"(map), \"r\"(c0), \"r\"(c1), \"r\"(b) : \"memory\"); }\n"
     "#endif\n";
 
 typedef struct PE {
@@ -510,7 +528,7 @@ static void asm_call(PE *p, const PirStmt *s)
     for (int i = 0; i < ai->nin; i++)
         buf_printf(&b, "%s%s", b.n ? ", " : "", ex(p, s->in[i]));
     if (ret)
-        line(p, "%s = tk_%s(%s);", ex(p, s->out[0]), ai->name, b.s);
+        line(p, "%s = tk_%s(%s);", ex(p, s->out[0]), ai->name, b.n ? b.s : "");
     else
         line(p, "tk_%s(%s);", ai->name, b.n ? b.s : "");
 }

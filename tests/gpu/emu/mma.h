@@ -482,4 +482,23 @@ TK_D void tk_emu_nreg(int n)
 TK_D void tk_bar(int id, int n) { tk_emu_bar(id, n); }
 TK_D void tk_nbar_sync(int id, int n) { tk_emu_bar(id, n); }
 TK_D void tk_nbar_arrive(int id, int n) { tk_emu_bar_arrive(id, n); }
+/* Clusters: the stand-in has no cuLaunchKernelEx, so the launcher starts
+ * every block on its own, a cluster of one (a pair's code then runs
+ * alone); the other block of a pair is never addressed. */
+TK_D uint32_t tk_cl_ncta(void) { return 1; }
+TK_D uint32_t tk_mapa(uint32_t a, uint32_t rank)
+{
+    if (rank != 0) {
+        fprintf(stderr, "tk_emu: mapa to block %u of a cluster of one\n", rank);
+        abort();
+    }
+    return a;
+}
+TK_D void tk_cl_arrive(uint32_t a) { tk_mbar_arrive(a); }
+TK_D void tk_cl_arrive_rel(uint32_t a) { tk_mbar_arrive(a); }
+TK_D void tk_cl_st(uint32_t a, uint32_t v) { memcpy(tk_smem + a, &v, 4); }
+TK_D void tk_cl_wait(uint32_t a, uint32_t parity) { tk_mbar_wait(a, parity); }
+TK_D uint32_t tk_ld_sh(uint32_t a) { uint32_t v; memcpy(&v, tk_smem + a, 4); return v; }
+TK_D void tk_cl_sync(void) { tk_emu_sync(); }
+TK_D void tk_tma_load2_mc(uint32_t s, uint64_t map, int c0, int c1, uint32_t bar) { tk_tma_load2(s, map, c0, c1, bar); }
 #endif

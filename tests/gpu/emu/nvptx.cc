@@ -86,4 +86,13 @@ void tk_nvx_nreg_inc(int n) { tk_nreg_inc(n); }
 void tk_nvx_nreg_dec(int n) { tk_nreg_dec(n); }
 void tk_nvx_nbar_sync(int id, int n) { tk_nbar_sync(id, n); }
 void tk_nvx_nbar_arrive(int id, int n) { tk_nbar_arrive(id, n); }
+void tk_nvx_cl_ncta(uint32_t *o) { o[0] = tk_cl_ncta(); }
+void tk_nvx_mapa(uint32_t *o, uint32_t a, uint32_t rank) { o[0] = tk_mapa(a, rank); }
+void tk_nvx_cl_arrive(uint32_t a) { tk_cl_arrive(a); }
+void tk_nvx_cl_arrive_rel(uint32_t a) { tk_cl_arrive_rel(a); }
+void tk_nvx_cl_st(uint32_t a, uint32_t v) { tk_cl_st(a, v); }
+void tk_nvx_cl_wait(uint32_t a, uint32_t p) { tk_cl_wait(a, p); }
+void tk_nvx_ld_sh(uint32_t *o, uint32_t a) { o[0] = tk_ld_sh(a); }
+void tk_nvx_cl_sync(void) { tk_cl_sync(); }
+void tk_nvx_tma_load2_mc(uint32_t s, uint64_t map, int c0, int c1, uint32_t b) { tk_tma_load2_mc(s, map, c0, c1, b); }
 }
