@@ -382,6 +382,34 @@ static PirExpr *narrow_cmp(GL *e, PirBinOp op, PirExpr *a, PirExpr *b)
     return pir_bin(F, op, a->a, once ? pir_ref(F, once) : pir_conv(F, PT_I32, c));
 }
 
+static GpuLay store_lay(const GL *e, const Instr *st);
+
+/* Is v read only by stores into tensors of dtype dt, directly or through
+ * views, and by one at least through a view whose lanes are the block's
+ * (the tile staged through shared memory: matmul_f16's transposed 16 / 32-
+ * row tiles store trans(acc as f16))?  *viewed counts those. */
+static bool staged_only(const GL *e, int v, DType dt, int depth, bool view, int *viewed)
+{
+    for (int u = 1; u < e->n; u++) {
+        const Instr *m = I(e, u);
+        if (!e->live[u] || u == v)
+            continue;
+        for (int j = 0; j < m->nargs; j++) {
+            if (m->args[j] != v)
+                continue;
+            if (m->op == OP_STORE && j == 1 && e->ki->params[m->index].dt == dt) {
+                if (view && store_lay(e, m).kind != GL_BLOCK)
+                    return false;
+                *viewed += view;
+                continue;
+            }
+            if (!is_view(m->op) || depth == 0 || !staged_only(e, u, dt, depth - 1, true, viewed))
+                return false;
+        }
+    }
+    return true;
+}
+
 /* An elementwise op on operands x[] (their register types); NULL when
  * unsupported.  Integer math functions go through f64, like the C target. */
 static PirExpr *op_expr(GL *e, const Instr *in, PirExpr **x)
@@ -392,6 +420,19 @@ static PirExpr *op_expr(GL *e, const Instr *in, PirExpr **x)
     Op op = in->op;
     switch (op) {
     case OP_CAST:
+        /* f32 rounded to f16 / bf16 that only stores of that type read, one
+         * through shared memory at least: the stores' conversion rounds it,
+         * once (store_value's case, through views).  On sm_90a the f16
+         * round trip of wgmma accumulators into the staging buffer
+         * (cvt.rn.f16.f32, then cvt.f32.f16) made ptxas serialize the K
+         * loop's wgmma (C7514) of matmul_f16's transposed 16 / 32-row tiles
+         * in LLVM's PTX.  (Not for tiles stored from the fragments: there
+         * it made LLVM's PTX of the bf16 tiles of 80 .. 256 rows serialized
+         * and did not clear the f16 ones'.) */
+        int viewed = 0;
+        if ((rt == DT_F16 || rt == DT_BF16) && ot == DT_F32 && in->ty.rank > 0 && tkc_knob("TKC_CAST_AT_STORE", 1)
+            && staged_only(e, in->id, rt, 4, false, &viewed) && viewed)
+            return x[0];
         return conv_dt(e, x[0], ot, rt);
     case OP_NEG:
         return pir_un(F, PU_NEG, x[0]);
