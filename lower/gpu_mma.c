@@ -2615,7 +2615,20 @@ static void ws_release(GpuMma *m, GpuPipe *p, bool next)
  *     leaves while the other may still arrive on its mbarriers).
  *   - Launched without clusters (a driver before CUDA 12, the CPU stand-in)
  *     a block's cluster has one block (%cluster_nctarank): no partner, and
- *     the code runs as without the option. */
+ *     the code runs as without the option.
+ *
+ * Measured on an H200 (doc/bench/h200-s24-c2.log, -c3.log, in turns with
+ * cuBLAS): slower than the same blocks alone on every stdlib matmul tile
+ * tried, e.g. the transposed 160-row tiles at 300 x 8192^2 1.031 alone,
+ * 0.909 launched in clusters but each block alone (TKC_CL_MODE=2: the
+ * cluster launch itself), 0.832 in pairs sharing nothing (=1: the coupled
+ * stages), 0.846 sharing b, 0.828 with each block issuing every other box
+ * of each iteration (TKC_CL_SPLIT=1) instead of every other iteration's;
+ * 128 x 256 not persistent 0.981 vs 1.007 at 8192^3.  Those tiles are
+ * bound by shared memory (the copies' writes and wgmma's reads), not by
+ * L2.  The consumers' remote arrivals release at CTA scope, as CUTLASS's
+ * cluster barriers do: at cluster scope (a fence per stage) the pairs ran
+ * at a third of the speed (-c1.log). */
 
 /* bit 1: v depends on a program id; bit 2: on the counter of loop (any
  * other loop's: both); memo[v] caches it (-1: not yet) */
