@@ -1900,9 +1900,9 @@ void gpu_mma_kernel_head(GpuMma *m)
             x = pir_asm_stmt(F, CUR, PA_MBAR_INIT);     /* the consumers release (ws_release, key_release) */
             x->in[0] = bar_addr_of(m, p, ci(m, s), true);
             int64_t n = p->mb || ws_wg_arrive(m) ? m->T / 128 : m->T;
-            x->in[1] = pir_int(F, PT_U32, n);
-            if (p->ws && m->cl)        /* a partner's consumers too */
-                x->in[1] = pir_select(F, ref(m, m->cl_pair), pir_int(F, PT_U32, 2 * n), pir_int(F, PT_U32, n));
+            x->in[1] = p->ws && m->cl        /* a partner's consumers too */
+                       ? pir_select(F, ref(m, m->cl_pair), pir_int(F, PT_U32, 2 * n), pir_int(F, PT_U32, n))
+                       : pir_int(F, PT_U32, n);
             if (!p->pr)
                 continue;
             x = pir_asm_stmt(F, CUR, PA_MBAR_INIT);     /* the rounding warps (gpu_mma_ws_round) */

@@ -828,14 +828,13 @@ static void emit_launcher(HE *h, TirKernel *k, int index, const CudaKernel *all,
         threads = arena_printf(h->a, "tk_tma ? %d : %d", ck->threads, alt->threads);
     if (alt && alt->smem != ck->smem)
         smem = arena_printf(h->a, "tk_tma ? %lld : %lld", (long long)ck->smem, (long long)alt->smem);
+    const char *plain = arena_printf(h->a, "tk_cu.LaunchKernel(tk_fn, tk_nb, 1, 1, %s, 1, 1, %s, tk_stream, tk_args, NULL)",
+                                     threads, smem);
     if (ck->f && ck->f->cluster == 2)   /* pairs of blocks: the TMA version's (NAME__nomap has none) */
-        buf_printf(o, "    tk_CUresult tk_r = %stk_cuda_launch2(tk_fn, tk_nb, %s, %s, tk_stream, tk_args)%s;\n",
-                   alt ? "tk_tma ? " : "", threads, smem,
-                   alt ? arena_printf(h->a, "\n        : tk_cu.LaunchKernel(tk_fn, tk_nb, 1, 1, %s, 1, 1, %s, tk_stream, tk_args, NULL)",
-                                      threads, smem) : "");
+        buf_printf(o, "    tk_CUresult tk_r = %stk_cuda_launch2(tk_fn, tk_nb, %s, %s, tk_stream, tk_args)%s%s;\n",
+                   alt ? "tk_tma ? " : "", threads, smem, alt ? "\n        : " : "", alt ? plain : "");
     else
-        buf_printf(o, "    tk_CUresult tk_r = tk_cu.LaunchKernel(tk_fn, tk_nb, 1, 1, %s, 1, 1, %s, tk_stream, tk_args, NULL);\n",
-                   threads, smem);
+        buf_printf(o, "    tk_CUresult tk_r = %s;\n", plain);
     emit_unpack(h, k, ck, hn);
     buf_printf(o, "    if (tk_r != 0)\n        return tk_cuda_error(\"%s\", \"cuLaunchKernel\", tk_r);\n", k->name);
     buf_printf(o, "    return TK_OK;\n}\n\n");
