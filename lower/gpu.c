@@ -385,10 +385,11 @@ static PirExpr *narrow_cmp(GL *e, PirBinOp op, PirExpr *a, PirExpr *b)
 static GpuLay store_lay(const GL *e, const Instr *st);
 
 /* Is v read only by stores into tensors of dtype dt, directly or through
- * views, and by one at least through a view whose lanes are the block's
- * (the tile staged through shared memory: matmul_f16's transposed 16 / 32-
- * row tiles store trans(acc as f16))?  *viewed counts those. */
-static bool staged_only(const GL *e, int v, DType dt, int depth, bool view, int *viewed)
+ * views whose lanes are the block's (the tile staged through shared
+ * memory: matmul_f16's transposed 16 / 32-row tiles store trans(acc as
+ * f16)) or the fragments' transposed (its 80 .. 256-row tiles)?  *viewed
+ * counts the first, *tr the second. */
+static bool staged_only(const GL *e, int v, DType dt, int depth, bool view, int *viewed, int *tr)
 {
     for (int u = 1; u < e->n; u++) {
         const Instr *m = I(e, u);
@@ -398,12 +399,13 @@ static bool staged_only(const GL *e, int v, DType dt, int depth, bool view, int 
             if (m->args[j] != v)
                 continue;
             if (m->op == OP_STORE && j == 1 && e->ki->params[m->index].dt == dt) {
-                if (view && store_lay(e, m).kind != GL_BLOCK)
+                GpuLay l = view ? store_lay(e, m) : (GpuLay){ .kind = GL_BLOCK };
+                if (l.kind != GL_BLOCK && !(l.kind == GL_FRAG && l.tr))
                     return false;
-                *viewed += view;
+                *(l.kind == GL_BLOCK ? viewed : tr) += view;
                 continue;
             }
-            if (!is_view(m->op) || depth == 0 || !staged_only(e, u, dt, depth - 1, true, viewed))
+            if (!is_view(m->op) || depth == 0 || !staged_only(e, u, dt, depth - 1, true, viewed, tr))
                 return false;
         }
     }
@@ -428,11 +430,27 @@ static PirExpr *op_expr(GL *e, const Instr *in, PirExpr **x)
          * loop's wgmma (C7514) of matmul_f16's transposed 16 / 32-row tiles
          * in LLVM's PTX.  (Not for tiles stored from the fragments: there
          * it made LLVM's PTX of the bf16 tiles of 80 .. 256 rows serialized
-         * and did not clear the f16 ones'.) */
-        int viewed = 0;
-        if ((rt == DT_F16 || rt == DT_BF16) && ot == DT_F32 && in->ty.rank > 0 && tkc_knob("TKC_CAST_AT_STORE", 1)
-            && staged_only(e, in->id, rt, 4, false, &viewed) && viewed)
-            return x[0];
+         * and did not clear the f16 ones'.)  Those f16 tiles, stored
+         * transposed from the fragments, round through PA_ROUND_F16W: ptxas
+         * folds the plain round trip and the store's conversion into one
+         * F2FP.PACK_AB of two accumulators, and serialized the wgmma of
+         * NVRTC's NAME__nomap and LLVM's NAME (80 .. 256 rows, C7514); with
+         * the f16 bits widened through a prmt it converts each accumulator
+         * alone (F2F), as bf16's shift makes it do, and pipelines them. */
+        int viewed = 0, tr = 0;
+        if ((rt == DT_F16 || rt == DT_BF16) && ot == DT_F32 && in->ty.rank > 0
+            && staged_only(e, in->id, rt, 4, false, &viewed, &tr)) {
+            if (viewed && !tr && tkc_knob("TKC_CAST_AT_STORE", 1))
+                return x[0];
+            if (tr && !viewed && rt == DT_F16 && tkc_knob("TKC_ROUND_F16W", 1)) {
+                PirLocal *r = pir_local(F, "h", PT_F32, 0);
+                pir_decl(F, gpu_cur(e), r, NULL);
+                PirStmt *s = pir_asm_stmt(F, gpu_cur(e), PA_ROUND_F16W);
+                s->out[0] = pir_ref(F, r);
+                s->in[0] = x[0];
+                return pir_ref(F, r);
+            }
+        }
         return conv_dt(e, x[0], ot, rt);
     case OP_NEG:
         return pir_un(F, PU_NEG, x[0]);

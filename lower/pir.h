@@ -309,6 +309,12 @@ typedef struct PirExpr {
     /* U32 out = two F32 rounded to bf16/f16: in[0] the low half, in[1] the high */      \
     X(PA_PACK_BF16X2, "pack_bf16x2", 1, 2, "cvt.rn.bf16x2.f32 %0, %2, %1;", "=r,f,f", 0) \
     X(PA_PACK_F16X2,  "pack_f16x2",  1, 2, "cvt.rn.f16x2.f32 %0, %2, %1;", "=r,f,f", 0)     \
+    /* F32 out = in rounded to f16, widened back through the bits (a prmt ptxas       \
+     * does not fold): gpu.c op_expr's f16 tile stored transposed from wgmma        \
+     * fragments, whose plain round trip ptxas pairs into conversions reading two   \
+     * accumulators, which serialized the K loop's wgmma (C7514) */                  \
+    X(PA_ROUND_F16W, "round_f16w", 1, 1, "{ .reg .b16 h; .reg .b32 w; cvt.rn.f16.f32 h, %1; " \
+      "cvt.u32.u16 w, h; prmt.b32 w, w, 0, 0x1010; cvt.u16.u32 h, w; cvt.f32.f16 %0, h; }", "=f,f", 0) \
     /* U32 out = in[0] of lane 0: for a value the same in every lane of the warp    \
      * (a warpgroup index), which ptxas then keeps in uniform registers */          \
     X(PA_WARP_UNIFORM, "warp_uniform", 1, 1, "shfl.sync.idx.b32 %0, %1, 0, 31, -1;", "=r,r", 0) \

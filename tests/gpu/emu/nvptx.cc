@@ -35,6 +35,7 @@ void tk_nvx_mma_s8(int *d, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, u
 void tk_nvx_pack_bf16x2(uint32_t *o, float lo, float hi) { o[0] = tk_pack_bf16x2(lo, hi); }
 void tk_nvx_warp_uniform(uint32_t *o, uint32_t x) { o[0] = tk_warp_uniform(x); }
 void tk_nvx_pack_f16x2(uint32_t *o, float lo, float hi) { o[0] = tk_pack_f16x2(lo, hi); }
+void tk_nvx_round_f16w(float *o, float x) { o[0] = tk_round_f16w(x); }
 void tk_nvx_opaque(int32_t *o, int32_t x) { o[0] = tk_opaque(x); }
 void tk_nvx_cp_async(uint32_t s, const void *g, uint32_t n) { tk_cp_async(s, g, n); }
 void tk_nvx_cp_commit(void) { tk_cp_commit(); }
