@@ -126,6 +126,7 @@ typedef struct GpuMma {
                                 * in the early region, bytes (0: none; gpu_mma_key_place) */
     int key_end;               /* the last preorder position inside those loops */
     bool *wg;                  /* DOTs on wgmma (gpu_wgmma.c: pipelined, sm_90a) */
+    bool *n8;                  /* DOTs of N % 16 == 8: on tensor cores only if on wgmma */
     bool *wg_var;              /* vars accumulated by those */
     bool *wgd;                 /* other DOTs on wgmma, one at a time (flash attention's:
                                 * gpu_mma.c, "single dots on wgmma") */

@@ -265,9 +265,23 @@ static bool dot_fits(const GpuMma *m, const Instr *in, Grid *g)
         return false;
     if (in->args[2] > 0 && ty(m, in->args[2])->dt != t->dt)
         return false;
-    if (m->wg && m->wg[in->id])
+    if ((m->wg && m->wg[in->id]) || (m->n8 && m->n8[in->id]))
         return gpu_wg_grid(m, t->dim[0], t->dim[1], g);
     return grid_of(m, t->dim[0], t->dim[1], g);
+}
+
+/* A dot whose N is a multiple of 8 but not of 16 fits wgmma (n in steps of
+ * 8) but not mma.sync's grid (ldmatrix takes B 16 columns at a time): on
+ * sm_90a it is planned as a wgmma dot (m->n8) and dropped from the tensor
+ * cores if its K loop does not become a wgmma pipeline (plan_dot).  Tiles
+ * of 8-multiples let a transposed few-rows tile round M / 2 up to 8 rather
+ * than 16, as cuBLAS's (h200-s24-f1.log: 170 rows, 128 x 88 tiles). */
+static bool n8_fits(const GpuMma *m, const Instr *in)
+{
+    const TTy *t = &in->ty;
+    Grid g;
+    return m->k->wgmma && tkc_knob("TKC_WG_N8", 1) && t->rank == 2 && t->dim[1] % 16 == 8
+           && half_dt(ty(m, in->args[0])->dt) && gpu_wg_grid(m, t->dim[0], t->dim[1], &g);
 }
 
 /* The grid of var x's fragments: its dot's. */
@@ -451,6 +465,57 @@ static void plan_pair(GpuMma *m)
     }
 }
 
+/* Dot v on tensor cores (m->on) where it fits; an accumulating dot in a
+ * loop (acc += dot(..), acc a var) also fused with its var and pipelined.
+ * A dot of N % 16 == 8 (m->n8) stays only if it became a wgmma pipeline. */
+static void plan_dot(GpuMma *m, int v, const int *uses)
+{
+    TirKernel *k = m->k;
+    const Instr *in = I(m, v);
+    Grid g;
+    if (!dot_fits(m, in, &g)) {
+        m->n8[v] = n8_fits(m, in);
+        if (!m->n8[v] || !dot_fits(m, in, &g)) {
+            m->n8[v] = false;
+            fewer_warps_hint(m, in);
+            return;
+        }
+    }
+    m->wgd[v] = !m->n8[v] && wgd_plan(m, in);   /* unless its K loop is pipelined: below */
+    if (tkc_knob("TKC_MMA_RES", 1) && !m->n8[v])
+        plan_resident(m, in, m->wgd[v] ? gpu_wg_width(ty(m, in->args[0])->dim[1]) : 0);
+    int gv = in->args[2];
+    const Instr *gi = gv > 0 ? I(m, gv) : NULL;
+    m->on[v] = !m->n8[v];
+    if (!gi || gi->op != OP_VAR_GET || uses[gv] != 1 || uses[v] != 1 || gi->parent != in->parent)
+        return;
+    int x = gi->index;
+    const TBlock *b = in->parent;
+    const Instr *s = NULL;
+    for (int i = 0; i < b->ins.n && !s; i++) {
+        const Instr *c = I(m, b->ins.v[i]);
+        if (c->op == OP_VAR_SET && c->args[0] == v && c->index == x)
+            s = c;
+    }
+    const TTy *vt = &k->vars.v[x].ty;
+    int64_t cnt = vt->dim[0] * vt->dim[1];
+    /* the var's registers (its block layout's) hold the fragments: as many
+     * (an N % 16 == 8 tile's block layout may have more: 44 of 48) */
+    int64_t regs = groups(m, cnt) * vwidth(m, cnt);
+    if (!s || !tty_eq(vt, &in->ty) || !quiet_between(m, gi, s, x) || cnt % m->T
+        || (m->n8[v] ? cnt / m->T > regs : cnt / m->T != regs))
+        return;
+    m->on[v] = true;
+    m->fused[gv] = m->fused[v] = m->fused[s->id] = true;
+    m->frag_var[x] = true;
+    plan_pipe(m, in, uses);
+    if (m->n8[v] && !m->wg[v]) {
+        m->on[v] = m->n8[v] = false;
+        m->fused[gv] = m->fused[v] = m->fused[s->id] = false;
+        m->frag_var[x] = false;
+    }
+}
+
 void gpu_mma_plan(GpuMma *m)
 {
     TirKernel *k = m->k;
@@ -465,6 +530,7 @@ void gpu_mma_plan(GpuMma *m)
     m->pipe = arena_alloc(m->a, sizeof(struct GpuPipe *) * ((size_t)n + 1));
     m->staged = arena_alloc(m->a, (size_t)n + 1);
     m->wg = arena_alloc(m->a, (size_t)n + 1);
+    m->n8 = arena_alloc(m->a, (size_t)n + 1);
     m->wg_var = arena_alloc(m->a, (size_t)k->vars.n + 1);
     m->wgd = arena_alloc(m->a, (size_t)n + 1);
     m->res_e = arena_alloc(m->a, sizeof(int64_t) * ((size_t)n + 1));
@@ -477,40 +543,9 @@ void gpu_mma_plan(GpuMma *m)
     if (!tkc_knob("TKC_MMA", 1))
         return;
     int *uses = tir_use_counts(k);
-    for (int v = 1; v < n; v++) {
-        const Instr *in = I(m, v);
-        Grid g;
-        if (in->op != OP_DOT || !m->live[v])
-            continue;
-        if (!dot_fits(m, in, &g)) {
-            fewer_warps_hint(m, in);
-            continue;
-        }
-        m->on[v] = true;
-        m->wgd[v] = wgd_plan(m, in);   /* unless its K loop is pipelined: below */
-        if (tkc_knob("TKC_MMA_RES", 1))
-            plan_resident(m, in, m->wgd[v] ? gpu_wg_width(ty(m, in->args[0])->dim[1]) : 0);
-        int gv = in->args[2];
-        const Instr *gi = gv > 0 ? I(m, gv) : NULL;
-        if (!gi || gi->op != OP_VAR_GET || uses[gv] != 1 || uses[v] != 1 || gi->parent != in->parent)
-            continue;
-        int x = gi->index;
-        const TBlock *b = in->parent;
-        const Instr *s = NULL;
-        for (int i = 0; i < b->ins.n && !s; i++) {
-            const Instr *c = I(m, b->ins.v[i]);
-            if (c->op == OP_VAR_SET && c->args[0] == v && c->index == x)
-                s = c;
-        }
-        const TTy *vt = &k->vars.v[x].ty;
-        int64_t cnt = vt->dim[0] * vt->dim[1];
-        if (!s || !tty_eq(vt, &in->ty) || !quiet_between(m, gi, s, x)
-            || cnt % m->T || cnt / m->T != groups(m, cnt) * vwidth(m, cnt))
-            continue;
-        m->fused[gv] = m->fused[v] = m->fused[s->id] = true;
-        m->frag_var[x] = true;
-        plan_pipe(m, in, uses);
-    }
+    for (int v = 1; v < n; v++)
+        if (I(m, v)->op == OP_DOT && m->live[v])
+            plan_dot(m, v, uses);
     for (int v = 1; v < n; v++)
         if (m->wgd[v] && pipe_of(m, I(m, v)))
             m->wgd[v] = false;
@@ -1240,8 +1275,11 @@ static bool wg_plan(const GpuMma *m, const Instr *in, const Instr *loop, Grid *g
     const TTy *t = &in->ty;
     int x = I(m, in->args[2])->index;
     DType dt = ty(m, in->args[0])->dt;
+    /* B [K, N] staged N-major takes rows of 32 bytes at least; given as
+     * trans(x) of 16-bit x (staged K-major), any N of gpu_wg_grid */
+    bool kb = half_dt(dt) && trans_src(m, in->args[1]) && tkc_knob("TKC_WG_TRANS", 1);
     if (!m->k->wgmma || !tkc_knob("TKC_WGMMA", 1) || !(half_dt(dt) || gpu_wgdt_on(m, in, dt))
-        || !gpu_wg_grid(m, t->dim[0], t->dim[1], g) || t->dim[1] * gpu_wgdt_es(dt) % 32)
+        || !gpu_wg_grid(m, t->dim[0], t->dim[1], g) || (t->dim[1] * gpu_wgdt_es(dt) % 32 && !kb))
         return false;
     for (int v = 1; v < m->k->instrs.n; v++) {
         const Instr *c = I(m, v);
@@ -1299,6 +1337,8 @@ static void plan_pipe(GpuMma *m, const Instr *in, const int *uses)
     if (!dot_fits(m, in, &g))
         return;
     bool wg = wg_plan(m, in, loop, &g);
+    if (!wg && m->n8[in->id])
+        return;
     /* 16-bit operands given as trans(x) on wgmma: staged as x, transposed by
      * the descriptors (gpu_wgmma.c: B K-major, A M-major) */
     bool tr16 = wg && half_dt(ty(m, a)->dt) && tkc_knob("TKC_WG_TRANS", 1);

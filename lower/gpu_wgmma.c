@@ -60,7 +60,7 @@ bool gpu_wg_grid(const GpuMma *m, int64_t M, int64_t N, GpuGrid *g)
     if (gm > G || G % gm)
         return false;
     int64_t gn = G / gm, tn = N / gn;
-    if (N % gn || tn % 16 || tn > 256)
+    if (N % gn || tn % 8 || tn > 256)
         return false;
     *g = (GpuGrid){ .M = M, .N = N, .WM = (int)(4 * gm), .WN = (int)gn, .TM = 16, .TN = tn,
                     .MI = 1, .NI = (int)(tn / 8) };

@@ -29,6 +29,7 @@ static const struct {
     { "TKC_ROUND_F16W", "0: an f32 tile cast to f16 that only stores transposed from the fragments read is rounded by the plain round trip, not through PA_ROUND_F16W (gpu.c, op_expr)" },
     { "TKC_CAST_AT_STORE", "0: an f32 tile cast to f16 / bf16 that only stores of that type read (through views) is rounded where it is cast too, not only by the store (gpu.c, op_expr)" },
     { "TKC_CLAMP_ONCE", "0: every lane mask against an I64 scalar bound (cols < N) clamps the bound to I32 itself, not once after the scalar (gpu.c, clamp_once)" },
+    { "TKC_WG_N8", "0: a dot whose N is a multiple of 8 but not of 16 is never on tensor cores (else on sm_90a it may be on wgmma, gpu_mma.c n8_fits)" },
     { "TKC_EARLY_INV", "0: a wgmma dot's B operand defined before its loop staged before every dot, not once" },
     { "TKC_EPI_DB", "0: a TMA-stored wgmma epilogue writes its buffer's two 64 x 64 boxes, sends both and waits for their reads before the next pair (else one box at a time, alternating, waiting only for the reads of the store group before last; gpu.c, frag_store_tma)" },
     { "TKC_EPI_WAIT_IN", "1: a persistent kernel's TMA-stored epilogue's last store groups waited for at the end of every program (the global writes done, then the consumers' barrier), not once after the loop over programs (0: also in other kernels; gpu.c, epi_wait_all)" },

@@ -5,8 +5,8 @@
  * shape's result within 1e-2 + 8e-3 |ref| (bf16; f16 2e-3) of float64, at
  * M = 1 .. 1024, odd sizes, K = 0: tiles the table names (16 x 8192 x 520
  * the transposed 16-row one, 400 x 2048 x 512 64 x 256, 1024 x 520 x 264
- * the default, most others 64 x 128 x 128, the last seven transposed tiles,
- * two of 96 to 256 rows, four of 96 rows, five of 128, four of 192).
+ * the default, most others 64 x 128 x 128, the last nine transposed tiles,
+ * two of 72 to 256 rows, four of 96 rows, five of 128, four of 192).
  */
 #include "d.h"   /* the dispatching header */
 #include <stdio.h>
@@ -19,8 +19,10 @@ int main(void)
         {128, 1024, 512}, {129, 1024, 512}, {200, 1024, 512}, {13, 1000, 520}, {16, 1024, 0},
         {256, 1024, 512}, {301, 1000, 264}, {400, 520, 136}, {16, 2048, 2048},
         {16, 8192, 520}, {400, 2048, 512}, {1024, 520, 264},
-        /* the two-tile transposed lines (BM = 96, 160, 240, 256) */
-        {170, 8192, 72}, {300, 8192, 136}, {449, 8192, 200}, {500, 8192, 40},
+        /* the two-tile transposed lines (BM = 72, 88, 120, 152, 232, 256: wgmma n of
+         * 8-multiples too) */
+        {137, 8192, 56}, {170, 8192, 72}, {233, 8192, 64}, {300, 8192, 136}, {449, 8192, 200},
+        {500, 8192, 40},
         /* four 96-row ones at N = 4096, five 128-row, four 192-row at N = 8192 */
         {352, 4096, 100}, {600, 8192, 48}, {700, 8192, 24} };
     int bad = 0;

@@ -1,5 +1,5 @@
 /* Run test: matmuls computed transposed (tests/run/mma_swap.tk: the few-rows
- * "swap AB" tiles, 16 / 112 rows of a, 64 / 128 columns of b, bf16 and f16)
+ * "swap AB" tiles, 16 / 24 / 88 / 112 rows of a (24 also off the tensor cores), 64 / 128 columns of b, bf16 and f16)
  * against float64 on the rounded inputs, at M of 1, 16, 17, 112, 113 and
  * primes, on the TMA path (N, K multiples of 8) and the cp.async one, K = 0
  * included; and a kernel whose A alone is given transposed (tn). */
@@ -26,6 +26,9 @@ static void one(int64_t M, int64_t N, int64_t K)
     MMA_PAIR(M, N, K, swap16, swap16_f16);
     MMA_PAIR(M, N, K, swap112, swap112_f16);
     MMA_PAIR(M, N, K, swap64w2, swap64w2_f16);
+    MMA_PAIR(M, N, K, swap24, swap24_f16);
+    MMA_PAIR(M, N, K, swap88, swap88_f16);
+    MMA_PAIR(M, N, K, swap24_fma, swap24_fma_f16);
     one_tn(M, N, K);
 }
 
