@@ -473,20 +473,22 @@ static void plan_dot(GpuMma *m, int v, const int *uses)
     TirKernel *k = m->k;
     const Instr *in = I(m, v);
     Grid g;
+    bool n8 = false;
     if (!dot_fits(m, in, &g)) {
-        m->n8[v] = n8_fits(m, in);
-        if (!m->n8[v] || !dot_fits(m, in, &g)) {
+        n8 = m->n8[v] = n8_fits(m, in);
+        if (!n8 || !dot_fits(m, in, &g)) {
             m->n8[v] = false;
             fewer_warps_hint(m, in);
             return;
         }
+        m->n8[v] = false;               /* until its K loop below is on wgmma */
     }
-    m->wgd[v] = !m->n8[v] && wgd_plan(m, in);   /* unless its K loop is pipelined: below */
-    if (tkc_knob("TKC_MMA_RES", 1) && !m->n8[v])
+    m->on[v] = !n8;
+    m->wgd[v] = !n8 && wgd_plan(m, in);   /* unless its K loop is pipelined: below */
+    if (tkc_knob("TKC_MMA_RES", 1) && !n8)
         plan_resident(m, in, m->wgd[v] ? gpu_wg_width(ty(m, in->args[0])->dim[1]) : 0);
     int gv = in->args[2];
     const Instr *gi = gv > 0 ? I(m, gv) : NULL;
-    m->on[v] = !m->n8[v];
     if (!gi || gi->op != OP_VAR_GET || uses[gv] != 1 || uses[v] != 1 || gi->parent != in->parent)
         return;
     int x = gi->index;
@@ -503,13 +505,14 @@ static void plan_dot(GpuMma *m, int v, const int *uses)
      * (an N % 16 == 8 tile's block layout may have more: 44 of 48) */
     int64_t regs = groups(m, cnt) * vwidth(m, cnt);
     if (!s || !tty_eq(vt, &in->ty) || !quiet_between(m, gi, s, x) || cnt % m->T
-        || (m->n8[v] ? cnt / m->T > regs : cnt / m->T != regs))
+        || (n8 ? cnt / m->T > regs : cnt / m->T != regs))
         return;
+    m->n8[v] = n8;
     m->on[v] = true;
     m->fused[gv] = m->fused[v] = m->fused[s->id] = true;
     m->frag_var[x] = true;
     plan_pipe(m, in, uses);
-    if (m->n8[v] && !m->wg[v]) {
+    if (n8 && !m->wg[v]) {
         m->on[v] = m->n8[v] = false;
         m->fused[gv] = m->fused[v] = m->fused[s->id] = false;
         m->frag_var[x] = false;
