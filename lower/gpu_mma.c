@@ -275,13 +275,14 @@ static bool dot_fits(const GpuMma *m, const Instr *in, Grid *g)
  * sm_90a it is planned as a wgmma dot (m->n8) and dropped from the tensor
  * cores if its K loop does not become a wgmma pipeline (plan_dot).  Tiles
  * of 8-multiples let a transposed few-rows tile round M / 2 up to 8 rather
- * than 16, as cuBLAS's (h200-s24-f1.log: 170 rows, 128 x 88 tiles). */
+ * than 16, as cuBLAS's (h200-s24-f1.log: 170 rows, 128 x 88 tiles).  May
+ * dot `in` be such a dot?  (dot_fits, with m->n8 set, then checks the rest:
+ * operand types, K, gpu_wg_grid.) */
 static bool n8_fits(const GpuMma *m, const Instr *in)
 {
     const TTy *t = &in->ty;
-    Grid g;
     return m->k->wgmma && tkc_knob("TKC_WG_N8", 1) && t->rank == 2 && t->dim[1] % 16 == 8
-           && half_dt(ty(m, in->args[0])->dt) && gpu_wg_grid(m, t->dim[0], t->dim[1], &g);
+           && half_dt(ty(m, in->args[0])->dt);
 }
 
 /* The grid of var x's fragments: its dot's. */

@@ -4,9 +4,11 @@
  * builds it, and the CPU stand-in for libcuda when TKC_GPU_EMU=1): each
  * shape's result within 1e-2 + 8e-3 |ref| (bf16; f16 2e-3) of float64, at
  * M = 1 .. 1024, odd sizes, K = 0: tiles the table names (16 x 8192 x 520
- * the transposed 16-row one, 400 x 2048 x 512 64 x 256, 1024 x 520 x 264
- * the default, most others 64 x 128 x 128, the last nine transposed tiles,
- * two of 72 to 256 rows, four of 88 rows, five of 128, four of 192).
+ * the transposed 16-row one, 128 x 1024 x 512 64 x 128 x 64, 1024 x 520 x
+ * 264 the default, the other first sixteen mostly 64 x 128 x 128 or four
+ * transposed tiles of 80 / 104 rows (301, 400 rows; 129 rows two of 72);
+ * the last ten transposed tiles: two of 72 to 256 rows, four of 88 / 144
+ * rows, five of 128, four of 192).
  */
 #include "d.h"   /* the dispatching header */
 #include <stdio.h>
