@@ -4286,7 +4286,7 @@ PirFunc *gpu_lower(TirKernel *k, Diag *d)
         e.smem = gpu_mma_end(&e.mma);
     } else {
         e.mma.stg = e.smem;   /* the MMA staging region goes last, then the resident and early ones */
-        e.mma.lead = e.smem + e.mma.need;
+        e.mma.lead = e.mma.swz ? al1k(e.smem + e.mma.need) : e.smem + e.mma.need;
         e.smem = gpu_mma_end(&e.mma);
     }
     if (e.epi_need) {         /* TMA-stored epilogues: a region of their own, if it fits (sm_90: 227 KB) */

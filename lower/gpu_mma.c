@@ -321,6 +321,32 @@ static bool inside(const Instr *in, const Instr *loop)
     return false;
 }
 
+/* A swizzled tile of bytes bytes in the resident or early region whose
+ * running size is *need: its offset there.  Such tiles start 1024-aligned;
+ * with each at a multiple of 1024 from an aligned start (gpu.c aligns
+ * m->lead where m->swz, and early_at the early region) none needs 1024
+ * bytes of slack of its own, which once cost sdpa_relpos_bf16's 128 x 128
+ * blocks the second block an SM (118.8 KB; TKC_SWZ_SLACK=1 the old way). */
+static int64_t swz_place(GpuMma *m, int64_t *need, int64_t bytes)
+{
+    if (tkc_knob("TKC_SWZ_SLACK", 0)) {
+        int64_t at = *need;
+        *need += bytes + 1024;
+        return at;
+    }
+    m->swz = true;
+    int64_t at = al1k(*need);
+    *need = at + al1k(bytes);
+    return at;
+}
+
+/* The early region's offset from lead: after the resident one, 1024-aligned
+ * where swizzled tiles are laid out without slack. */
+static int64_t early_off(const GpuMma *m)
+{
+    return m->swz ? al1k(m->res_need) : m->res_need;
+}
+
 /* The A operand of a dot in a loop, defined outside that loop (flash
  * attention's q): staged once after its definition into a region of its
  * own instead of in every iteration, so it does not stay in registers. */
@@ -333,10 +359,13 @@ static void plan_resident(GpuMma *m, const Instr *in, int64_t E)
         return;
     const TTy *t = ty(m, a);
     Kind kd = kind_of(t->dt);
-    m->res[a] = m->res_need;
     m->res_e[a] = E;
-    m->res_need += E ? t->dim[0] * t->dim[1] * 2 + 1024
-                     : (t->dim[0] * (t->dim[1] + kd.pa) * kd.es + 127) / 128 * 128;
+    if (E) {
+        m->res[a] = swz_place(m, &m->res_need, t->dim[0] * t->dim[1] * 2);
+        return;
+    }
+    m->res[a] = m->res_need;
+    m->res_need += (t->dim[0] * (t->dim[1] + kd.pa) * kd.es + 127) / 128 * 128;
 }
 
 /* Resident operand v's byte offset in shared memory (final in the second
@@ -896,7 +925,7 @@ int gpu_mma_bsrc(const GpuMma *m, const Instr *dot)
 
 /* The early region's byte offset in shared memory (after the staging and
  * the resident regions; final in the second pass). */
-static int64_t early_at(const GpuMma *m) { return m->lead + m->res_need; }
+static int64_t early_at(const GpuMma *m) { return m->lead + early_off(m); }
 
 static int64_t wg_bwidth(const GpuMma *m, int v);
 
@@ -918,10 +947,13 @@ void gpu_mma_set_early(GpuMma *m, int v)
     const TTy *t = ty(m, v);
     if (m->early[v] >= 0 || t->rank != 2)
         return;
-    m->early[v] = m->early_need;
     m->early_e[v] = wg_bwidth(m, v);
-    m->early_need += m->early_e[v] ? t->dim[0] * t->dim[1] * 2 + 1024
-                                   : (t->dim[0] * (t->dim[1] + bsrc_pad(m, v)) * kind_of(t->dt).es + 127) / 128 * 128;
+    if (m->early_e[v]) {
+        m->early[v] = swz_place(m, &m->early_need, t->dim[0] * t->dim[1] * 2);
+        return;
+    }
+    m->early[v] = m->early_need;
+    m->early_need += (t->dim[0] * (t->dim[1] + bsrc_pad(m, v)) * kind_of(t->dt).es + 127) / 128 * 128;
 }
 
 /* Early operand v's byte offset in shared memory. */
@@ -1460,14 +1492,14 @@ int64_t gpu_mma_key_area_at(const GpuMma *m, int64_t *end)
 {
     if (m->key_end < 0 || m->key_area <= 0)
         return -1;
-    int64_t at = m->res_need + m->key_base;
+    int64_t at = early_off(m) + m->key_base;
     *end = at + m->key_area;
     return at;
 }
 
 /* The mbarrier region's first byte (after the early and the warp-specialized
  * stages' regions; final in the second pass). */
-static int64_t bar_region(const GpuMma *m) { return m->lead + m->res_need + m->early_need + m->ws_need; }
+static int64_t bar_region(const GpuMma *m) { return m->lead + early_off(m) + m->early_need + m->ws_need; }
 
 int64_t gpu_mma_end(const GpuMma *m) { return bar_region(m) + m->bar_need; }
 
@@ -1476,7 +1508,7 @@ int64_t gpu_mma_end(const GpuMma *m) { return bar_region(m) + m->bar_need; }
 static int64_t pipe_base(const GpuMma *m, const GpuPipe *p)
 {
     if (p->ws)
-        return al1k(m->lead + m->res_need + m->early_need);
+        return al1k(m->lead + early_off(m) + m->early_need);
     return p->ea ? al1k(m->stg) : m->stg;
 }
 
@@ -2978,6 +3010,7 @@ static bool loop_paired(const GpuMma *m, const Instr *loop);
 void gpu_mma_key_place(GpuMma *m)
 {
     int64_t shared = 0;
+    bool swz = false;
     for (int v = 1; v < m->k->instrs.n; v++) {
         GpuPipe *p = m->pipe[v];
         if (!p || !p->nld)
@@ -2997,13 +3030,19 @@ void gpu_mma_key_place(GpuMma *m)
             p->bar = m->bar_need;
             m->bar_need += 16 * p->S;
         }
-        int64_t area = p->S * p->stage + (p->swz ? 1024 : 0);
+        bool slack = p->swz && tkc_knob("TKC_SWZ_SLACK", 0);
+        int64_t area = p->S * p->stage + (slack ? 1024 : 0);
+        swz |= p->swz && !slack;
         bool nested = false;
         for (int u = 1; u < m->k->instrs.n && !nested; u++)
             nested = u != v && m->pipe[u] && m->pipe[u]->nld && (inside(I(m, u), I(m, v)) || inside(I(m, v), I(m, u)));
         if (nested) {
-            p->base = m->early_need;
-            m->early_need += area;
+            if (p->swz && !slack) {
+                p->base = swz_place(m, &m->early_need, area);
+            } else {
+                p->base = m->early_need;
+                m->early_need += area;
+            }
             m->key_end = -1;
         } else {
             if (area > shared)
@@ -3011,6 +3050,10 @@ void gpu_mma_key_place(GpuMma *m)
             if (m->key_end >= 0 && gpu_end(m->e, v) > m->key_end)
                 m->key_end = gpu_end(m->e, v);
         }
+    }
+    if (swz && shared) {               /* the shared area's stages start 1024-aligned */
+        m->swz = true;
+        m->early_need = al1k(m->early_need);
     }
     for (int v = 1; v < m->k->instrs.n; v++)
         if (m->pipe[v] && m->pipe[v]->nld && m->pipe[v]->base < 0)

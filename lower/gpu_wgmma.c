@@ -187,6 +187,27 @@ void gpu_wg_wait(GpuMma *m, PirLocal *acc, int nacc, int n)
     bound(m, PA_WG_WAIT, acc, nacc)->in[0] = ci(m, n);
 }
 
+/* x in a new local.  TKC_WG_DOPAQUE=1 (an experiment, off): through
+ * PA_OPAQUE, so that NVVM cannot hoist a loop-invariant operand's k step
+ * descriptors out of the key loop, where they took 16 of 128 registers as
+ * 64-bit pairs (the high words constants) in a relpos kernel with rel_w
+ * added on the tensor cores (tests/gpu/s26/mkrp.py, rp_r2.tk: 36 spill
+ * instructions in its loop, 10 with it).  H200, same runs: that kernel
+ * 1.305 vs 1.333 ms, but sdpa_relpos_bf16 1.239 vs 1.229 and sdpa_bf16
+ * D=128 587.5 vs 603.9 TFLOP/s (D=64 478.5 vs 481.0; doc/bench/
+ * h200-s26-r2.log, -r3.log). */
+static PirLocal *opaque_let(GpuMma *m, const char *name, PirExpr *x)
+{
+    if (!tkc_knob("TKC_WG_DOPAQUE", 0))
+        return gpu_let(m->e, name, x);
+    PirLocal *r = pir_local(F, name, PT_U32, 0);
+    pir_decl(F, gpu_cur(m->e), r, NULL);
+    PirStmt *s = pir_asm_stmt(F, gpu_cur(m->e), PA_OPAQUE);
+    s->out[0] = pir_ref(F, r);
+    s->in[0] = x;
+    return r;
+}
+
 void gpu_wg_dot(GpuMma *m, const GpuWgDot *d)
 {
     GL *e = m->e;
@@ -217,9 +238,9 @@ void gpu_wg_dot(GpuMma *m, const GpuWgDot *d)
      * instructions a loop, it measured slower: h100-s6-attn-3.log.) */
     PirLocal *da0 = NULL, *db0 = NULL;
     if (d->dinc) {
-        db0 = gpu_let(e, "db", desc_lo(m, pir_ref(F, sb), d->bt ? 16 : K * wb));
+        db0 = opaque_let(m, "db", desc_lo(m, pir_ref(F, sb), d->bt ? 16 : K * wb));
         if (sa && d->dinc > 1)
-            da0 = gpu_let(e, "da", desc_lo(m, pir_ref(F, sa), d->am ? K * wa : 16));
+            da0 = opaque_let(m, "da", desc_lo(m, pir_ref(F, sa), d->am ? K * wa : 16));
     }
     bound(m, PA_WG_FENCE, d->acc, nacc);
     for (int64_t kk = 0; kk < K; kk += 16) {

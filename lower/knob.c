@@ -107,6 +107,8 @@ static const struct {
     { "TKC_NVPTX_ROTATE", "0: --target=nvptx's optimizer does not rotate loops (loop-rotate after simplifycfg: the exit test at the bottom, which lets ptxas keep loop-carried scalars in uniform registers; targets/nvptx/llvm.c)" },
     { "TKC_NVPTX_SSA", "0: --target=nvptx keeps every local that is not single-definition in an alloca (SROA makes registers of them), not in SSA values built by gen.c; 2 (for tests): each register array moves to an alloca at its first access, by building the function again, as one indexed by a variable does (targets/nvptx/gen.c, slot_of)" },
     { "TKC_WG_DINC", "0: a single wgmma dot's k step descriptors each built from its address; 1: B's the first one plus a constant, A's from their address (default 2: both the first plus a constant)" },
+    { "TKC_WG_DOPAQUE", "1: the wgmma descriptors' low words through an opaque move (no hoisting)" },
+    { "TKC_SWZ_SLACK", "1: 1024 bytes of slack after each swizzled shared-memory tile instead of aligned offsets" },
     { "TKC_WG_PROXY", "0: no fence.proxy.async before wgmma reads shared memory" },
     { "TKC_WS", "1/0: overrides the launch option specialize" },
     { "TKC_WS_ARRIVE", "0: every consumer thread releases a warp-specialized stage (not one per warpgroup)" },
