@@ -124,7 +124,7 @@ typedef struct GpuMma {
     int64_t early_need;        /* the early region: bytes, after the resident region */
     bool swz;                  /* swizzled (wgmma) tiles among the resident and early regions
                                 * and key stages: each at a multiple of 1024 bytes from a
-                                * 1024-aligned lead, the early region too (gpu_mma_swz_at) */
+                                * 1024-aligned lead, the early region too (gpu_mma.c swz_place) */
     int64_t key_base, key_area; /* the stages key loops one after the other share: offset
                                 * in the early region, bytes (0: none; gpu_mma_key_place) */
     int key_end;               /* the last preorder position inside those loops */

@@ -156,14 +156,20 @@ static bool wg_uniform_default(const GpuMma *m)
     return m->turns || (m->nkw && m->T == 384);
 }
 
-static PirLocal *warp_uniform(GpuMma *m, const char *name, PirExpr *x)
+/* A new local of type t set to op's result on x (one in, one out). */
+static PirLocal *asm_let(GpuMma *m, const char *name, PirTy t, PirAsmOp op, PirExpr *x)
 {
-    PirLocal *r = pir_local(F, name, PT_I32, 0);
+    PirLocal *r = pir_local(F, name, t, 0);
     pir_decl(F, gpu_cur(m->e), r, NULL);
-    PirStmt *s = pir_asm_stmt(F, gpu_cur(m->e), PA_WARP_UNIFORM);
+    PirStmt *s = pir_asm_stmt(F, gpu_cur(m->e), op);
     s->out[0] = pir_ref(F, r);
     s->in[0] = x;
     return r;
+}
+
+static PirLocal *warp_uniform(GpuMma *m, const char *name, PirExpr *x)
+{
+    return asm_let(m, name, PT_I32, PA_WARP_UNIFORM, x);
 }
 
 /* The broadcast once at the top of the function instead of at each dot
@@ -200,12 +206,7 @@ static PirLocal *opaque_let(GpuMma *m, const char *name, PirExpr *x)
 {
     if (!tkc_knob("TKC_WG_DOPAQUE", 0))
         return gpu_let(m->e, name, x);
-    PirLocal *r = pir_local(F, name, PT_U32, 0);
-    pir_decl(F, gpu_cur(m->e), r, NULL);
-    PirStmt *s = pir_asm_stmt(F, gpu_cur(m->e), PA_OPAQUE);
-    s->out[0] = pir_ref(F, r);
-    s->in[0] = x;
-    return r;
+    return asm_let(m, name, PT_U32, PA_OPAQUE, x);
 }
 
 void gpu_wg_dot(GpuMma *m, const GpuWgDot *d)
