@@ -340,6 +340,17 @@ static int64_t swz_place(GpuMma *m, int64_t *need, int64_t bytes)
     return at;
 }
 
+/* bytes more in the early region, a swizzled area (swz) through
+ * swz_place: their offset there. */
+static int64_t early_place(GpuMma *m, bool swz, int64_t bytes)
+{
+    if (swz)
+        return swz_place(m, &m->early_need, bytes);
+    int64_t at = m->early_need;
+    m->early_need += bytes;
+    return at;
+}
+
 /* The early region's offset from lead: after the resident one, 1024-aligned
  * where swizzled tiles are laid out without slack. */
 static int64_t early_off(const GpuMma *m)
@@ -3030,19 +3041,13 @@ void gpu_mma_key_place(GpuMma *m)
             p->bar = m->bar_need;
             m->bar_need += 16 * p->S;
         }
-        bool slack = p->swz && tkc_knob("TKC_SWZ_SLACK", 0);
-        int64_t area = p->S * p->stage + (slack ? 1024 : 0);
-        swz |= p->swz && !slack;
+        int64_t area = p->S * p->stage;
+        swz |= p->swz;
         bool nested = false;
         for (int u = 1; u < m->k->instrs.n && !nested; u++)
             nested = u != v && m->pipe[u] && m->pipe[u]->nld && (inside(I(m, u), I(m, v)) || inside(I(m, v), I(m, u)));
         if (nested) {
-            if (p->swz && !slack) {
-                p->base = swz_place(m, &m->early_need, area);
-            } else {
-                p->base = m->early_need;
-                m->early_need += area;
-            }
+            p->base = early_place(m, p->swz, area);
             m->key_end = -1;
         } else {
             if (area > shared)
@@ -3051,18 +3056,14 @@ void gpu_mma_key_place(GpuMma *m)
                 m->key_end = gpu_end(m->e, v);
         }
     }
-    if (swz && shared) {               /* the shared area's stages start 1024-aligned */
-        m->swz = true;
-        m->early_need = al1k(m->early_need);
-    }
+    int64_t base = early_place(m, swz && shared, shared);
     for (int v = 1; v < m->k->instrs.n; v++)
         if (m->pipe[v] && m->pipe[v]->nld && m->pipe[v]->base < 0)
-            m->pipe[v]->base = m->early_need;
+            m->pipe[v]->base = base;
     if (m->key_end >= 0) {
-        m->key_base = m->early_need;
+        m->key_base = base;
         m->key_area = shared;
     }
-    m->early_need += shared;
     kw_plan(m);
     fa3_plan(m);
 }
