@@ -39,7 +39,7 @@ static const char usage[] =
     "  --codegen=nvrtc       cuda's PTX from nvrtc (CUDA C) or llvm (as --target=nvptx)\n"
     "  -o FILE               write the header to FILE (default: stdout)\n"
     "  -D NAME=VALUE         a const, a run-time dim, or a launch option (warps, stages,\n"
-    "                        specialize, persistent, blocks, fast_exp2)\n"
+    "                        specialize, persistent, blocks, fast_exp2, cluster, llvm)\n"
     "  --kernel=NAME[,NAME]  emit these kernels (default: every kernel of FILE)\n"
     "  -g                    a debug build: compile the kernels' print statements\n"
     "  --emit=KIND           tokens | ast | tir | c | pir | cuda | ptx | llvm (default: the header)\n"
@@ -250,7 +250,8 @@ static int write_output(Arena *a, const Options *o, const Target **ts, int nt, T
 {
     TargetOptions to = {.source = o->input, .guard = guard_name(a, o), .arch = o->arch,
                         .dispatch = ds, .ndispatch = nds, .options = o->banner,
-                        .cache = tune_code_cache(&o->tune), .llvm = o->llvm};
+                        .cache = tune_code_cache(&o->tune), .llvm = o->llvm,
+                        .nvrtc = o->codegen && !strcmp(o->codegen, "nvrtc")};
     if (!o->output || !strcmp(o->output, "-"))
         return target_emit_header(stdout, ts, nt, ks, nk, &to, d) ? 0 : 1;
     char *tmp = arena_printf(a, "%s.tmp%ld", o->output, (long)getpid());
@@ -382,6 +383,7 @@ static int compile(Arena *a, Options *o)
     o->tune.dump = o->dump;
     o->tune.arch = o->arch;
     o->tune.llvm = o->llvm;
+    o->tune.nvrtc = o->codegen && !strcmp(o->codegen, "nvrtc");
     for (int i = 0; i < s->nkernels; i++) {
         if (!selected(o, s->kernels[i]))
             continue;

@@ -897,7 +897,7 @@ static bool prepare(Tuner *T)
     /* each variant's code goes to its folder (code_dir), the chosen ones' to
      * the cache (promote_code) */
     TargetOptions to = { .source = "autotune variant", .guard = "TKC_TUNE_VARIANT_H", .arch = T->o->arch,
-                         .cache = tune_code_cache(T->o), .llvm = T->o->llvm };
+                         .cache = tune_code_cache(T->o), .llvm = T->o->llvm, .nvrtc = T->o->nvrtc };
     pid_t *pid = arena_alloc(T->a, sizeof(pid_t) * (size_t)(T->vs.n + 1));
     for (int i = 0; i < T->vs.n; i++)
         total += T->vs.v[i].tir != NULL;

@@ -27,6 +27,7 @@ typedef struct TuneOptions {
     const Define *defs; int ndefs;    /* -D options: pinned, and in the key */
     const char *dump;                 /* -dPASSES for the final instantiations */
     const char *arch;                 /* --arch (cuda), in the key */
+    bool nvrtc;                       /* --codegen=nvrtc: every kernel's PTX from NVRTC */
     bool llvm;                        /* cuda's PTX from LLVM (--target=nvptx, --codegen=llvm):
                                        * tuned as target nvptx, in the key and the table */
 } TuneOptions;

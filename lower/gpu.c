@@ -88,6 +88,7 @@ struct GL {
     int *pos, *end;
     bool *live, *recomp, *shared;
     bool *reload;            /* loads of read-only tensors, reread where needed */
+    bool *kept;              /* I64 tiles kept for a loop, set through PA_OPAQUE64 (plan_recomp) */
     int *pre;                /* run operands read from their prefetch (the current run) */
     int *use_end;            /* shared values: last position of a read */
     int64_t *soff;           /* shared values: byte offset */
@@ -517,10 +518,39 @@ static int view_base(const GL *e, int v)
 
 /* Integer and bool elementwise tiles over aranges and scalars: cheaper to
  * recompute at each use than to keep, and they need no shared memory when
- * read at another mapping.  Small trees only. */
+ * read at another mapping.  Small trees only.
+ *
+ * Except an I64 tile of 5 or more such ops defined outside a loop and read
+ * in it (TKC_RECOMP_HOIST=K: K or more, 0: never): kept in registers,
+ * computed once and set through PA_OPAQUE64 (e->kept), which NVVM cannot
+ * sink into the loop as it did the plain assignment.  sdpa_relpos_bf16
+ * reads rel_h[b, h, rm, kh] in each iteration of its key loop: the offset
+ * b * s0 + h * s1 + rm * s2 was redone there in 64 bits for both rows of a
+ * thread, 425 -> 395 SASS instructions an iteration (LLVM's PTX 405 ->
+ * 382).  H200, SAM global, 10 interleaved rounds with torch's no-bias SDPA:
+ * 1.254 vs 1.303 ms (LLVM 1.189 vs 1.241), windowed 0.255 vs 0.265
+ * (doc/bench/h200-s27-p1.log).  Of the stdlib and tests/run kernels only
+ * sdpa_mask, sdpa_relpos and sdpa_relpos_bf16 change. */
+/* Is a read of v by u inside a loop that v is defined outside of? */
+static bool read_deeper(const GL *e, int v, const Instr *u)
+{
+    for (const TBlock *b = u->parent; b && b->owner; b = b->owner->parent) {
+        const Instr *x = b->owner;
+        if ((x->op == OP_FOR || x->op == OP_WHILE) && !(e->pos[x->id] < e->pos[v] && e->pos[v] <= e->end[x->id]))
+            return true;
+    }
+    return false;
+}
+
 static void plan_recomp(GL *e)
 {
     int *cost = arena_alloc(e->a, sizeof(int) * (size_t)e->n);
+    int hoist = tkc_knob("TKC_RECOMP_HOIST", 5);
+    bool *deep = arena_alloc(e->a, (size_t)e->n);
+    for (int u = 1; u < e->n && hoist > 0; u++)
+        for (int j = 0; j < I(e, u)->nargs; j++)
+            if (I(e, u)->args[j] > 0 && read_deeper(e, I(e, u)->args[j], I(e, u)))
+                deep[I(e, u)->args[j]] = true;
     for (bool changed = true; changed;) {
         changed = false;
         for (int v = 1; v < e->n; v++) {
@@ -545,6 +575,10 @@ static void plan_recomp(GL *e)
                     c += cost[b];
                 else
                     ok = bi->op == OP_ARANGE || bi->op == OP_CONST || bi->ty.rank == 0;
+            }
+            if (ok && hoist > 0 && c >= hoist && deep[v] && in->ty.dt == DT_I64) {
+                ok = false;
+                e->kept[v] = true;
             }
             if (ok && c <= 24) {
                 e->recomp[v] = true;
@@ -1788,6 +1822,12 @@ static void emit_lane(GL *e, const Instr *in, const TTy *L)
             return;
         }
         break;
+    }
+    if (e->kept[in->id]) {           /* not recomputed in the loop by NVVM */
+        PirStmt *s = pir_asm_stmt(F, gpu_cur(e), PA_OPAQUE64);
+        s->out[0] = pir_elem(F, e->val[in->id], e->kx);
+        s->in[0] = val;
+        return;
     }
     pir_assign(F, gpu_cur(e), e->val[in->id], e->kx, val);
 }
@@ -4241,6 +4281,7 @@ PirFunc *gpu_lower(TirKernel *k, Diag *d)
     e.recomp = arena_alloc(e.a, (size_t)n);
     e.shared = arena_alloc(e.a, (size_t)n);
     e.reload = arena_alloc(e.a, (size_t)n);
+    e.kept = arena_alloc(e.a, (size_t)n);
     e.pre = arena_alloc(e.a, sizeof(int) * (size_t)n);
     e.pidx = arena_alloc(e.a, sizeof(int) * (size_t)(e.ki->nparams + 1));
     e.didx = arena_alloc(e.a, sizeof(int) * (size_t)(e.ki->ndims + 1));

@@ -759,6 +759,7 @@ void tir_launch(TirKernel *k, const int64_t *v)
     k->blocks = v[LO_BLOCKS] > 0 ? (int)v[LO_BLOCKS] : 0;
     k->fast_exp2 = v[LO_FAST_EXP2] == 1;
     k->cluster = v[LO_CLUSTER] == 2 ? 2 : 1;
+    k->llvm = v[LO_LLVM] == 1;
 }
 
 TirKernel *tir_lower(const KernelInfo *info, const int64_t *cvals, const double *fvals, Arena *a, Diag *d)

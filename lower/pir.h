@@ -458,6 +458,9 @@ typedef struct PirExpr {
      * together with) those computed from in (gpu.c's versioned copies; NVVM hoisted  \
      * the copies' common address arithmetic above the vote, and spilled) */          \
     X(PA_OPAQUE, "opaque", 1, 1, "mov.b32 %0, %1;", "=r,r", 1)                        \
+    /* OPAQUE for an I64 (gpu.c plan_recomp: a kept offset NVVM would sink into    \
+     * the loop that reads it) */                                                     \
+    X(PA_OPAQUE64, "opaque64", 1, 1, "mov.b64 %0, %1;", "=l,l", 1)                    \
     /* MBAR_WAIT with in[2] (U32) the time in ns a thread may stay suspended in       \
      * try_wait before it returns false (woken when the phase completes): waits then  \
      * cost no issue slots (gpu_mma.c, mbar_wait) */                                   \

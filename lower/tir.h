@@ -89,6 +89,8 @@ typedef struct TirKernel {
     bool specialize, persistent;
     bool fast_exp2;            /* @launch(fast_exp2 = true): PirFunc.fast_exp2 */
     int cluster;               /* @launch(cluster = 2): pairs of blocks (gpu_mma.c); else 1 */
+    bool llvm;                 /* @launch(llvm = true): the cuda target's PTX from LLVM
+                                * (targets/cuda/header.c, cuda_emit) */
     /* GPU targets: dots may run on sm_90a's warpgroup MMA (lower/gpu_wgmma.c);
      * the target sets it from its --arch before lowering. */
     bool wgmma;

@@ -815,7 +815,7 @@ static void declare_params(Ctx *c, KernelDecl *kd, Define *defs, int ndefs)
 /* ------------------------------------------------------------ launch options */
 
 const char *const sema_launch_names[LO_N] = { "warps", "stages", "specialize", "persistent", "blocks",
-                                                "fast_exp2", "cluster" };
+                                                "fast_exp2", "cluster", "llvm" };
 
 int sema_launch_opt(const char *name)
 {
@@ -828,7 +828,7 @@ int sema_launch_opt(const char *name)
 /* Does launch option o take true / false? */
 static bool launch_switch(int o)
 {
-    return o == LO_SPECIALIZE || o == LO_PERSISTENT || o == LO_FAST_EXP2;
+    return o == LO_SPECIALIZE || o == LO_PERSISTENT || o == LO_FAST_EXP2 || o == LO_LLVM;
 }
 
 /* NULL when x is a value of launch option o, else what it must be: warps a
@@ -937,7 +937,7 @@ static void check_autotune(Ctx *c, Attr *at, TuneAxes *axes, int space)
             ax.konst = b->index;
         else if ((ax.launch = sema_launch_opt(a->kw)) < 0) {
             diag_error(c->d, a->kw_span, "unknown kernel option '%s' in @autotune (an int const parameter, "
-                       "warps, stages, specialize, persistent, blocks, fast_exp2 or cluster)", a->kw);
+                       "warps, stages, specialize, persistent, blocks, fast_exp2, cluster or llvm)", a->kw);
             continue;
         }
         bool twice = false;

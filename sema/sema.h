@@ -116,6 +116,7 @@ typedef enum LaunchOpt {
     LO_BLOCKS,             /* resident blocks per multiprocessor to compile for: 1..32, 0 no hint */
     LO_FAST_EXP2,          /* 0/1: f32 exp2 on the GPU may flush subnormal results to zero */
     LO_CLUSTER,            /* 1/2: blocks per cluster (pairs share a specialized K loop's copies, sm_90a) */
+    LO_LLVM,               /* 0/1: the cuda target's PTX for this kernel from LLVM, not NVRTC */
     LO_N
 } LaunchOpt;
 extern const char *const sema_launch_names[LO_N];

@@ -40,6 +40,8 @@ typedef struct TargetOptions {
     const char *arch;          /* cuda: sm_80 .. sm_90a (NULL: sm_90a) */
     bool llvm;                 /* cuda: PTX from LLVM's NVPTX backend, not NVRTC
                                 * (--codegen=llvm; --target=nvptx sets it) */
+    bool nvrtc;                /* cuda: --codegen=nvrtc, every kernel's PTX from NVRTC
+                                * (else those of @launch(llvm = true) from LLVM) */
     const char *options;       /* the command line's options that shape the output, for the banner */
     const TargetCache *cache;  /* compiled code to reuse (cuda: PTX, cubin), or NULL */
 } TargetOptions;

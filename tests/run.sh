@@ -441,6 +441,21 @@ test_cli() {
                   cmp -s "$d/par0.ptx" "$d/nvptx_parallel.out" &&
                   { [ "$(nproc 2>/dev/null || echo 2)" -lt 2 ] || cli_has "$d/nvptx_parallel.err" "threads"; } &&
                   cli_pass nvptx_parallel || cli_fail nvptx_parallel "the PTX differs from TKC_PAR_COMPILE=0's (or was not compiled in threads)"; }
+            # @launch(llvm = true): that kernel's PTX from LLVM, the other's
+            # from NVRTC (two modules); --codegen=nvrtc: both from NVRTC
+            printf '@launch(llvm = true)\nkernel a(x: f32[N]) grid(cdiv(N, 64)) {\n    let i = program_id(0) * 64 + arange(64);\n    store(x[i], 1.0);\n}\n' >"$d/two.tk"
+            printf 'kernel b(x: f32[N]) grid(cdiv(N, 64)) {\n    let i = program_id(0) * 64 + arange(64);\n    store(x[i], 2.0);\n}\n' >>"$d/two.tk"
+            if cli_case launch_llvm 0 1 -- "$d/two.tk" --target=cuda; then
+                if [ $crc = 1 ]; then
+                    cli_has "$d/launch_llvm.err" "needs NVRTC" && echo "SKIP cli/launch_llvm: skipped: no NVRTC" ||
+                        cli_fail launch_llvm "exit 1 without 'needs NVRTC'"
+                else
+                    cli_case launch_nvrtc 0 -- "$d/two.tk" --target=cuda --codegen=nvrtc &&
+                        { cli_has "$d/launch_llvm.out" "PTX from LLVM" && cli_has "$d/launch_llvm.out" "for 1 of 2 kernels" &&
+                          cli_has "$d/launch_llvm.out" "_llvm = {" && ! cli_has "$d/launch_nvrtc.out" "from LLVM" &&
+                          cli_pass launch_llvm || cli_fail launch_llvm "want a's module from LLVM beside b's, and none with --codegen=nvrtc"; }
+                fi
+            fi
         fi
     fi
     for e in tokens ast tir c pir; do

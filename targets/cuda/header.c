@@ -1009,34 +1009,74 @@ static bool emit_dlpack(Buf *out, TirKernel *k, const char *name, const HostName
     return target_emit_dlpack(out, k, hn->pname, cname, cname, 2, ", void *stream", ", stream", d);
 }
 
+/* Does kernel k take its PTX from LLVM under o?  --codegen=llvm and
+ * --target=nvptx: every kernel; --codegen=nvrtc: none; else those of
+ * @launch(llvm = true), where this tkc has LLVM (else NVRTC: the option
+ * is a preference, the code the same). */
+static bool from_llvm(const TirKernel *k, const TargetOptions *o)
+{
+    return o->llvm || (k->llvm && !o->nvrtc && !nvptx_unavailable());
+}
+
+/* The kernels of one module: those whose PTX comes from one compiler. */
+typedef struct Group {
+    TirKernel **ks;
+    int n, total;
+    CudaKernel *ck;
+    CudaBinary bin;
+    TargetOptions o;
+    HE h;
+} Group;
+
 static bool cuda_emit(Buf *out, TirKernel **ks, int n, const TargetOptions *o, Diag *d)
 {
     Arena *a = arena_new();
-    CudaKernel *ck = arena_alloc(a, sizeof *ck * (size_t)(2 * n + 1));
-    CudaBinary bin;
-    int total = 0;
-    bool ok = compile_all(a, ks, n, ck, &total, o, true, &bin, d);
+    /* g[0] NVRTC's kernels, g[1] LLVM's: one module each, the second
+     * named with _llvm when both have kernels */
+    Group g[2];
+    int *gi = arena_alloc(a, sizeof(int) * (size_t)(n + 1)), *at = arena_alloc(a, sizeof(int) * (size_t)(n + 1));
+    bool ok = true;
+    for (int j = 0; j < 2; j++) {
+        g[j] = (Group){ .ks = arena_alloc(a, sizeof(TirKernel *) * (size_t)(n + 1)), .o = *o };
+        g[j].o.llvm = j == 1;
+        g[j].ck = arena_alloc(a, sizeof(CudaKernel) * (size_t)(2 * n + 1));
+    }
+    for (int i = 0; i < n; i++) {
+        gi[i] = from_llvm(ks[i], o);
+        at[i] = g[gi[i]].n;
+        g[gi[i]].ks[g[gi[i]].n++] = ks[i];
+    }
+    for (int j = 0; j < 2 && ok; j++) {
+        const char *mod = module_name(a, o);
+        g[j].h = (HE){ .a = a, .o = out, .mod = j == 1 && g[0].n ? arena_printf(a, "%s_llvm", mod) : mod };
+        if (g[j].n)
+            ok = compile_all(a, g[j].ks, g[j].n, g[j].ck, &g[j].total, &g[j].o, true, &g[j].bin, d);
+    }
     if (ok) {
-        HE h = { .a = a, .o = out, .mod = module_name(a, o) };
-        buf_printf(out, "/* ---- CUDA target (%s; PTX%s%s) ---- */\n", arch_of(o), o->llvm ? " from LLVM" : "",
-                   bin.cubin ? " + cubin" : "");
+        for (int j = 0; j < 2; j++)
+            if (g[j].n)
+                buf_printf(out, "/* ---- CUDA target (%s; PTX%s%s%s) ---- */\n", arch_of(o), j ? " from LLVM" : "",
+                           g[j].bin.cubin ? " + cubin" : "", g[!j].n ? arena_printf(a, " for %d of %d kernels", g[j].n, n) : "");
         buf_puts(out, host_helpers);
         /* the tensor maps' L2 promotion (CU_TENSOR_MAP_L2_PROMOTION_*: 0 none,
          * 1 64B, 2 128B, 3 256B; TKC_TMAP_L2 for comparisons) */
         buf_printf(out, "#ifndef TK_TMAP_L2\n#define TK_TMAP_L2 %d\n#endif\n", tkc_knob("TKC_TMAP_L2", 2));
         buf_puts(out, runtime);
         buf_putc(out, '\n');
-        emit_module(&h, total, ck, &bin);
+        for (int j = 0; j < 2; j++)
+            if (g[j].n)
+                emit_module(&g[j].h, g[j].total, g[j].ck, &g[j].bin);
         for (int i = 0; i < n && ok; i++) {
+            Group *x = &g[gi[i]];
             HostNames hn = cuda_host_names(a, ks[i]->info);
             ok = cuda_emit_check(out, ks[i], &hn, d);
             if (!ok)
                 break;
-            emit_launcher(&h, ks[i], i, ck, &hn);
+            emit_launcher(&x->h, ks[i], at[i], x->ck, &hn);
             if (!args_dispatched(ks[i], o))
                 ok = emit_dlpack(out, ks[i], ks[i]->name, &hn, d);
             buf_puts(out, "#ifdef TKC_CUDA_HOST_COPY\n");
-            emit_host_copy(&h, ks[i], i, &hn);
+            emit_host_copy(&x->h, ks[i], at[i], &hn);
             buf_puts(out, "#endif\n\n");
         }
         /* tuned variants behind one entry point: NAME_cuda and NAME_cuda_host

@@ -1,6 +1,7 @@
 /* tests/run/relpos_check.h — sdpa_relpos_bf16 against a float64 reference
  * on the bf16-rounded inputs; odd sizes (query and key tails).  A test's .c
- * includes its generated header, then this file. */
+ * includes its generated header, then this file (with RELPOS_CHECK_NO_MAIN
+ * defined: run() without the main() that calls it on every shape). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,6 +75,7 @@ static int run(int64_t B, int64_t H, int64_t QH, int64_t QW, int64_t KH, int64_t
     return !ok;
 }
 
+#ifndef RELPOS_CHECK_NO_MAIN
 int main(void)
 {
     int bad = 0;
@@ -106,3 +108,4 @@ int main(void)
     bad += run(1, 1, 7, 9, 3, 33);
     return bad != 0;
 }
+#endif

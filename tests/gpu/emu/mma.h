@@ -56,6 +56,7 @@ TK_D uint32_t tk_warp_uniform(uint32_t x) { return x; }
 TK_D uint32_t tk_pack_f16x2(float lo, float hi) { return tk_f32_to_f16(lo) | (uint32_t)tk_f32_to_f16(hi) << 16; }
 TK_D float tk_round_f16w(float x) { return tk_f16_to_f32(tk_f32_to_f16(x)); }
 TK_D int32_t tk_opaque(int32_t x) { return x; }   /* PA_OPAQUE: only optimizers see a difference */
+TK_D int64_t tk_opaque64(int64_t x) { return x; }
 
 /* What one mma.sync multiplies: E elements of the operands a register
  * (bf16/f16 2, tf32 1, s8 4), k = 8E per instruction. */
