@@ -98,6 +98,7 @@ struct GL {
     Vec(int) run;            /* pending lane instructions, one shape */
     TTy run_shape;
     bool run_barrier;
+    int run_one;             /* a run of one row-scaling multiply: its row vector's arg + 1 (flush_lay) */
     PirLocal **val;          /* value id -> its registers */
     PirLocal **prel;         /* value id -> its prefetch in this run */
     PirLocal **var;          /* var -> its registers */
@@ -2691,10 +2692,48 @@ static void frag_store_lean(GL *e, const Instr *st, const TTy *L, const GpuTma *
     }
 }
 
+/* Is in x * r[:, None] (or r[:, None] * x) of f32 tiles in the MMA
+ * fragments, r a vector over x's rows: the arg index of r's side + 1, else
+ * 0.  TKC_SKIP_ONE=1 (an experiment, off): such a multiply runs alone,
+ * skipped by every warp whose threads' factors are all exactly 1
+ * (flush_one): flash attention's acc * alpha[:, None] where no row's
+ * maximum moved.  H200, 10 interleaved rounds, ratios to torch's no-bias
+ * SDPA / cuDNN: sdpa_relpos_bf16 SAM global 0.782 vs 0.799 without, and
+ * with the running maximum moved only by more than 8 (FlashAttention-4's
+ * lazy rescale, tests/gpu/s27/mklazy.py: the rescale skipped nearly
+ * always) 0.778 (0.770 without the skip); sdpa_bf16 D=64 0.976 vs 1.054,
+ * causal 1.023 vs 1.064, D=128 0.912 vs 0.950 (doc/bench/h200-s27-p3.log):
+ * the branch costs more than the 32 / 64 multiplies it saves. */
+static int row_scale(const GL *e, const Instr *in)
+{
+    if (in->op != OP_MUL || in->ty.rank != 2 || in->ty.dt != DT_F32 || e->lay[in->id].kind != GL_FRAG
+        || e->plan || !tkc_knob("TKC_SKIP_ONE", 0))
+        return 0;
+    bool looped = false;             /* in a loop: not o = acc * (1 / l) after it */
+    for (const TBlock *b = in->parent; b && b->owner && !looped; b = b->owner->parent)
+        looped = b->owner->op == OP_FOR || b->owner->op == OP_WHILE;
+    if (!looped)
+        return 0;
+    for (int j = 0; j < 2; j++) {
+        int r = view_base(e, in->args[j]);
+        const TTy *t = ty(e, r), *x = ty(e, in->args[!j]);
+        if (t->rank == 1 && t->dim[0] == in->ty.dim[0] && t->dt == DT_F32 && x->rank == 2 && x->dt == DT_F32
+            && ty(e, in->args[j])->rank == 2)
+            return j + 1;
+    }
+    return 0;
+}
+
 /* A run in the fragment or row layout: elementwise only; stores of
  * fragments in pairs (frag_store). */
+static void flush_one(GL *e);
+
 static void flush_lay(GL *e)
 {
+    if (e->run_one) {
+        flush_one(e);
+        return;
+    }
     const TTy *L = &e->run_shape;
     int64_t K = lay_count(e, &e->run_lay, tty_numel(L));
     for (int i = 0; i < e->run.n; i++) {
@@ -2750,6 +2789,48 @@ static void flush_lay(GL *e)
     }
     for (int i = 0; i < e->run.n; i++)
         settle(e, e->run.v[i]);
+    e->run.n = 0;
+}
+
+/* flush_lay for a run of one row-scaling multiply x * r (row_scale):
+ * any = some thread of the warp has a factor r != 1 among its elements
+ * (NVVM keeps one compare per row); then the products where any, else x
+ * itself, the same values. */
+static void flush_one(GL *e)
+{
+    const TTy *L = &e->run_shape;
+    const Instr *in = I(e, e->run.v[0]);
+    int j = e->run_one - 1;
+    e->run_one = 0;
+    e->val[in->id] = decl_array(e, "v", PT_F32, lay_count(e, &e->run_lay, tty_numel(L)));
+    PirLocal *any = pir_local(F, "ne1", PT_I32, 0);
+    pir_decl(F, gpu_cur(e), any, gpu_i(e, 0));
+    int depth = open_lay(e, &e->run_lay, L);
+    Idx ix = lane_idx(e, L);
+    e->cur = in->id;
+    PirExpr *r = operand(e, in->args[j], L, &ix);
+    pir_assign(F, gpu_cur(e), any, NULL, gpu_op(e, PB_OR, pir_ref(F, any),
+                                                pir_conv(F, PT_I32, gpu_op(e, PB_NE, r, pir_float(F, PT_F32, 1.0)))));
+    close_lay(e, depth);
+    PirLocal *vote = pir_local(F, "any1", PT_I32, 0);
+    pir_decl(F, gpu_cur(e), vote, NULL);
+    PirStmt *s = pir_asm_stmt(F, gpu_cur(e), PA_VOTE_ANY);
+    s->out[0] = pir_ref(F, vote);
+    s->in[0] = pir_ref(F, any);
+    PirStmt *c = pir_if(F, gpu_cur(e), gpu_op(e, PB_NE, pir_ref(F, vote), gpu_i(e, 0)));
+    gpu_push(e, c->body);
+    depth = open_lay(e, &e->run_lay, L);
+    emit_lane(e, in, L);
+    close_lay(e, depth);
+    gpu_pop(e);
+    c->els = pir_block(F);
+    gpu_push(e, c->els);
+    depth = open_lay(e, &e->run_lay, L);
+    ix = lane_idx(e, L);
+    pir_assign(F, gpu_cur(e), e->val[in->id], e->kx, operand(e, in->args[!j], L, &ix));
+    close_lay(e, depth);
+    gpu_pop(e);
+    settle(e, in->id);
     e->run.n = 0;
 }
 
@@ -2887,7 +2968,8 @@ static void add_lane(GL *e, const Instr *in)
 {
     bool hz = mem_hazard(e, in);
     GpuLay l = lane_lay(e, in);
-    if (e->run.n && (hz || !same_shape(&e->run_shape, lane_shape(e, in)) || !lay_eq(&l, &e->run_lay)))
+    int one = row_scale(e, in);
+    if (e->run.n && (hz || one || !same_shape(&e->run_shape, lane_shape(e, in)) || !lay_eq(&l, &e->run_lay)))
         flush(e);
     if (e->run.n == 0) {
         e->run_shape = *lane_shape(e, in);
@@ -2895,7 +2977,8 @@ static void add_lane(GL *e, const Instr *in)
         e->run_lay = l;
     }
     vec_push(e->a, e->run, in->id);
-    if (e->shared[in->id] || e->plan)   /* planning: every member its own run */
+    e->run_one = one;
+    if (e->shared[in->id] || e->plan || one)   /* planning: every member its own run */
         flush(e);
 }
 

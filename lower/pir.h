@@ -461,6 +461,10 @@ typedef struct PirExpr {
     /* OPAQUE for an I64 (gpu.c plan_recomp: a kept offset NVVM would sink into    \
      * the loop that reads it) */                                                     \
     X(PA_OPAQUE64, "opaque64", 1, 1, "mov.b64 %0, %1;", "=l,l", 1)                    \
+    /* I32 out = 1 where in (I32) != 0 in some thread of the warp, else 0 (every      \
+     * thread of the warp executes it: gpu.c, flush_lay's multiplies by one) */      \
+    X(PA_VOTE_ANY, "vote_any", 1, 1, "{ .reg .pred p, q; setp.ne.u32 p, %1, 0; "          \
+      "vote.sync.any.pred q, p, 0xffffffff; selp.u32 %0, 1, 0, q; }", "=r,r", 1)      \
     /* MBAR_WAIT with in[2] (U32) the time in ns a thread may stay suspended in       \
      * try_wait before it returns false (woken when the phase completes): waits then  \
      * cost no issue slots (gpu_mma.c, mbar_wait) */                                   \

@@ -155,6 +155,7 @@ const char cuda_mma_prelude[] =
     "TK_D void tk_cp_commit(void) { asm volatile(\"cp.async.commit_group;\" ::: \"memory\"); }\n"
     "TK_D int32_t tk_opaque(int32_t x) { int32_t r; asm volatile(\"mov.b32 %0, %1;\" : \"=r\"(r) : \"r\"(x) : \"memory\"); return r; }\n"
     "TK_D int64_t tk_opaque64(int64_t x) { int64_t r; asm volatile(\"mov.b64 %0, %1;\" : \"=l\"(r) : \"l\"(x) : \"memory\"); return r; }\n"
+    "TK_D uint32_t tk_vote_any(uint32_t x) { return __any_sync(0xffffffffu, x != 0); }\n"
     "#define tk_cp_wait(n) asm volatile(\"cp.async.wait_group %0;\" :: \"n\"(n) : \"memory\")\n"
     "TK_D void tk_wg_commit(void) { asm volatile(\"wgmma.commit_group.sync.aligned;\" ::: \"memory\"); }\n"
     "TK_D void tk_fence_proxy(void) { asm volatile(\"fence.proxy.async.shared::cta;\" ::: \"memory\"); }\n"

@@ -57,6 +57,8 @@ TK_D uint32_t tk_pack_f16x2(float lo, float hi) { return tk_f32_to_f16(lo) | (ui
 TK_D float tk_round_f16w(float x) { return tk_f16_to_f32(tk_f32_to_f16(x)); }
 TK_D int32_t tk_opaque(int32_t x) { return x; }   /* PA_OPAQUE: only optimizers see a difference */
 TK_D int64_t tk_opaque64(int64_t x) { return x; }
+/* PA_VOTE_ANY: the thread's own vote (the code it guards gives the same result either way) */
+TK_D uint32_t tk_vote_any(uint32_t x) { return x != 0; }
 
 /* What one mma.sync multiplies: E elements of the operands a register
  * (bf16/f16 2, tf32 1, s8 4), k = 8E per instruction. */

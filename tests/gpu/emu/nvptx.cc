@@ -38,6 +38,7 @@ void tk_nvx_pack_f16x2(uint32_t *o, float lo, float hi) { o[0] = tk_pack_f16x2(l
 void tk_nvx_round_f16w(float *o, float x) { o[0] = tk_round_f16w(x); }
 void tk_nvx_opaque(int32_t *o, int32_t x) { o[0] = tk_opaque(x); }
 void tk_nvx_opaque64(int64_t *o, int64_t x) { o[0] = tk_opaque64(x); }
+void tk_nvx_vote_any(uint32_t *o, uint32_t x) { o[0] = tk_vote_any(x); }
 void tk_nvx_cp_async(uint32_t s, const void *g, uint32_t n) { tk_cp_async(s, g, n); }
 void tk_nvx_cp_commit(void) { tk_cp_commit(); }
 void tk_nvx_fetch_add_u32(uint32_t *o, void *p, uint32_t v) { o[0] = tk_fetch_add_u32(p, v); }
