@@ -517,6 +517,17 @@ static int view_base(const GL *e, int v)
     return v;
 }
 
+/* Is a read of v by u inside a loop that v is defined outside of? */
+static bool read_deeper(const GL *e, int v, const Instr *u)
+{
+    for (const TBlock *b = u->parent; b && b->owner; b = b->owner->parent) {
+        const Instr *x = b->owner;
+        if ((x->op == OP_FOR || x->op == OP_WHILE) && !(e->pos[x->id] < e->pos[v] && e->pos[v] <= e->end[x->id]))
+            return true;
+    }
+    return false;
+}
+
 /* Integer and bool elementwise tiles over aranges and scalars: cheaper to
  * recompute at each use than to keep, and they need no shared memory when
  * read at another mapping.  Small trees only.
@@ -532,17 +543,6 @@ static int view_base(const GL *e, int v)
  * 1.254 vs 1.303 ms (LLVM 1.189 vs 1.241), windowed 0.255 vs 0.265
  * (doc/bench/h200-s27-p1.log).  Of the stdlib and tests/run kernels only
  * sdpa_mask, sdpa_relpos and sdpa_relpos_bf16 change. */
-/* Is a read of v by u inside a loop that v is defined outside of? */
-static bool read_deeper(const GL *e, int v, const Instr *u)
-{
-    for (const TBlock *b = u->parent; b && b->owner; b = b->owner->parent) {
-        const Instr *x = b->owner;
-        if ((x->op == OP_FOR || x->op == OP_WHILE) && !(e->pos[x->id] < e->pos[v] && e->pos[v] <= e->end[x->id]))
-            return true;
-    }
-    return false;
-}
-
 static void plan_recomp(GL *e)
 {
     int *cost = arena_alloc(e->a, sizeof(int) * (size_t)e->n);
