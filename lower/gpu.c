@@ -520,11 +520,9 @@ static int view_base(const GL *e, int v)
 /* Is a read of v by u inside a loop that v is defined outside of? */
 static bool read_deeper(const GL *e, int v, const Instr *u)
 {
-    for (const TBlock *b = u->parent; b && b->owner; b = b->owner->parent) {
-        const Instr *x = b->owner;
-        if ((x->op == OP_FOR || x->op == OP_WHILE) && !(e->pos[x->id] < e->pos[v] && e->pos[v] <= e->end[x->id]))
+    for (const Instr *x = tir_loop_of(u); x; x = tir_loop_of(x))
+        if (!(e->pos[x->id] < e->pos[v] && e->pos[v] <= e->end[x->id]))
             return true;
-    }
     return false;
 }
 
@@ -2707,12 +2705,7 @@ static void frag_store_lean(GL *e, const Instr *st, const TTy *L, const GpuTma *
 static int row_scale(const GL *e, const Instr *in)
 {
     if (in->op != OP_MUL || in->ty.rank != 2 || in->ty.dt != DT_F32 || e->lay[in->id].kind != GL_FRAG
-        || e->plan || !tkc_knob("TKC_SKIP_ONE", 0))
-        return 0;
-    bool looped = false;             /* in a loop: not o = acc * (1 / l) after it */
-    for (const TBlock *b = in->parent; b && b->owner && !looped; b = b->owner->parent)
-        looped = b->owner->op == OP_FOR || b->owner->op == OP_WHILE;
-    if (!looped)
+        || e->plan || !tkc_knob("TKC_SKIP_ONE", 0) || !tir_loop_of(in))   /* not o = acc * (1 / l) after the loop */
         return 0;
     for (int j = 0; j < 2; j++) {
         int r = view_base(e, in->args[j]);

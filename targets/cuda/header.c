@@ -1046,8 +1046,8 @@ static bool cuda_emit(Buf *out, TirKernel **ks, int n, const TargetOptions *o, D
         at[i] = g[gi[i]].n;
         g[gi[i]].ks[g[gi[i]].n++] = ks[i];
     }
+    const char *mod = module_name(a, o);
     for (int j = 0; j < 2 && ok; j++) {
-        const char *mod = module_name(a, o);
         g[j].h = (HE){ .a = a, .o = out, .mod = j == 1 && g[0].n ? arena_printf(a, "%s_llvm", mod) : mod };
         if (g[j].n)
             ok = compile_all(a, g[j].ks, g[j].n, g[j].ck, &g[j].total, &g[j].o, true, &g[j].bin, d);
