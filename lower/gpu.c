@@ -821,6 +821,12 @@ PirLocal *gpu_frag(GL *e, int v, const GpuGrid *g)
     return e->val[b];
 }
 
+bool gpu_in_frags(const GL *e, int v, int x, const GpuGrid *g)
+{
+    const GpuLay *l = &e->lay[v], *lx = &e->vlay[x];
+    return l->kind == GL_FRAG && !l->tr && gpu_grid_eq(&l->g, g) && lay_eq(l, lx);
+}
+
 PirLocal *gpu_frag_a(GL *e, int v, const GpuGrid *g, GpuGrid *ga)
 {
     int b = same_base(e, v);
@@ -1568,6 +1574,8 @@ static Class classify(const GL *e, const Instr *in)
         return CL_SKIP;
     if (op == OP_LOAD && gpu_mma_staged(&e->mma, in))    /* copied by its pipelined loop */
         return CL_SKIP;
+    if (op == OP_VAR_SET && e->mma.bd_set && e->mma.bd_set[in->id])
+        return CL_SKIP;                         /* set after the next wait (gpu_mma.c bd_settle) */
     if ((op == OP_VAR_GET || op == OP_VAR_SET) && gpu_mma_var(&e->mma, in))
         return CL_BREAK;
     if (gpu_packed(e, in->id))                  /* its words copied (frag_get) */

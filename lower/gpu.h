@@ -93,6 +93,8 @@ PirLocal *gpu_frag(GL *e, int v, const GpuGrid *g);
  * mma.sync's A operand of a dot on grid g directly: a GL_FRAG tile of a
  * grid with WN = 1 and g's rows.  NULL otherwise. */
 PirLocal *gpu_frag_a(GL *e, int v, const GpuGrid *g, GpuGrid *ga);
+/* Is value v in g's fragments, var x in the same layout? */
+bool gpu_in_frags(const GL *e, int v, int x, const GpuGrid *g);
 bool gpu_packed(const GL *e, int v);   /* the read of a var kept two 16-bit values to a word */
 
 /* wgmma's swizzled tiles and TMA stores' boxes start 1024-aligned: regions
@@ -150,6 +152,10 @@ typedef struct GpuMma {
     int defer_in[8];           /* their accumulator operands (args[2]) */
     PirLocal *defer_acc[8];    /* and their accumulators */
     int defer_nacc[8];
+    int *bd_first;             /* TKC_WG_BACKDEFER: a key loop's first single wgmma DOT -> the
+                                * loop's last one, waited for by the first's wait of the
+                                * next iteration (gpu_mma.c bd_plan), or 0 */
+    bool *bd_set;              /* that last DOT's VAR_SET, done after that wait instead */
     int64_t *res_e;            /* resident operands in wgmma's swizzled layout: its width
                                 * (gpu_wg_width), else 0 (rows padded for ldmatrix) */
     int64_t *early_e;          /* the same for the early region's operands */

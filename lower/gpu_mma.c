@@ -163,6 +163,11 @@ typedef struct GpuPipe {
     int kwi;
     bool kwe;                  /* TKC_KEY_WS=2: each load released right after its dot's wait */
     bool kwh;                  /* TKC_KW_HEAD=1: the consumers wait for every load at the head (kw_head) */
+    /* TKC_WG_BACKDEFER (bd_plan): the loop's last dot (0: none), its
+     * VAR_SET, its accumulators (declared before the loop, set to the
+     * var's value there) and their number */
+    int bd, bd_set, bd_nacc;
+    PirLocal *bd_acc;
 } GpuPipe;
 
 static PirExpr *kw_full(GpuMma *m, GpuPipe *p, int i, PirExpr *slot);
@@ -584,6 +589,8 @@ void gpu_mma_plan(GpuMma *m)
     m->pair = arena_alloc(m->a, sizeof(int) * ((size_t)n + 1));
     m->pair_acc = arena_alloc(m->a, sizeof(PirLocal *) * ((size_t)n + 1));
     m->pair_nacc = arena_alloc(m->a, sizeof(int) * ((size_t)n + 1));
+    m->bd_first = arena_alloc(m->a, sizeof(int) * ((size_t)n + 1));
+    m->bd_set = arena_alloc(m->a, (size_t)n + 1);
     if (!tkc_knob("TKC_MMA", 1))
         return;
     int *uses = tir_use_counts(k);
@@ -886,6 +893,8 @@ static PirExpr *el2(GpuMma *m, PirLocal *a, PirExpr *i, int64_t w, int c)
 }
 
 static void pipe_issue(GpuMma *m, struct GpuPipe *p, int part, int parts);
+static void bd_settle(GpuMma *m, struct GpuPipe *p);
+static void bd_copy(GpuMma *m, PirLocal *from, PirLocal *to);
 static void ws_release(GpuMma *m, struct GpuPipe *p, bool next);
 static void lb_release(GpuMma *m, struct GpuPipe *p);
 static bool ws_wg_arrive(const GpuMma *m);
@@ -1266,8 +1275,8 @@ bool gpu_mma_dot(GpuMma *m, const Instr *in)
 void gpu_mma_var_op(GpuMma *m, const Instr *in)
 {
     Grid g;
-    if (m->fused[in->id] || !var_grid(m, in->index, &g))
-        return;
+    if (m->fused[in->id] || !var_grid(m, in->index, &g) || m->bd_set[in->id])
+        return;                               /* (bd_set: set by bd_settle) */
     /* set from the value's own fragments where it has them: through a
      * shared buffer tests/run/flash_inplace.tk's [128, 128] f32 acc took
      * 64 KB more */
@@ -2137,6 +2146,24 @@ void gpu_mma_loop_pre(GpuMma *m, const Instr *loop, PirExpr *lo, PirExpr *hi, Pi
     if (!p)
         return;
     p->step = step;
+    if (p->bd) {                       /* bd_plan: acc's registers are the dot's fragments */
+        Grid g, gv;
+        const Instr *d = I(m, p->bd), *set = I(m, p->bd_set);
+        PirLocal *x = gpu_var(m->e, set->index);
+        if (dot_fits(m, d, &g) && var_grid(m, set->index, &gv) && gpu_grid_eq(&g, &gv)
+            && x->ty == pir_ty_compute(d->ty.dt) && x->n == g.MI * g.NI * 4 && gpu_in_frags(m->e, p->bd, set->index, &g)) {
+            p->bd_acc = pir_local(F, "dd", x->ty, x->n);
+            pir_decl(F, CUR, p->bd_acc, NULL);
+            p->bd_nacc = g.NI * 4;
+            bd_copy(m, x, p->bd_acc);         /* acc = dd before the first dot is a no-op */
+        } else {
+            for (int u = 1; u < m->k->instrs.n; u++)
+                if (m->bd_first[u] == p->bd)
+                    m->bd_first[u] = 0;
+            m->bd_set[p->bd_set] = false;
+            p->bd = p->bd_set = 0;
+        }
+    }
     if (p->tma)                        /* earlier generic accesses before TMA's writes */
         pir_asm_stmt(F, CUR, PA_FENCE_PROXY);
     pir_barrier(F, CUR);               /* the last readers of the staging region are done */
@@ -2311,12 +2338,15 @@ void gpu_mma_loop_head(GpuMma *m, const Instr *loop)
     w->in[0] = ci(m, p->ahead - 1);
     if ((p->ea || p->swz) && tkc_knob("TKC_WG_PROXY", 1))    /* wgmma reads through the async proxy */
         pir_asm_stmt(F, CUR, PA_FENCE_PROXY);
-    if (p->ws || p->lb)                /* with TMA the empty mbarriers guard the stages */
-        pir_barrier(F, CUR);           /* (lb: or the barrier after the wait) */
+    if (p->ws || p->lb || (p->bd_acc && p->tma))   /* with TMA the empty mbarriers guard the stages */
+        pir_barrier(F, CUR);           /* (lb: or the barrier after the wait; bd: every thread's
+                                        * cp.async copies landed) */
     if (skew)                          /* the cp.async copies (no tensor maps): every thread's */
         pir_barrier(F, CUR);
     if (p->tma)
         gpu_pop(m->e);
+    if (p->bd_acc)                     /* after the first dot's wait (bd_issue) */
+        return;
     if (!p->ws && !p->lb && !skew)
         pir_barrier(F, CUR);
     if (!p->late)
@@ -2351,6 +2381,8 @@ void gpu_mma_loop_post(GpuMma *m, const Instr *loop)
      * stdlib and run-test kernel compiles without either (the __nomap
      * versions of the transposed f16 tiles aside); a wait with no group
      * in flight costs nothing. */
+    if (p->bd_acc)
+        bd_settle(m, p);
     int wr = tkc_knob("TKC_WAIT_RAN", 2);
     bool ran = p->acc && (wr == 1 || (wr == 2 && m->k->tma_version == 1));
     if (p->ws && m->pp)
@@ -3012,6 +3044,7 @@ static void key_tma_plan(GpuMma *m, GpuPipe *p, const Instr *loop)
 
 static void kw_plan(GpuMma *m);
 static void fa3_plan(GpuMma *m);
+static void bd_plan(GpuMma *m);
 static bool loop_paired(const GpuMma *m, const Instr *loop);
 
 /* Give the key pipelines their stages in the early region (after every
@@ -3066,6 +3099,7 @@ void gpu_mma_key_place(GpuMma *m)
     }
     kw_plan(m);
     fa3_plan(m);
+    bd_plan(m);
 }
 
 /* FlashAttention-3's schedule for key loops fed by the producer warpgroup
@@ -3093,6 +3127,114 @@ static void fa3_plan(GpuMma *m)
     m->pairs = (pair == 1 || (pair < 0 && fa3)) && !(m->turns && !m->nkw);
     if (m->turns)
         m->defer = false;
+}
+
+/* ------------------------------------------------------------ waits across the back edge
+ *
+ * TKC_WG_BACKDEFER=1: in a key loop whose TMA stages are guarded by the
+ * block barrier at its head (sdpa_relpos_bf16's, sdpa_bf16's at D = 64),
+ * the loop's last single wgmma dot (p v, acc = dot(p, v, acc * alpha)) is
+ * not waited for after its commit: its MMAs run on while the warpgroup
+ * goes round to the next iteration's head and issues its first dot (q
+ * k^T), whose wait (wait_group 0) then covers both.  The last dot's
+ * accumulators dd are declared before the loop (dd = acc there) and its
+ * VAR_SET (acc = dd) moves to right after that wait, and after the loop
+ * behind a wait of its own.  The stage p v read is then free only after that wait:
+ * the block barrier and the copies of iteration it + S - 1 into it move
+ * from the head to there (the head keeps the wait for this stage's copies,
+ * and a barrier where they came by cp.async). */
+static bool block_reads_var(const GpuMma *m, const TBlock *b, int from, int x)
+{
+    for (int i = from; b && i < b->ins.n; i++) {
+        const Instr *in = I(m, b->ins.v[i]);
+        if (in->op == OP_VAR_GET && in->index == x && m->live[in->id])
+            return true;
+        if (block_reads_var(m, in->blocks[0], 0, x) || block_reads_var(m, in->blocks[1], 0, x))
+            return true;
+    }
+    return false;
+}
+
+static bool chain_outer(const GpuMma *m, int v)
+{
+    for (int u = 1; u < m->k->instrs.n; u++)
+        if (m->chain[u] == v)
+            return true;
+    return false;
+}
+
+static void bd_plan(GpuMma *m)
+{
+    if (tkc_knob("TKC_WG_BACKDEFER", 0) != 1 || m->turns || m->pairs || m->defer)
+        return;
+    int *uses = NULL;
+    for (int v = 1; v < m->k->instrs.n; v++) {
+        GpuPipe *p = m->pipe[v];
+        const Instr *loop = I(m, v);
+        if (!p || !p->nld || !p->tma || p->mb || p->kw || p->ws || p->lb || p->late
+            || key_skew(m, p) || !loop->blocks[0])
+            continue;
+        const TBlock *b = loop->blocks[0];
+        int f = -1, l = -1;                  /* positions in the body */
+        for (int i = 0; i < b->ins.n; i++) {
+            int u = b->ins.v[i];
+            if (I(m, u)->op == OP_DOT && m->wgd[u] && m->live[u]) {
+                if (f < 0)
+                    f = i;
+                l = i;
+            }
+        }
+        if (f < 0 || l <= f)
+            continue;
+        int fu = b->ins.v[f], lu = b->ins.v[l];
+        if (m->fused[fu] || m->chain[fu] || chain_outer(m, fu) || m->pair[fu]
+            || m->fused[lu] || m->chain[lu] || chain_outer(m, lu) || m->pair[lu])
+            continue;
+        if (!uses)
+            uses = tir_use_counts(m->k);
+        int si = l + 1;
+        while (si < b->ins.n && !(I(m, b->ins.v[si])->op == OP_VAR_SET && I(m, b->ins.v[si])->args[0] == lu))
+            si++;
+        if (si == b->ins.n || uses[lu] != 1)
+            continue;
+        const Instr *set = I(m, b->ins.v[si]);
+        int x = set->index;
+        /* the var is read only between the first dot and the last */
+        bool early = false;
+        for (int i = 0; i < f && !early; i++) {
+            const Instr *in = I(m, b->ins.v[i]);
+            early = (in->op == OP_VAR_GET && in->index == x) || block_reads_var(m, in->blocks[0], 0, x)
+                    || block_reads_var(m, in->blocks[1], 0, x);
+        }
+        if (early || block_reads_var(m, b, si + 1, x))
+            continue;
+        p->bd = lu;
+        p->bd_set = set->id;
+        m->bd_first[fu] = lu;
+        m->bd_set[set->id] = true;
+    }
+}
+
+/* After the wait that covers the last dot's MMAs: acc = its result. */
+static void bd_copy(GpuMma *m, PirLocal *from, PirLocal *to)
+{
+    PirExpr *k = loop(m, "k", to->n, 1, true);
+    pir_assign(F, CUR, to, k, pir_elem(F, from, k));
+    close_n(m, 1);
+}
+
+static void bd_settle(GpuMma *m, GpuPipe *p)
+{
+    gpu_wg_wait(m, p->bd_acc, p->bd_nacc, 0);
+    bd_copy(m, p->bd_acc, gpu_var(m->e, I(m, p->bd_set)->index));
+}
+
+/* The key pipeline whose loop's last dot is deferred so (bd_plan), around dot. */
+static GpuPipe *bd_pipe(const GpuMma *m, const Instr *dot)
+{
+    const Instr *loop = tir_loop_of(dot);
+    GpuPipe *p = loop && m->pipe ? m->pipe[loop->id] : NULL;
+    return p && p->bd && p->bd_acc ? p : NULL;
 }
 
 /* The byte offset (I32) of operand v of dot in this iteration's stage of
@@ -3550,7 +3692,12 @@ static bool wg_single(GpuMma *m, const Instr *in, const Grid *g)
      * zeroing (D=128 287 vs 291; doc/bench/h100-s6-attn-2.log). */
     bool zero = zero_tile(m, in->args[2]) && !m->fused[in->id] && tkc_knob("TKC_WG_ZERO", 0) == 1;
     PirLocal *acc;
-    if (m->chain_acc[in->id]) {               /* the chained inner dot's, in flight */
+    GpuPipe *bp = bd_pipe(m, in);
+    if (bp && bp->bd == in->id) {             /* waited for in the next iteration (bd_plan) */
+        acc = bp->bd_acc;
+        zero = false;
+        set_frags(m, acc, in->args[2], g);
+    } else if (m->chain_acc[in->id]) {        /* the chained inner dot's, in flight */
         acc = m->chain_acc[in->id];
         zero = false;
     } else if (zero) {
@@ -3590,6 +3737,11 @@ static bool wg_single(GpuMma *m, const Instr *in, const Grid *g)
         m->chain_acc[m->chain[in->id]] = acc;
         return true;
     }
+    if (bp && bp->bd == in->id) {
+        close_n(m, 1);
+        gpu_bind(m->e, in->id, acc);
+        return true;
+    }
     if (m->defer && m->ndefer < 8 && !m->fused[in->id]) {    /* waited for at its first reader */
         close_n(m, 1);
         int j = m->ndefer++;
@@ -3611,6 +3763,11 @@ static bool wg_single(GpuMma *m, const Instr *in, const Grid *g)
     if (m->pair_acc[in->id])                  /* the earlier dot's group (plan_pair) */
         gpu_wg_wait(m, m->pair_acc[in->id], m->pair_nacc[in->id], 1);
     gpu_wg_wait(m, acc, g->NI * 4, 0);
+    if (bp && m->bd_first[in->id] == bp->bd) {    /* the loop's last dot of the iteration before */
+        bd_settle(m, bp);
+        pir_barrier(F, CUR);                  /* every thread is done with its stage */
+        pipe_issue(m, bp, 0, 1);
+    }
     const Instr *kl = kb ? tir_loop_of(in) : NULL;
     GpuPipe *kp = kl ? m->pipe[kl->id] : NULL;
     if (kp && kp->kwe)                        /* its load's part of the stage is free */
