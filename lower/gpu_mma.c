@@ -168,6 +168,8 @@ typedef struct GpuPipe {
      * var's value there) and their number */
     int bd, bd_set, bd_nacc;
     PirLocal *bd_acc;
+    int li;                    /* TKC_KEY_LATE (li_plan): the dot after whose commit the
+                                * head's barrier and copies come, or 0 */
 } GpuPipe;
 
 static PirExpr *kw_full(GpuMma *m, GpuPipe *p, int i, PirExpr *slot);
@@ -894,6 +896,7 @@ static PirExpr *el2(GpuMma *m, PirLocal *a, PirExpr *i, int64_t w, int c)
 
 static void pipe_issue(GpuMma *m, struct GpuPipe *p, int part, int parts);
 static void bd_settle(GpuMma *m, struct GpuPipe *p);
+static struct GpuPipe *li_pipe(const GpuMma *m, const Instr *dot);
 static void bd_copy(GpuMma *m, PirLocal *from, PirLocal *to);
 static void ws_release(GpuMma *m, struct GpuPipe *p, bool next);
 static void lb_release(GpuMma *m, struct GpuPipe *p);
@@ -2338,14 +2341,14 @@ void gpu_mma_loop_head(GpuMma *m, const Instr *loop)
     w->in[0] = ci(m, p->ahead - 1);
     if ((p->ea || p->swz) && tkc_knob("TKC_WG_PROXY", 1))    /* wgmma reads through the async proxy */
         pir_asm_stmt(F, CUR, PA_FENCE_PROXY);
-    if (p->ws || p->lb || (p->bd_acc && p->tma))   /* with TMA the empty mbarriers guard the stages */
+    if (p->ws || p->lb || ((p->bd_acc || p->li) && p->tma))   /* with TMA the empty mbarriers guard the stages */
         pir_barrier(F, CUR);           /* (lb: or the barrier after the wait; bd: every thread's
                                         * cp.async copies landed) */
     if (skew)                          /* the cp.async copies (no tensor maps): every thread's */
         pir_barrier(F, CUR);
     if (p->tma)
         gpu_pop(m->e);
-    if (p->bd_acc)                     /* after the first dot's wait (bd_issue) */
+    if (p->bd_acc || p->li)            /* after the first dot's wait (bd_settle) or commit (li_plan) */
         return;
     if (!p->ws && !p->lb && !skew)
         pir_barrier(F, CUR);
@@ -3045,6 +3048,7 @@ static void key_tma_plan(GpuMma *m, GpuPipe *p, const Instr *loop)
 static void kw_plan(GpuMma *m);
 static void fa3_plan(GpuMma *m);
 static void bd_plan(GpuMma *m);
+static void li_plan(GpuMma *m);
 static bool loop_paired(const GpuMma *m, const Instr *loop);
 
 /* Give the key pipelines their stages in the early region (after every
@@ -3100,6 +3104,7 @@ void gpu_mma_key_place(GpuMma *m)
     kw_plan(m);
     fa3_plan(m);
     bd_plan(m);
+    li_plan(m);
 }
 
 /* FlashAttention-3's schedule for key loops fed by the producer warpgroup
@@ -3142,7 +3147,12 @@ static void fa3_plan(GpuMma *m)
  * behind a wait of its own.  The stage p v read is then free only after that wait:
  * the block barrier and the copies of iteration it + S - 1 into it move
  * from the head to there (the head keeps the wait for this stage's copies,
- * and a barrier where they came by cp.async). */
+ * and a barrier where they came by cp.async).  An experiment, off: H200,
+ * 10 interleaved rounds (doc/bench/h200-s28-b1.log), sdpa_relpos_bf16 at
+ * SAM global 0.739 of torch's no-bias SDPA vs 0.795 (at 4 blocks an SM,
+ * 128 registers, ptxas serializes every wgmma: C7512), 0.700 vs 0.753 at
+ * 3 blocks (not serialized); sdpa_bf16 D=64 0.985 of cuDNN vs 1.057 (ptxas
+ * puts a wait back at the loop's top, C7517: only the barrier moved). */
 static bool block_reads_var(const GpuMma *m, const TBlock *b, int from, int x)
 {
     for (int i = from; b && i < b->ins.n; i++) {
@@ -3213,6 +3223,46 @@ static void bd_plan(GpuMma *m)
         m->bd_first[fu] = lu;
         m->bd_set[set->id] = true;
     }
+}
+
+/* TKC_KEY_LATE=1: in a key loop whose TMA stages are guarded by the block
+ * barrier at its head (no bd_plan), that barrier and the copies of
+ * iteration it + S - 1 come after the commit of the loop's first single
+ * wgmma dot (q k^T) instead of before it: its MMAs run while thread 0
+ * issues the copies.  The stage they go into was last read by the
+ * iteration before, whose dots every thread waited for before the
+ * barrier; the head keeps the wait for this iteration's stage (and a
+ * barrier where its copies came by cp.async).  An experiment, off: H200,
+ * 10 interleaved rounds (doc/bench/h200-s28-l1.log), sdpa_relpos_bf16 at
+ * SAM global 0.803 / 0.800 of no-bias SDPA vs 0.799, sdpa_bf16 D=64 1.001
+ * of cuDNN vs 1.055, causal 1.045 vs 1.077. */
+static void li_plan(GpuMma *m)
+{
+    if (tkc_knob("TKC_KEY_LATE", 0) != 1 || m->turns || m->pairs || m->defer)
+        return;
+    for (int v = 1; v < m->k->instrs.n; v++) {
+        GpuPipe *p = m->pipe[v];
+        const Instr *loop = I(m, v);
+        if (!p || !p->nld || !p->tma || p->mb || p->kw || p->ws || p->lb || p->late || p->bd
+            || key_skew(m, p) || !loop->blocks[0])
+            continue;
+        const TBlock *b = loop->blocks[0];
+        for (int i = 0; i < b->ins.n; i++) {
+            int u = b->ins.v[i];
+            if (I(m, u)->op == OP_DOT && m->wgd[u] && m->live[u]) {
+                if (!m->fused[u] && !m->chain[u] && !chain_outer(m, u) && !m->pair[u])
+                    p->li = u;
+                break;
+            }
+        }
+    }
+}
+
+static GpuPipe *li_pipe(const GpuMma *m, const Instr *dot)
+{
+    const Instr *loop = tir_loop_of(dot);
+    GpuPipe *p = loop && m->pipe ? m->pipe[loop->id] : NULL;
+    return p && p->li == dot->id ? p : NULL;
 }
 
 /* After the wait that covers the last dot's MMAs: acc = its result. */
@@ -3732,6 +3782,11 @@ static bool wg_single(GpuMma *m, const Instr *in, const Grid *g)
     gpu_wg_dot(m, &d);
     if (pp && pp->pp_last == in->id)
         pp_turn(m, false);
+    GpuPipe *lp = li_pipe(m, in);
+    if (lp) {                                 /* its MMAs run while the copies are issued */
+        pir_barrier(F, CUR);
+        pipe_issue(m, lp, 0, 1);
+    }
     if (m->chain[in->id]) {                   /* the outer dot continues the group */
         close_n(m, 1);
         m->chain_acc[m->chain[in->id]] = acc;
