@@ -100,7 +100,7 @@ static const struct {
     { "TKC_WG_LB", "1: the TMA version's K loop reuses a stage after the wait for the MMAs before it, copies S - 1 ahead, its block barrier after that wait (lb_plan)" },
     { "TKC_WG_PAIR", "1: a single wgmma dot followed in its block by another that does not read it is waited for after that one's commit (wait_group 1), not on its own (sdpa_tc at D >= 128); default: where the warpgroups take turns in producer-fed loops (gpu_mma.c fa3_plan); 0: never" },
     { "TKC_KEY_LATE", "1: a key loop's head barrier and TMA copies after its first wgmma dot's commit, not before its issue" },
-    { "TKC_WG_BACKDEFER", "1: a key loop's last single wgmma dot (p v) waited for by the next iteration's first dot's wait (and after the loop), its copies S - 2 ahead" },
+    { "TKC_WG_BACKDEFER", "1: a key loop's last single wgmma dot (p v) waited for by the next iteration's first dot's wait (and after the loop); the stage's barrier and copies after that wait" },
     { "TKC_WG_DEFER", "1: a single wgmma dot waited for before the first instruction of its block that reads it (or holds blocks, or at the block end), not right after its commit" },
     { "TKC_WG_INFLIGHT", "0: every wgmma group waited for in its own iteration" },
     { "TKC_WG_ZERO", "1: a single wgmma dot whose accumulator operand is zeros skips the zeroing (its first k step ignores the accumulators; measured slower)" },
