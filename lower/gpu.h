@@ -155,6 +155,7 @@ typedef struct GpuMma {
     int *bd_first;             /* TKC_WG_BACKDEFER: a key loop's first single wgmma DOT -> the
                                 * loop's last one, waited for by the first's wait of the
                                 * next iteration (gpu_mma.c bd_plan), or 0 */
+    bool producing;            /* emitting the key producer's wait for an empty stage */
     bool *bd_set;              /* that last DOT's VAR_SET, done after that wait instead */
     int64_t *res_e;            /* resident operands in wgmma's swizzled layout: its width
                                 * (gpu_wg_width), else 0 (rows padded for ldmatrix) */

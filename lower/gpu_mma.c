@@ -2106,7 +2106,8 @@ static void mb_filled(GpuMma *m, GpuPipe *p, PirExpr *slot)
     pir_asm_stmt(F, CUR, PA_MBAR_ARRIVE)->in[0] = ref(m, b);
 }
 
-/* An mbarrier wait into block b.  TKC_MBAR_SUSPEND=N (ns; 0: off): with
+/* An mbarrier wait into block b.  TKC_MBAR_SUSPEND=N (ns; 0: off;
+ * TKC_MBAR_SUSPEND_P=N: only the key producer's waits for empty stages): with
  * try_wait's suspend-time hint, so that a thread whose phase has not
  * completed sleeps until it does instead of coming back to spin (CUTLASS's
  * barriers pass 10 ms).  Nsight Compute, H100, sdpa_bf16 D=128 B=4 H=16
@@ -2118,10 +2119,15 @@ static void mb_filled(GpuMma *m, GpuPipe *p, PirExpr *slot)
  * none, D=128 547.5 / 551.3 vs 544.2 TFLOP/s, causal 459.8 / 460.4 vs
  * 456.5, D=64 457.8 / 456.9 vs 472.7 (the first build timed reads high
  * there), matmul_bf16 0.984 vs 0.987 of cuBLAS at 4096^3
- * (doc/bench/h100-s16-g4.log): noise, so off. */
+ * (doc/bench/h100-s16-g4.log): noise, so off.  H200, 192 x 128 blocks
+ * (three consumer warpgroups), 10 interleaved rounds: the hint on the
+ * producer's waits alone 0.916 / 0.914 / 0.912 of cuDNN at 200 / 1000 /
+ * 20000 ns, on every wait 0.903, vs 0.947 without (doc/bench/
+ * h200-s28-s1.log). */
 static PirStmt *mbar_wait(GpuMma *m, PirBlock *b)
 {
-    int ns = tkc_knob("TKC_MBAR_SUSPEND", 0);
+    int ns = m->producing ? tkc_knob("TKC_MBAR_SUSPEND_P", tkc_knob("TKC_MBAR_SUSPEND", 0))
+                          : tkc_knob("TKC_MBAR_SUSPEND", 0);
     PirStmt *w = pir_asm_stmt(F, b, ns > 0 ? PA_MBAR_WAIT_S : PA_MBAR_WAIT);
     if (ns > 0)
         w->in[2] = pir_int(F, PT_U32, ns);
@@ -3510,7 +3516,9 @@ void gpu_mma_kw_produce(GpuMma *m, int i, PirExpr *lo, PirExpr *hi, PirExpr *ste
     const Instr *loop = I(m, p->lv)->parent->owner;
     PirExpr *kn;
     PirLocal *cur = stage_walk(m, p, lo, hi, step, &kn);
+    m->producing = true;               /* (TKC_MBAR_SUSPEND_P) */
     mb_wait(m, m->kw_pe, kw_empty(m, p, ref(m, cur)), ref(m, cur));   /* the consumers released it */
+    m->producing = false;
     PirLocal *c = gpu_bind(m->e, p->lv, let(m, "kn", kn));
     gpu_ws_scalars(m->e, loop, true);
     PirLocal *at = let(m, "st", add(m, ci(m, key_at(m, p)), mul(m, ref(m, cur), ci(m, p->stage))));

@@ -50,6 +50,7 @@ static const struct {
     { "TKC_KW_HEAD", "1: the consumers of a producer-fed key loop (TKC_KEY_WS) wait for all of a stage's loads at the head of their iteration, not each right before the dot that reads it (gpu_mma.c, kw_head)" },
     { "TKC_KEY_SKEW", "1: a key loop's TMA stages guarded by a named barrier that warpgroup 0 waits at and warpgroup 1 only arrives at, instead of the block barrier (the warpgroups may drift an iteration apart)" },
     { "TKC_KEY_STAGES", "the key loop pipeline's stages when the kernel sets none" },
+    { "TKC_MBAR_SUSPEND_P", "N > 0: TKC_MBAR_SUSPEND for the key producer's waits for empty stages only" },
     { "TKC_MBAR_SUSPEND", "N > 0: mbarrier waits pass try_wait a suspend-time hint of N ns (a waiting thread sleeps until the phase completes instead of spinning; gpu_mma.c mbar_wait)" },
     { "TKC_MIN_CTAS", "N > 1: blocks per SM asked of the register allocator (0/1: none)" },
     { "TKC_MMA", "0: dot never on tensor cores" },
