@@ -7,6 +7,7 @@
  *
  *   -DTK_HEADER='"sdpa_bf16.h"'                       tkb_sdpa: sdpa_bf16_cuda
  *   -DTK_HEADER='"sdpa_relpos_bf16.h"' -DKIND_RELPOS  tkb_relpos: sdpa_relpos_bf16_cuda
+ *   -DTK_HEADER='"sdpa.h"' -DKIND_F32                 tkb_sdpa: sdpa_cuda (f32)
  *
  * Tensors are device addresses (torch's data_ptr()), strides in elements as
  * torch's stride() gives them, 4 per tensor in the kernel's parameter order.
@@ -31,6 +32,15 @@ int tkb_relpos(uint64_t q, uint64_t k, uint64_t v, uint64_t rel_h, uint64_t rel_
                                  st[5], st[6], st[7], st[8], st[9], st[10], st[11], st[12], st[13],
                                  st[14], st[15], st[16], st[17], st[18], st[19], st[20], st[21],
                                  st[22], st[23], stream);
+}
+#elif defined(KIND_F32)
+/* st: q, k, v, o: 16 strides. */
+int tkb_sdpa(uint64_t q, uint64_t k, uint64_t v, uint64_t o, float scale, int64_t B, int64_t H,
+             int64_t S, int64_t T, const int64_t *st, void *stream)
+{
+    return sdpa_cuda(P(const float, q), P(const float, k), P(const float, v), P(float, o), scale, B, H,
+                     S, T, st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7], st[8], st[9], st[10],
+                     st[11], st[12], st[13], st[14], st[15], stream);
 }
 #else
 /* st: q, k, v, o: 16 strides. */
