@@ -88,6 +88,8 @@ struct GL {
     int *pos, *end;
     bool *live, *recomp, *shared;
     bool *reload;            /* loads of read-only tensors, reread where needed */
+    bool *spad;              /* rank-2 tiles kept in shared memory with a row of one element
+                              * more (plan_dot_reads: read down their columns) */
     bool *kept;              /* I64 tiles kept for a loop, set through PA_OPAQUE64 (plan_recomp) */
     int *pre;                /* run operands read from their prefetch (the current run) */
     int *use_end;            /* shared values: last position of a read */
@@ -622,6 +624,36 @@ static void plan_vectors(GL *e)
     }
 }
 
+/* A dot off the tensor cores (emit_dot: per k, every result element of a
+ * thread reads its A row's and B column's element) reads a loaded operand
+ * through shared memory, not again from global memory (reload): there
+ * each read is a masked 64-bit address computation and a load per FMA.
+ * H200, stdlib's f32 sdpa B=4 H=16 S=T=2048 D=64 at 64 x 64 blocks: 42.9
+ * ms reloading (doc/bench/h200-s28-f32.log).  TKC_DOT_RELOAD=1: as
+ * before; TKC_DOT_PAD=0: no padded rows for B = trans(x). */
+static void plan_dot_reads(GL *e)
+{
+    if (tkc_knob("TKC_DOT_RELOAD", 0) == 1)
+        return;
+    for (int v = 1; v < e->n; v++) {
+        const Instr *in = I(e, v);
+        if (in->op != OP_DOT || !e->live[v] || (e->mma.on && e->mma.on[v]) || in->ty.rank != 2)
+            continue;
+        for (int j = 0; j < 2; j++) {
+            int b = view_base(e, in->args[j]);
+            if (I(e, b)->op == OP_LOAD && in->ty.dim[1 - j] > 1)   /* reused by the other dim */
+                e->reload[b] = false;
+            /* B = trans(x): a warp's lanes read along x's columns, rows of
+             * x apart: with x's rows a multiple of 32 banks long they would
+             * all hit one bank */
+            const Instr *x = I(e, in->args[j]);
+            if (j == 1 && x->op == OP_TRANS && ty(e, b)->rank == 2 && ty(e, b)->dim[1] % 32 == 0
+                && tkc_knob("TKC_DOT_PAD", 1))
+                e->spad[b] = true;
+        }
+    }
+}
+
 /* Where a read of v by the current instruction happens, seen from v's
  * block: a read inside a nested loop lasts to the end of that loop. */
 static void note_use(GL *e, int v)
@@ -653,7 +685,8 @@ static void plan_smem(GL *e)
             ;
         if (v >= e->n)
             continue;
-        int64_t size = (tty_numel(ty(e, v)) * elem_bytes(ty(e, v)->dt) + 15) / 16 * 16;
+        int64_t size = ((tty_numel(ty(e, v)) + (e->spad[v] ? ty(e, v)->dim[0] : 0)) * elem_bytes(ty(e, v)->dt)
+                        + 15) / 16 * 16;
         int64_t off = base;
         for (bool moved = true; moved;) {
             moved = false;
@@ -1224,6 +1257,15 @@ static PirExpr *join_lin(GL *e, const Idx *ix, const TTy *t)
     return r ? r : gpu_i(e, 0);
 }
 
+/* Tile v's element ix in its shared buffer (a padded row: spad). */
+static PirExpr *shared_lin(GL *e, int v, const Idx *ix)
+{
+    const TTy *t = ty(e, v);
+    if (!e->spad[v])
+        return join_lin(e, ix, t);
+    return gpu_add(e, gpu_mul(e, ix->d[0], gpu_i(e, t->dim[1] + 1)), ix->d[1]);
+}
+
 static Idx split_lin(GL *e, PirExpr *lin, const TTy *t, bool ident)
 {
     Idx r = { .rank = t->rank, .ident = ident };
@@ -1371,7 +1413,7 @@ static PirExpr *rd(GL *e, int v, Idx ix)
         e->shared[v] = true;
         note_use(e, v);
     }
-    return pir_load(F, sbuf(e, v, join_lin(e, &ix, &in->ty)), NULL, NULL);
+    return pir_load(F, sbuf(e, v, shared_lin(e, v, &ix)), NULL, NULL);
 }
 
 static PirExpr *scalar(GL *e, int v)
@@ -1529,11 +1571,15 @@ static void write_shared(GL *e, int v)
         Idx ix = { .rank = t->rank };
         for (int d = 0; d < t->rank; d++)
             ix.d[d] = pir_ref(F, e->ln.i[d]);
-        pir_store(F, gpu_cur(e), sbuf(e, v, join_lin(e, &ix, t)), pir_elem(F, e->val[v], e->kx));
+        pir_store(F, gpu_cur(e), sbuf(e, v, shared_lin(e, v, &ix)), pir_elem(F, e->val[v], e->kx));
         close_lay(e, depth);
     } else {
         open_lane(e, t);
-        pir_store(F, gpu_cur(e), sbuf(e, v, pir_ref(F, e->ln.f)), pir_elem(F, e->val[v], e->kx));
+        Idx ix = { .rank = t->rank };
+        for (int d = 0; d < t->rank; d++)
+            ix.d[d] = pir_ref(F, e->ln.i[d]);
+        pir_store(F, gpu_cur(e), sbuf(e, v, e->spad[v] ? shared_lin(e, v, &ix) : pir_ref(F, e->ln.f)),
+                  pir_elem(F, e->val[v], e->kx));
         close_lane(e, t);
     }
     pir_barrier(F, gpu_cur(e));
@@ -4365,6 +4411,7 @@ PirFunc *gpu_lower(TirKernel *k, Diag *d)
     e.recomp = arena_alloc(e.a, (size_t)n);
     e.shared = arena_alloc(e.a, (size_t)n);
     e.reload = arena_alloc(e.a, (size_t)n);
+    e.spad = arena_alloc(e.a, (size_t)n);
     e.kept = arena_alloc(e.a, (size_t)n);
     e.pre = arena_alloc(e.a, sizeof(int) * (size_t)n);
     e.pidx = arena_alloc(e.a, sizeof(int) * (size_t)(e.ki->nparams + 1));
@@ -4380,6 +4427,7 @@ PirFunc *gpu_lower(TirKernel *k, Diag *d)
     e.mma = (GpuMma){ .k = k, .a = e.a, .T = e.T, .V = e.V, .live = e.live, .e = &e, .kw_done = -1,
                       .rows = has_row_reduce(&e) };
     gpu_mma_plan(&e.mma);
+    plan_dot_reads(&e);
     plan_layouts(&e);
     plan_packed(&e);
     plan_early(&e);

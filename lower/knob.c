@@ -100,6 +100,8 @@ static const struct {
     { "TKC_WGDT_AN", "0: a tf32 K loop dot(trans(load(y)), trans(load(x))) (c^T = b^T a^T: stdlib matmul_tf32) runs on mma.sync, not on wgmma with y staged N-major and wgmma's A loaded from it into registers (gpu_wgdt.c, \"N-major A\")" },
     { "TKC_WG_LB", "1: the TMA version's K loop reuses a stage after the wait for the MMAs before it, copies S - 1 ahead, its block barrier after that wait (lb_plan)" },
     { "TKC_WG_PAIR", "1: a single wgmma dot followed in its block by another that does not read it is waited for after that one's commit (wait_group 1), not on its own (sdpa_tc at D >= 128); default: where the warpgroups take turns in producer-fed loops (gpu_mma.c fa3_plan); 0: never" },
+    { "TKC_DOT_RELOAD", "1: a dot off the tensor cores reads its loaded operands again from global memory at every k (reload), not through shared memory" },
+    { "TKC_DOT_PAD", "0: the x of a dot's B = trans(x) off the tensor cores kept in shared memory without a padding element per row" },
     { "TKC_KEY_LATE", "1: a key loop's head barrier and TMA copies after its first wgmma dot's commit, not before its issue" },
     { "TKC_WG_BACKDEFER", "1: a key loop's last single wgmma dot (p v) waited for by the next iteration's first dot's wait (and after the loop); the stage's barrier and copies after that wait" },
     { "TKC_WG_DEFER", "1: a single wgmma dot waited for before the first instruction of its block that reads it (or holds blocks, or at the block end), not right after its commit" },
