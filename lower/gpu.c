@@ -90,6 +90,7 @@ struct GL {
     bool *reload;            /* loads of read-only tensors, reread where needed */
     bool *spad;              /* rank-2 tiles kept in shared memory with a row of one element
                               * more (plan_dot_reads: read down their columns) */
+    bool dot_staged;         /* plan_dot_reads took some load off reload */
     bool *kept;              /* I64 tiles kept for a loop, set through PA_OPAQUE64 (plan_recomp) */
     int *pre;                /* run operands read from their prefetch (the current run) */
     int *use_end;            /* shared values: last position of a read */
@@ -629,11 +630,13 @@ static void plan_vectors(GL *e)
  * through shared memory, not again from global memory (reload): there
  * each read is a masked 64-bit address computation and a load per FMA.
  * H200, stdlib's f32 sdpa B=4 H=16 S=T=2048 D=64 at 64 x 64 blocks: 42.9
- * ms reloading (doc/bench/h200-s28-f32.log).  TKC_DOT_RELOAD=1: as
- * before; TKC_DOT_PAD=0: no padded rows for B = trans(x). */
+ * ms reloading (doc/bench/h200-s28-f32.log), 4.70 ms so (h200-s28-f2.log).
+ * Where those copies keep the kernel's shared memory from fitting --arch,
+ * gpu_lower lowers it again without them (TirKernel.dot_reload).
+ * TKC_DOT_RELOAD=1: never; TKC_DOT_PAD=0: no padded rows for B = trans(x). */
 static void plan_dot_reads(GL *e)
 {
-    if (tkc_knob("TKC_DOT_RELOAD", 0) == 1)
+    if (tkc_knob("TKC_DOT_RELOAD", 0) == 1 || e->k->dot_reload)
         return;
     for (int v = 1; v < e->n; v++) {
         const Instr *in = I(e, v);
@@ -641,8 +644,10 @@ static void plan_dot_reads(GL *e)
             continue;
         for (int j = 0; j < 2; j++) {
             int b = view_base(e, in->args[j]);
-            if (I(e, b)->op == OP_LOAD && in->ty.dim[1 - j] > 1)   /* reused by the other dim */
+            if (I(e, b)->op == OP_LOAD && in->ty.dim[1 - j] > 1 && e->reload[b]) {  /* reused by the other dim */
                 e->reload[b] = false;
+                e->dot_staged = true;
+            }
             /* B = trans(x): a warp's lanes read along x's columns, rows of
              * x apart: with x's rows a multiple of 32 banks long they would
              * all hit one bank */
@@ -4498,6 +4503,12 @@ PirFunc *gpu_lower(TirKernel *k, Diag *d)
      * sdpa_relpos_bf16's 18 KB f32 copy of o left 3 programs per SM of the
      * 4 it asks for (61.5 KB each; 43 KB without it, 2 stages).
      * TKC_FIT_EPI=0: not; 2: every kernel with epi_frag. */
+    if (e.ok && e.dot_staged && k->smem_max > 0 && e.smem > k->smem_max) {
+        k->dot_reload = true;             /* plan_dot_reads' copies do not fit */
+        PirFunc *f = gpu_lower(k, d);
+        k->dot_reload = false;
+        return f;
+    }
     int fit_epi = tkc_knob("TKC_FIT_EPI", 1);
     if (e.ok && !k->epi_frag
         && (fit_epi == 2 || (fit_epi == 1 && k->blocks > 1 && k->smem_max > 0

@@ -103,6 +103,11 @@ typedef struct TirKernel {
      * where the block-layout copy keeps `blocks` copies of the kernel's
      * shared memory from fitting (TKC_FIT_EPI). */
     bool epi_frag;
+    /* GPU targets: dots off the tensor cores read their loaded operands
+     * again from global memory at every k instead of through shared memory
+     * (lower/gpu.c, plan_dot_reads); set by gpu_lower where those copies
+     * keep the kernel's shared memory from fitting --arch. */
+    bool dot_reload;
     /* GPU targets, kernels whose K loops copy by TMA: which version the
      * lowering builds (the target sets it; gpu_mma_kernel_head).  0: one
      * kernel that tests its tk_tma parameter; 1: the kernel for tensors with

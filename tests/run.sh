@@ -458,6 +458,16 @@ test_cli() {
             fi
         fi
     fi
+    # a dot off the tensor cores (f32) reads its loaded operands through
+    # shared memory, trans(b)'s rows padded (lower/gpu.c plan_dot_reads);
+    # where those copies would not fit --arch's shared memory the kernel
+    # still compiles, reading them from global memory again
+    printf 'kernel dd(a: f32[M, K], b: f32[N, K], c: f32[M, N]) grid(cdiv(M, 64), cdiv(N, 64)) {\n    let rm = program_id(0) * 64 + arange(64);\n    let rn = program_id(1) * 64 + arange(64);\n    let rk = arange(64);\n    store(c[rm, rn], dot(load(a[rm, rk]), trans(load(b[rn, rk]))));\n}\n' >"$d/dotsm.tk"
+    cli_case dot_shared 0 -- "$d/dotsm.tk" --target=cuda --emit=cuda &&
+        { cli_has "$d/dot_shared.out" "* 65) +" && cli_pass dot_shared || cli_fail dot_shared "no padded shared-memory read of trans(b)"; }
+    sed 's/64/256/g' "$d/dotsm.tk" >"$d/dotbig.tk"
+    cli_case dot_shared_big 0 -- "$d/dotbig.tk" --target=cuda --emit=cuda &&
+        { ! cli_has "$d/dot_shared_big.out" "* 257) +" && cli_pass dot_shared_big || cli_fail dot_shared_big "1 MB of operands in shared memory"; }
     for e in tokens ast tir c pir; do
         cli_case "emit_$e" 0 -- "$k" --target=c --emit=$e &&
             { [ -s "$d/emit_$e.out" ] && cli_pass "emit_$e" || cli_fail "emit_$e" "--emit=$e printed nothing"; }
