@@ -152,11 +152,10 @@ typedef struct GpuMma {
     int defer_in[8];           /* their accumulator operands (args[2]) */
     PirLocal *defer_acc[8];    /* and their accumulators */
     int defer_nacc[8];
-    int *bd_first;             /* TKC_WG_BACKDEFER: a key loop's first single wgmma DOT -> the
-                                * loop's last one, waited for by the first's wait of the
-                                * next iteration (gpu_mma.c bd_plan), or 0 */
     bool producing;            /* emitting the key producer's wait for an empty stage */
-    bool *bd_set;              /* that last DOT's VAR_SET, done after that wait instead */
+    bool *bd_set;              /* TKC_WG_BACKDEFER: the VAR_SET of a key loop's last single
+                                * wgmma DOT, done after the next iteration's first DOT's wait
+                                * instead (gpu_mma.c bd_plan) */
     int64_t *res_e;            /* resident operands in wgmma's swizzled layout: its width
                                 * (gpu_wg_width), else 0 (rows padded for ldmatrix) */
     int64_t *early_e;          /* the same for the early region's operands */

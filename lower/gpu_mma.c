@@ -166,7 +166,7 @@ typedef struct GpuPipe {
     /* TKC_WG_BACKDEFER (bd_plan): the loop's last dot (0: none), its
      * VAR_SET, its accumulators (declared before the loop, set to the
      * var's value there) and their number */
-    int bd, bd_set, bd_nacc;
+    int bd, bd_first, bd_set, bd_nacc;  /* (bd_first: the loop's first dot, whose wait covers it) */
     PirLocal *bd_acc;
     int li;                    /* TKC_KEY_LATE (li_plan): the dot after whose commit the
                                 * head's barrier and copies come, or 0 */
@@ -482,6 +482,15 @@ static void plan_chain(GpuMma *m, const int *uses)
  * 528.4 vs 563.5 TFLOP/s, causal 460.0 vs 479.0 (cuDNN 636.6 / 525.9;
  * doc/bench/h100-s19-e4.log): 32 more moves a block (p's registers
  * rotate) and the two warpgroups' turns already hide the softmax. */
+/* Is single wgmma dot v the outer dot of a chain (plan_chain)? */
+static bool chain_outer(const GpuMma *m, int v)
+{
+    for (int u = 1; u < m->k->instrs.n; u++)
+        if (m->chain[u] == v)
+            return true;
+    return false;
+}
+
 static void plan_pair(GpuMma *m)
 {
     int n = m->k->instrs.n;
@@ -503,10 +512,8 @@ static void plan_pair(GpuMma *m)
                 break;
             if (x->op != OP_DOT || !m->on[x->id])
                 continue;
-            bool outer = false;            /* the outer dot of a chain: its group is two */
-            for (int v = 1; v < n; v++)
-                outer |= m->chain[v] == x->id;
-            if (m->wgd[x->id] && m->live[x->id] && !m->chain[x->id] && !outer)
+            /* (the outer dot of a chain: its group is two) */
+            if (m->wgd[x->id] && m->live[x->id] && !m->chain[x->id] && !chain_outer(m, x->id))
                 m->pair[u] = x->id;
             break;
         }
@@ -591,7 +598,6 @@ void gpu_mma_plan(GpuMma *m)
     m->pair = arena_alloc(m->a, sizeof(int) * ((size_t)n + 1));
     m->pair_acc = arena_alloc(m->a, sizeof(PirLocal *) * ((size_t)n + 1));
     m->pair_nacc = arena_alloc(m->a, sizeof(int) * ((size_t)n + 1));
-    m->bd_first = arena_alloc(m->a, sizeof(int) * ((size_t)n + 1));
     m->bd_set = arena_alloc(m->a, (size_t)n + 1);
     if (!tkc_knob("TKC_MMA", 1))
         return;
@@ -1511,6 +1517,13 @@ static GpuPipe *pipe_of(const GpuMma *m, const Instr *dot)
     return p && p->dot == dot->id ? p : NULL;
 }
 
+/* The pipeline of the innermost loop around in, or NULL. */
+static GpuPipe *loop_pipe(const GpuMma *m, const Instr *in)
+{
+    const Instr *loop = tir_loop_of(in);
+    return loop && m->pipe ? m->pipe[loop->id] : NULL;
+}
+
 int64_t gpu_mma_key_area_at(const GpuMma *m, int64_t *end)
 {
     if (m->key_end < 0 || m->key_area <= 0)
@@ -2166,11 +2179,8 @@ void gpu_mma_loop_pre(GpuMma *m, const Instr *loop, PirExpr *lo, PirExpr *hi, Pi
             p->bd_nacc = g.NI * 4;
             bd_copy(m, x, p->bd_acc);         /* acc = dd before the first dot is a no-op */
         } else {
-            for (int u = 1; u < m->k->instrs.n; u++)
-                if (m->bd_first[u] == p->bd)
-                    m->bd_first[u] = 0;
             m->bd_set[p->bd_set] = false;
-            p->bd = p->bd_set = 0;
+            p->bd = p->bd_first = p->bd_set = 0;
         }
     }
     if (p->tma)                        /* earlier generic accesses before TMA's writes */
@@ -3171,12 +3181,18 @@ static bool block_reads_var(const GpuMma *m, const TBlock *b, int from, int x)
     return false;
 }
 
-static bool chain_outer(const GpuMma *m, int v)
+/* A key loop's TMA pipeline guarded by the block barrier at its head,
+ * copies issued there (what bd_plan and li_plan rearrange). */
+static bool head_guarded(const GpuMma *m, const GpuPipe *p, const Instr *loop)
 {
-    for (int u = 1; u < m->k->instrs.n; u++)
-        if (m->chain[u] == v)
-            return true;
-    return false;
+    return p && p->nld && p->tma && !p->mb && !p->kw && !p->ws && !p->lb && !p->late && !key_skew(m, p)
+           && loop->blocks[0];
+}
+
+/* A single wgmma dot waited for on its own (not fused, chained or paired). */
+static bool lone_dot(const GpuMma *m, int u)
+{
+    return !m->fused[u] && !m->chain[u] && !chain_outer(m, u) && !m->pair[u];
 }
 
 static void bd_plan(GpuMma *m)
@@ -3186,11 +3202,9 @@ static void bd_plan(GpuMma *m)
     int *uses = NULL;
     for (int v = 1; v < m->k->instrs.n; v++) {
         GpuPipe *p = m->pipe[v];
-        const Instr *loop = I(m, v);
-        if (!p || !p->nld || !p->tma || p->mb || p->kw || p->ws || p->lb || p->late
-            || key_skew(m, p) || !loop->blocks[0])
+        if (!head_guarded(m, p, I(m, v)))
             continue;
-        const TBlock *b = loop->blocks[0];
+        const TBlock *b = I(m, v)->blocks[0];
         int f = -1, l = -1;                  /* positions in the body */
         for (int i = 0; i < b->ins.n; i++) {
             int u = b->ins.v[i];
@@ -3203,8 +3217,7 @@ static void bd_plan(GpuMma *m)
         if (f < 0 || l <= f)
             continue;
         int fu = b->ins.v[f], lu = b->ins.v[l];
-        if (m->fused[fu] || m->chain[fu] || chain_outer(m, fu) || m->pair[fu]
-            || m->fused[lu] || m->chain[lu] || chain_outer(m, lu) || m->pair[lu])
+        if (!lone_dot(m, fu) || !lone_dot(m, lu))
             continue;
         if (!uses)
             uses = tir_use_counts(m->k);
@@ -3225,8 +3238,8 @@ static void bd_plan(GpuMma *m)
         if (early || block_reads_var(m, b, si + 1, x))
             continue;
         p->bd = lu;
+        p->bd_first = fu;
         p->bd_set = set->id;
-        m->bd_first[fu] = lu;
         m->bd_set[set->id] = true;
     }
 }
@@ -3248,15 +3261,13 @@ static void li_plan(GpuMma *m)
         return;
     for (int v = 1; v < m->k->instrs.n; v++) {
         GpuPipe *p = m->pipe[v];
-        const Instr *loop = I(m, v);
-        if (!p || !p->nld || !p->tma || p->mb || p->kw || p->ws || p->lb || p->late || p->bd
-            || key_skew(m, p) || !loop->blocks[0])
+        if (!head_guarded(m, p, I(m, v)) || p->bd)
             continue;
-        const TBlock *b = loop->blocks[0];
+        const TBlock *b = I(m, v)->blocks[0];
         for (int i = 0; i < b->ins.n; i++) {
             int u = b->ins.v[i];
             if (I(m, u)->op == OP_DOT && m->wgd[u] && m->live[u]) {
-                if (!m->fused[u] && !m->chain[u] && !chain_outer(m, u) && !m->pair[u])
+                if (lone_dot(m, u))
                     p->li = u;
                 break;
             }
@@ -3266,8 +3277,7 @@ static void li_plan(GpuMma *m)
 
 static GpuPipe *li_pipe(const GpuMma *m, const Instr *dot)
 {
-    const Instr *loop = tir_loop_of(dot);
-    GpuPipe *p = loop && m->pipe ? m->pipe[loop->id] : NULL;
+    GpuPipe *p = loop_pipe(m, dot);
     return p && p->li == dot->id ? p : NULL;
 }
 
@@ -3288,8 +3298,7 @@ static void bd_settle(GpuMma *m, GpuPipe *p)
 /* The key pipeline whose loop's last dot is deferred so (bd_plan), around dot. */
 static GpuPipe *bd_pipe(const GpuMma *m, const Instr *dot)
 {
-    const Instr *loop = tir_loop_of(dot);
-    GpuPipe *p = loop && m->pipe ? m->pipe[loop->id] : NULL;
+    GpuPipe *p = loop_pipe(m, dot);
     return p && p->bd && p->bd_acc ? p : NULL;
 }
 
@@ -3297,8 +3306,7 @@ static GpuPipe *bd_pipe(const GpuMma *m, const Instr *dot)
  * its key loop's pipeline; NULL when no such pipeline copies v. */
 static PirExpr *key_stage(GpuMma *m, const Instr *dot, int v)
 {
-    const Instr *loop = tir_loop_of(dot);
-    GpuPipe *p = loop && m->pipe ? m->pipe[loop->id] : NULL;
+    GpuPipe *p = loop_pipe(m, dot);
     for (int i = 0; p && i < p->nld; i++)
         if (p->ld[i] == v) {
             if (p->kw && !p->kwh)             /* its copy landed (the dot runs once an iteration) */
@@ -3649,7 +3657,7 @@ static void pp_turn(GpuMma *m, bool own)
 static GpuPipe *pp_pipe(GpuMma *m, const Instr *in)
 {
     const Instr *loop = tir_loop_of(in);
-    GpuPipe *p = loop && m->pipe ? m->pipe[loop->id] : NULL;
+    GpuPipe *p = loop_pipe(m, in);
     if (!p || !(p->mb || p->kw) || !p->nld || m->T != 256 || !m->turns)
         return NULL;
     if (!p->pp_first) {
@@ -3826,7 +3834,7 @@ static bool wg_single(GpuMma *m, const Instr *in, const Grid *g)
     if (m->pair_acc[in->id])                  /* the earlier dot's group (plan_pair) */
         gpu_wg_wait(m, m->pair_acc[in->id], m->pair_nacc[in->id], 1);
     gpu_wg_wait(m, acc, g->NI * 4, 0);
-    if (bp && m->bd_first[in->id] == bp->bd) {    /* the loop's last dot of the iteration before */
+    if (bp && bp->bd_first == in->id) {       /* the loop's last dot of the iteration before */
         bd_settle(m, bp);
         pir_barrier(F, CUR);                  /* every thread is done with its stage */
         pipe_issue(m, bp, 0, 1);
