@@ -382,15 +382,20 @@ def run_relpos(path, what, B, NH, QH, QW, D=64):
         in_turns(timers, 4.0 * B * NH * (QH * QW) ** 2 * D, int(os.environ["ATTN_TURNS"]))
 
 
-path = sys.argv[1] if len(sys.argv) > 1 else "build/gpu-bench-attn/configs"
-print("torch %s, %s" % (torch.__version__, torch.cuda.get_device_name()))
-run_sdpa(path)
-# SAM ViT-B: 64x64 tokens in the global blocks; in the windowed ones 14x14
-# windows, 25 per image (64 padded to 70), so B * 25 of them.
-# ATTN_RELPOS=global|window picks one.
-shapes = os.environ.get("ATTN_RELPOS", "global window").split()
-if "global" in shapes:
-    run_relpos(path, "global", 8, 12, 64, 64)
-if "window" in shapes:
-    run_relpos(path, "windowed (14x14 windows)", 8 * 25, 12, 14, 14)
-sys.exit(1 if failed else 0)
+def main():
+    path = sys.argv[1] if len(sys.argv) > 1 else "build/gpu-bench-attn/configs"
+    print("torch %s, %s" % (torch.__version__, torch.cuda.get_device_name()))
+    run_sdpa(path)
+    # SAM ViT-B: 64x64 tokens in the global blocks; in the windowed ones 14x14
+    # windows, 25 per image (64 padded to 70), so B * 25 of them.
+    # ATTN_RELPOS=global|window picks one.
+    shapes = os.environ.get("ATTN_RELPOS", "global window").split()
+    if "global" in shapes:
+        run_relpos(path, "global", 8, 12, 64, 64)
+    if "window" in shapes:
+        run_relpos(path, "windowed (14x14 windows)", 8 * 25, 12, 14, 14)
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":   # (tests/gpu/s28/f32.py imports Tkc)
+    main()

@@ -2,38 +2,16 @@
 """tests/gpu/s28/f32.py LIB:LABEL ... — stdlib's f32 `sdpa` on the GPU at
 several block sizes (one bench_attn.c library each, built with -DKIND_F32
 by tests/gpu/s28/f32.sh): B=4 H=16 S=T=2048, D from the label, each
-checked against torch's f32 SDPA (math backend, float64 accumulation not
-needed at these tolerances) and timed in 10 interleaved rounds with CUDA
+checked against torch's SDPA in float64 and timed in 10 interleaved rounds with CUDA
 events next to torch's f32 SDPA (its default backend)."""
-import ctypes
 import statistics
 import sys
 
 import torch
 import torch.nn.functional as F
 
-
-
-class Tkc:
-    """A bench_attn.c library built with -DKIND_F32: tkb_sdpa -> sdpa_cuda."""
-
-    def __init__(self, path):
-        self.lib = ctypes.CDLL(path)
-        self.lib.tkb_error.restype = ctypes.c_char_p
-        i64, u64 = ctypes.c_int64, ctypes.c_uint64
-        self.fn = self.lib.tkb_sdpa
-        self.fn.argtypes = [u64] * 4 + [ctypes.c_float] + [i64] * 4 + [ctypes.POINTER(i64), ctypes.c_void_p]
-        self.fn.restype = ctypes.c_int
-
-    def sdpa(self, q, k, v, scale):
-        o = torch.empty_like(q)
-        ts = [q, k, v, o]
-        st = [x for t in ts for x in t.stride()]
-        r = self.fn(*[t.data_ptr() for t in ts], scale, *q.shape[:3], k.shape[2],
-                    (ctypes.c_int64 * 16)(*st), ctypes.c_void_p(torch.cuda.current_stream().cuda_stream))
-        if r != 0:
-            raise RuntimeError("tkc: status %d: %s" % (r, self.lib.tkb_error().decode()))
-        return o
+sys.path.insert(0, "tests/gpu")
+from bench_attn import Tkc  # noqa: E402  (its kind "sdpa": tkb_sdpa, which -DKIND_F32 builds)
 
 
 def timed(fn, reps=10):
@@ -60,7 +38,7 @@ def main():
         for path, label in libs:
             if int(label.split("_")[0][1:]) != d:
                 continue
-            t = Tkc(path)
+            t = Tkc(path, "sdpa")
             err = (t.sdpa(q, k, v, scale) - ref).abs().max().item()
             print("  tkc %-14s max err vs float64 %.1e%s" % (label, err, "" if err < 2e-3 else "  FAIL"))
             cands.append(("tkc " + label, (lambda t=t: t.sdpa(q, k, v, scale))))
