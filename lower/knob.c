@@ -27,6 +27,7 @@ static const struct {
     { "TKC_CL_SPLIT", "1: a pair shares an operand's copies of two or more boxes by each block issuing every other box of each iteration, not every other iteration's boxes (gpu_mma.c, \"pairs of blocks\")" },
     { "TKC_CLUSTER", "0: the launch option cluster = 2 changes nothing (gpu_mma.c, \"pairs of blocks\")" },
     { "TKC_RECOMP_HOIST", "K: an I64 tile of K or more recomputable ops (an offset such as b * s0 + h * s1 + rm * s2) defined outside a loop and read inside it is kept in registers, computed once (default 5; 0: every such tile recomputed at each read, in the loop too; gpu.c, plan_recomp)" },
+    { "TKC_VERSIONS", "0: a GPU kernel with two or more top-level ifs with loops whose conditions the launcher can compute is compiled whole only, not also once per such if (lower/version.c)" },
     { "TKC_SKIP_ONE", "1: a multiply x * r[:, None] of f32 tiles in the MMA fragments (flash attention's acc * alpha[:, None]) is skipped by each warp whose factors are all exactly 1 (a vote; gpu.c, flush_one)" },
     { "TKC_ROUND_F16W", "0: an f32 tile cast to f16 that only stores transposed from the fragments read is rounded by the plain round trip, not through PA_ROUND_F16W (gpu.c, op_expr)" },
     { "TKC_CAST_AT_STORE", "0: an f32 tile cast to f16 / bf16 that only stores of that type read (through views) is rounded where it is cast too, not only by the store (gpu.c, op_expr)" },

@@ -25,6 +25,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "tir.h"
 
@@ -371,4 +372,45 @@ void tir_print(FILE *out, const TirKernel *k)
     if (k->body)
         print_block(out, k, k->body, 1);
     fputs("}\n", out);
+}
+
+/* ---------------------------------------------------------------- clone */
+
+/* b's copy in c, whose instructions (copies of k's, same ids) get it as
+ * parent and their nested blocks copied too. */
+static TBlock *clone_block(TirKernel *c, const TBlock *b, Instr *owner)
+{
+    TBlock *nb = tir_block(c, owner);
+    for (int i = 0; i < b->ins.n; i++) {
+        Instr *in = c->instrs.v[b->ins.v[i]];
+        vec_push(c->arena, nb->ins, in->id);
+        in->parent = nb;
+        for (int j = 0; j < 2; j++)
+            if (in->blocks[j])
+                in->blocks[j] = clone_block(c, in->blocks[j], in);
+    }
+    return nb;
+}
+
+TirKernel *tir_clone(const TirKernel *k, const char *name)
+{
+    TirKernel *c = arena_alloc(k->arena, sizeof *c);
+    *c = *k;
+    c->name = name;
+    memset(&c->instrs, 0, sizeof c->instrs);
+    memset(&c->requires, 0, sizeof c->requires);
+    memset(&c->vars, 0, sizeof c->vars);
+    for (int i = 0; i < k->instrs.n; i++) {
+        Instr *in = arena_alloc(k->arena, sizeof *in);
+        *in = *k->instrs.v[i];
+        vec_push(c->arena, c->instrs, in);
+    }
+    for (int i = 0; i < k->requires.n; i++)
+        vec_push(c->arena, c->requires, k->requires.v[i]);
+    for (int i = 0; i < k->vars.n; i++)
+        vec_push(c->arena, c->vars, k->vars.v[i]);
+    /* instructions no block holds any more (removed by passes) keep k's
+     * blocks, as they do in k: nothing reaches them */
+    c->body = clone_block(c, k->body, NULL);
+    return c;
 }

@@ -127,6 +127,21 @@ void tir_set_debug(bool on);
 /* Set k's launch options from values per LaunchOpt (-1: the target's choice). */
 void tir_launch(TirKernel *k, const int64_t *v);
 
+/* A copy of k named name (same ids; its own blocks and instructions). */
+TirKernel *tir_clone(const TirKernel *k, const char *name);
+/* lower/version.c: the versions of a GPU kernel by its top-level ifs whose
+ * conditions the launcher can compute (cond[i], values of k's head, ncond
+ * of them), where two or more of those ifs hold a loop: k[j - 1] is version
+ * j, the kernel with the condition of the if of ver[i] == j true and every
+ * other cond[i] false, folded (ver[i] == 0: an if without a loop, never
+ * true in a version).  False (n == 0): none. */
+typedef struct TirVersions {
+    int n, ncond;
+    struct TirKernel **k;
+    int *cond, *ver;
+} TirVersions;
+bool tir_versions(TirKernel *k, TirVersions *v);
+
 /* lower/pipeline.c: the pass list.  dump: print the IR after each pass
  * whose name is in it (e.g. "fold,cse"), or after all with "all". */
 void tir_optimize(TirKernel *k, const char *dump, FILE *log);

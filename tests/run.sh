@@ -468,6 +468,14 @@ test_cli() {
     sed 's/64/256/g' "$d/dotsm.tk" >"$d/dotbig.tk"
     cli_case dot_shared_big 0 -- "$d/dotbig.tk" --target=cuda --emit=cuda &&
         { ! cli_has "$d/dot_shared_big.out" "* 257) +" && cli_pass dot_shared_big || cli_fail dot_shared_big "1 MB of operands in shared memory"; }
+    # a kernel of two paths chosen by its arguments is also compiled once
+    # per path (lower/version.c); TKC_VERSIONS=0 compiles it whole only
+    cli_case versions 0 -- tests/run/paths.tk --target=cuda --emit=cuda &&
+        { cli_has "$d/versions.out" "paths__v2(" && cli_pass versions || cli_fail versions "no version paths__v2"; }
+    TKC_VERSIONS=0; export TKC_VERSIONS
+    cli_case versions_off 0 -- tests/run/paths.tk --target=cuda --emit=cuda &&
+        { ! cli_has "$d/versions_off.out" "paths__v1(" && cli_pass versions_off || cli_fail versions_off "TKC_VERSIONS=0 still made versions"; }
+    unset TKC_VERSIONS
     for e in tokens ast tir c pir; do
         cli_case "emit_$e" 0 -- "$k" --target=c --emit=$e &&
             { [ -s "$d/emit_$e.out" ] && cli_pass "emit_$e" || cli_fail "emit_$e" "--emit=$e printed nothing"; }

@@ -194,6 +194,55 @@ bool cuda_emit_check(Buf *o, TirKernel *k, const HostNames *hn, Diag *d)
     return true;
 }
 
+static void version_need(const TirKernel *k, int v, bool *need)
+{
+    if (v <= 0 || v >= k->instrs.n || need[v])
+        return;
+    need[v] = true;
+    for (int j = 0; j < k->instrs.v[v]->nargs; j++)
+        version_need(k, k->instrs.v[v]->args[j], need);
+}
+
+bool cuda_emit_version(Buf *o, TirKernel *k, const HostNames *hn, const TirVersions *v, Diag *d)
+{
+    CK c = { .k = k, .ki = k->info, .hn = hn, .a = k->arena, .o = o, .d = d, .ok = true };
+    Arena *a = c.a;
+    const KernelInfo *ki = c.ki;
+    char *params = args_list(a, ki, hn, true, false);
+    buf_printf(o, "/* %s's version for these arguments: j where of its top-level ifs whose\n"
+                  " * conditions are computed here only version j's holds, else 0, the whole\n"
+                  " * kernel (tkc's lower/version.c) */\n", k->name);
+    buf_printf(o, "static TK_UNUSED int %s__version(%s)\n{\n", k->name, *params ? params : "void");
+    for (int i = 0; i < ki->nparams; i++) {
+        out(&c, "(void)%s;", hn->pname[i]);
+        for (int j = 0; hn->sname[i] && j < ki->params[i].rank; j++)
+            out(&c, "(void)%s;", hn->sname[i][j]);
+    }
+    for (int i = 0; i < ki->ndims; i++)
+        if (!ki->dims[i].specialized)
+            out(&c, "(void)%s;", hn->dname[i]);
+    bool *need = arena_alloc(a, (size_t)k->instrs.n);
+    for (int j = 0; j < v->ncond; j++)
+        version_need(k, v->cond[j], need);
+    for (int i = 0; i < k->body->ins.n && c.ok; i++) {
+        const Instr *in = k->instrs.v[k->body->ins.v[i]];
+        if (need[in->id])
+            head_instr(&c, in);
+    }
+    if (!c.ok)
+        return false;
+    out(&c, "int tk_n = 0, tk_j = 0;");
+    for (int j = 0; j < v->ncond; j++) {
+        if (v->ver[j])
+            out(&c, "if (%s)\n        tk_n++, tk_j = %d;", head_val(&c, v->cond[j]), v->ver[j]);
+        else
+            out(&c, "if (%s)\n        tk_n++;", head_val(&c, v->cond[j]));
+    }
+    out(&c, "return tk_n == 1 ? tk_j : 0;");
+    buf_printf(o, "}\n\n");
+    return true;
+}
+
 char *cuda_extent(Arena *a, TirKernel *k, const HostNames *hn, int i)
 {
     const ParamInfo *p = &k->info->params[i];

@@ -50,6 +50,10 @@ HostNames cuda_host_names(Arena *a, const KernelInfo *ki);
 /* static tk_status NAME__check(<params>, int64_t tk_grid[3]): argument
  * checks, requires and the grid (targets/args.c, as the C target's). */
 bool cuda_emit_check(Buf *out, TirKernel *k, const HostNames *hn, Diag *d);
+/* static int NAME__version(<params>): which of the kernel's versions runs
+ * (lower/version.c): j where of the conditions v->cond[] (head values) only
+ * the one of version j holds, else 0 (the whole kernel). */
+bool cuda_emit_version(Buf *out, TirKernel *k, const HostNames *hn, const TirVersions *v, Diag *d);
 /* The tensor's extent in elements (max offset + 1, or 0), as a C expression
  * valid after NAME__check succeeded. */
 char *cuda_extent(Arena *a, TirKernel *k, const HostNames *hn, int param);

@@ -782,9 +782,11 @@ static void emit_unpack(HE *h, TirKernel *k, const CudaKernel *ck, const HostNam
                        t, k->name, t);
 }
 
-/* NAME_cuda: kernel `index` of the module, or its NAME__nomap version
- * (all[ck->alt]) when the tensors got no tensor maps. */
-static void emit_launcher(HE *h, TirKernel *k, int index, const CudaKernel *all, const HostNames *hn)
+/* NAME<suffix> (NAME_cuda, or a version's NAME__vJ_cuda): kernel `index`
+ * of the module, or its NAME__nomap version (all[ck->alt]) when the tensors
+ * got no tensor maps. */
+static void emit_launcher(HE *h, TirKernel *k, int index, const CudaKernel *all, const HostNames *hn,
+                          const char *suffix)
 {
     const CudaKernel *ck = &all[index], *alt = ck->alt >= 0 ? &all[ck->alt] : NULL;
     Arena *a = h->a;
@@ -792,7 +794,7 @@ static void emit_launcher(HE *h, TirKernel *k, int index, const CudaKernel *all,
     const KernelInfo *ki = k->info;
     char *decl = args_list(a, ki, hn, true, false), *args = args_list(a, ki, hn, false, false);
     const char *sep = *args ? ", " : "";
-    buf_printf(o, "static TK_UNUSED tk_status %s_cuda(%s%svoid *tk_stream)\n{\n", k->name, decl,
+    buf_printf(o, "static TK_UNUSED tk_status %s%s(%s%svoid *tk_stream)\n{\n", k->name, suffix, decl,
                *decl ? ", " : "");
     buf_printf(o, "    int64_t tk_grid[3] = { 0, 0, 0 };\n");
     buf_printf(o, "    tk_status tk_st = %s__check(%s%stk_grid);\n", k->name, args, sep);
@@ -1028,23 +1030,67 @@ typedef struct Group {
     HE h;
 } Group;
 
+/* The kernels with their versions (lower/version.c): ks[0 .. n) as given,
+ * then kernel i's tv[i].n versions from first[i] on. */
+typedef struct Versions {
+    TirKernel **ks;
+    int n, *first;
+    TirVersions *tv;
+} Versions;
+
+static Versions versions(Arena *a, TirKernel **ks, int n)
+{
+    Versions v = { .first = arena_alloc(a, sizeof(int) * (size_t)(n + 1)),
+                   .tv = arena_alloc(a, sizeof(TirVersions) * (size_t)(n + 1)) };
+    int total = n;
+    for (int i = 0; i < n; i++) {
+        tir_versions(ks[i], &v.tv[i]);
+        v.first[i] = total;
+        total += v.tv[i].n;
+    }
+    v.ks = arena_alloc(a, sizeof(TirKernel *) * (size_t)(total + 1));
+    for (int i = 0; i < n; i++) {
+        v.ks[i] = ks[i];
+        for (int j = 0; j < v.tv[i].n; j++)
+            v.ks[v.first[i] + j] = v.tv[i].k[j];
+    }
+    v.n = total;
+    return v;
+}
+
+/* NAME_cuda of a kernel with versions: the one NAME__version picks. */
+static void emit_version_dispatch(Buf *o, Arena *a, const TirKernel *k, const HostNames *hn, int nv)
+{
+    const KernelInfo *ki = k->info;
+    char *decl = args_list(a, ki, hn, true, false), *args = args_list(a, ki, hn, false, false);
+    const char *sep = *args ? ", " : "";
+    buf_printf(o, "static TK_UNUSED tk_status %s_cuda(%s%svoid *tk_stream)\n{\n", k->name, decl,
+               *decl ? ", " : "");
+    buf_printf(o, "    switch (%s__version(%s)) {\n", k->name, args);
+    for (int j = 1; j <= nv; j++)
+        buf_printf(o, "    case %d:\n        return %s__v%d_cuda(%s%stk_stream);\n", j, k->name, j, args, sep);
+    buf_printf(o, "    default:\n        return %s__v0_cuda(%s%stk_stream);\n    }\n}\n\n", k->name, args, sep);
+}
+
 static bool cuda_emit(Buf *out, TirKernel **ks, int n, const TargetOptions *o, Diag *d)
 {
     Arena *a = arena_new();
+    Versions v = versions(a, ks, n);
+    int nall = v.n;
     /* g[0] NVRTC's kernels, g[1] LLVM's: one module each, the second
      * named with _llvm when both have kernels */
     Group g[2];
-    int *gi = arena_alloc(a, sizeof(int) * (size_t)(n + 1)), *at = arena_alloc(a, sizeof(int) * (size_t)(n + 1));
+    int *gi = arena_alloc(a, sizeof(int) * (size_t)(nall + 1)), *at = arena_alloc(a, sizeof(int) * (size_t)(nall + 1));
     bool ok = true;
     for (int j = 0; j < 2; j++) {
-        g[j] = (Group){ .ks = arena_alloc(a, sizeof(TirKernel *) * (size_t)(n + 1)), .o = *o };
+        g[j] = (Group){ .ks = arena_alloc(a, sizeof(TirKernel *) * (size_t)(nall + 1)), .o = *o };
         g[j].o.llvm = j == 1;
-        g[j].ck = arena_alloc(a, sizeof(CudaKernel) * (size_t)(2 * n + 1));
+        g[j].ck = arena_alloc(a, sizeof(CudaKernel) * (size_t)(2 * nall + 1));
     }
-    for (int i = 0; i < n; i++) {
-        gi[i] = from_llvm(ks[i], o);
+    for (int i = 0; i < nall; i++) {
+        gi[i] = from_llvm(v.ks[i], o);
         at[i] = g[gi[i]].n;
-        g[gi[i]].ks[g[gi[i]].n++] = ks[i];
+        g[gi[i]].ks[g[gi[i]].n++] = v.ks[i];
     }
     const char *mod = module_name(a, o);
     for (int j = 0; j < 2 && ok; j++) {
@@ -1072,7 +1118,23 @@ static bool cuda_emit(Buf *out, TirKernel **ks, int n, const TargetOptions *o, D
             ok = cuda_emit_check(out, ks[i], &hn, d);
             if (!ok)
                 break;
-            emit_launcher(&x->h, ks[i], at[i], x->ck, &hn);
+            if (!v.tv[i].n) {
+                emit_launcher(&x->h, ks[i], at[i], x->ck, &hn, "_cuda");
+            } else {
+                /* the whole kernel as NAME__v0_cuda, version j as
+                 * NAME__vj_cuda (its messages under the kernel's name) */
+                emit_launcher(&x->h, ks[i], at[i], x->ck, &hn, "__v0_cuda");
+                for (int j = 0; j < v.tv[i].n; j++) {
+                    int c = v.first[i] + j;
+                    v.ks[c]->name = ks[i]->name;
+                    emit_launcher(&g[gi[c]].h, v.ks[c], at[c], g[gi[c]].ck, &hn,
+                                  arena_printf(a, "__v%d_cuda", j + 1));
+                }
+                ok = cuda_emit_version(out, ks[i], &hn, &v.tv[i], d);
+                if (!ok)
+                    break;
+                emit_version_dispatch(out, a, ks[i], &hn, v.tv[i].n);
+            }
             if (!args_dispatched(ks[i], o))
                 ok = emit_dlpack(out, ks[i], ks[i]->name, &hn, d);
             buf_puts(out, "#ifdef TKC_CUDA_HOST_COPY\n");
@@ -1095,9 +1157,12 @@ static bool cuda_emit(Buf *out, TirKernel **ks, int n, const TargetOptions *o, D
     return ok;
 }
 
-bool cuda_emit_text(FILE *f, const char *kind, TirKernel **ks, int n, const TargetOptions *o, Diag *d)
+bool cuda_emit_text(FILE *f, const char *kind, TirKernel **ks0, int n0, const TargetOptions *o, Diag *d)
 {
     Arena *a = arena_new();
+    Versions v = versions(a, ks0, n0);
+    TirKernel **ks = v.ks;
+    int n = v.n;
     CudaKernel *ck = arena_alloc(a, sizeof *ck * (size_t)(2 * n + 1));
     int total = 0;
     bool ok;
