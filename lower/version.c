@@ -96,8 +96,12 @@ bool tir_versions(TirKernel *k, TirVersions *v)
         ver[n] = heavy ? ++nv : 0;
         ifs[n++] = in->id;
     }
-    if (nv < 2)
+    if (nv < 2) {
+        if (n)
+            tir_log("versions", "%s: %d launcher-decided if(s), %d with a loop: no versions", k->name, n, nv);
         return false;
+    }
+    tir_log("versions", "%s: %d versions (%d launcher-decided ifs)", k->name, nv, n);
     v->n = nv;
     v->ncond = n;
     v->ver = ver;
