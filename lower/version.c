@@ -14,18 +14,23 @@
  *
  * Where the top level holds two or more such ifs that contain a loop, the
  * kernel is also compiled once per such if (tir_versions): version j is the
- * kernel with if j's condition replaced by true and the other such ifs' by
- * false, folded, so that it holds if j's code alone.  The launcher
- * evaluates the conditions and runs version j where exactly condition j
- * holds, and the whole kernel otherwise (none of them or several: the code
- * as written).  Ifs without a loop, and everything outside the ifs, are in
- * every version as they are.  The versions are exact: a version runs only
- * where its pinned conditions have the values they would have had.
+ * kernel with if j's condition replaced by true and the conditions of all
+ * the other top-level ifs the launcher can decide (with a loop or without)
+ * by false, folded, so that it holds if j's code alone (and the else
+ * branches of the others).  The launcher evaluates those conditions and
+ * runs version j where if j's alone holds, and the whole kernel otherwise
+ * (none, several, or one without a loop: the code as written).  The
+ * versions are exact: a version runs only where each condition it fixed
+ * has the value it was given.  The ifs without a loop are fixed too: an
+ * `if KW <= 0 { store zeros }` left after sdpa_relpos_bf16's global walk
+ * cost the walk 4% (doc/bench/h200-s29-v3.log).
  *
- * H200, SAM ViT-B global attention (B=8 H=12 S=T=4096 D=64), 10 rounds in
- * turns with torch's no-bias SDPA: sdpa_relpos_bf16 with its global path
- * alone 1.140 ms, ratio 0.847, vs 1.200 (0.799) the whole kernel
- * (doc/bench/h200-s29-r1.log: ptxas 0 bytes of spills vs 84).
+ * H200, SAM ViT-B global attention (B=8 H=12 S=T=4096 D=64), 20 rounds in
+ * turns with torch's no-bias SDPA: sdpa_relpos_bf16 1.133 ms, ratio 0.849,
+ * vs 1.199 (0.802) the whole kernel; windowed 0.229 vs 0.251 ms
+ * (doc/bench/h200-s29-v1.log; ptxas 0 bytes of spills in the versions vs
+ * 84 in the whole kernel).  The cost: more functions to compile
+ * (stdlib/attention.tk's header 9.0 s instead of 7.3 on a 2-core machine).
  * TKC_VERSIONS=0 turns it off.
  */
 #include <string.h>

@@ -164,22 +164,22 @@ bool args_check(const ArgCheck *c)
 
 /* ------------------------------------------------------------ head */
 
-static void need_closure(const TirKernel *k, int v, bool *need)
+void args_need_value(const TirKernel *k, int v, bool *need)
 {
     if (v <= 0 || v >= k->instrs.n || need[v])
         return;
     need[v] = true;
     const Instr *in = k->instrs.v[v];
     for (int j = 0; j < in->nargs; j++)
-        need_closure(k, in->args[j], need);
+        args_need_value(k, in->args[j], need);
 }
 
 void args_need(const TirKernel *k, bool *need)
 {
     for (int i = 0; i < k->ngrid; i++)
-        need_closure(k, k->grid[i], need);
+        args_need_value(k, k->grid[i], need);
     for (int i = 0; i < k->requires.n; i++)
-        need_closure(k, k->requires.v[i].cond, need);
+        args_need_value(k, k->requires.v[i].cond, need);
 }
 
 static bool is_word_char(char c)

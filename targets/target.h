@@ -146,6 +146,8 @@ bool args_check(const ArgCheck *c);
 /* need[v] (k->instrs.n entries, zeroed) for every value the grid and the
  * requires use. */
 void args_need(const TirKernel *k, bool *need);
+/* need[] of value v and every value it is computed from. */
+void args_need_value(const TirKernel *k, int v, bool *need);
 /* The requires, then the grid as tk_g0..tk_g2 and its size tk_np, checked. */
 void args_head(const ArgCheck *c);
 

@@ -194,15 +194,6 @@ bool cuda_emit_check(Buf *o, TirKernel *k, const HostNames *hn, Diag *d)
     return true;
 }
 
-static void version_need(const TirKernel *k, int v, bool *need)
-{
-    if (v <= 0 || v >= k->instrs.n || need[v])
-        return;
-    need[v] = true;
-    for (int j = 0; j < k->instrs.v[v]->nargs; j++)
-        version_need(k, k->instrs.v[v]->args[j], need);
-}
-
 bool cuda_emit_version(Buf *o, TirKernel *k, const HostNames *hn, const TirVersions *v, Diag *d)
 {
     CK c = { .k = k, .ki = k->info, .hn = hn, .a = k->arena, .o = o, .d = d, .ok = true };
@@ -223,7 +214,7 @@ bool cuda_emit_version(Buf *o, TirKernel *k, const HostNames *hn, const TirVersi
             out(&c, "(void)%s;", hn->dname[i]);
     bool *need = arena_alloc(a, (size_t)k->instrs.n);
     for (int j = 0; j < v->ncond; j++)
-        version_need(k, v->cond[j], need);
+        args_need_value(k, v->cond[j], need);
     for (int i = 0; i < k->body->ins.n && c.ok; i++) {
         const Instr *in = k->instrs.v[k->body->ins.v[i]];
         if (need[in->id])

@@ -1099,10 +1099,14 @@ static bool cuda_emit(Buf *out, TirKernel **ks, int n, const TargetOptions *o, D
             ok = compile_all(a, g[j].ks, g[j].n, g[j].ck, &g[j].total, &g[j].o, true, &g[j].bin, d);
     }
     if (ok) {
-        for (int j = 0; j < 2; j++)
+        for (int j = 0; j < 2; j++) {
+            int mine = 0;      /* the kernels of the source (not their versions) */
+            for (int i = 0; i < n; i++)
+                mine += gi[i] == j;
             if (g[j].n)
                 buf_printf(out, "/* ---- CUDA target (%s; PTX%s%s%s) ---- */\n", arch_of(o), j ? " from LLVM" : "",
-                           g[j].bin.cubin ? " + cubin" : "", g[!j].n ? arena_printf(a, " for %d of %d kernels", g[j].n, n) : "");
+                           g[j].bin.cubin ? " + cubin" : "", g[!j].n ? arena_printf(a, " for %d of %d kernels", mine, n) : "");
+        }
         buf_puts(out, host_helpers);
         /* the tensor maps' L2 promotion (CU_TENSOR_MAP_L2_PROMOTION_*: 0 none,
          * 1 64B, 2 128B, 3 256B; TKC_TMAP_L2 for comparisons) */
