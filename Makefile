@@ -8,7 +8,7 @@ PREFIX  ?= /usr/local
 B       := build
 
 WARN    := -Wall -Wextra -Wshadow -Wmissing-prototypes -Wstrict-prototypes \
-           -Wno-unused-parameter
+           -Wno-unused-parameter -Wpedantic -Wno-overlength-strings
 CFLAGS  ?= -O2 -g
 ALL_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) $(EXTRA_CFLAGS) -MMD -MP -I$(B) -I.
 LDLIBS  := -lm -ldl -lpthread

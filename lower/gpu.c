@@ -426,7 +426,7 @@ static PirExpr *op_expr(GL *e, const Instr *in, PirExpr **x)
     bool fl = dtype_is_float(ot);
     Op op = in->op;
     switch (op) {
-    case OP_CAST:
+    case OP_CAST: {
         /* f32 rounded to f16 / bf16 that only stores of that type read, one
          * through shared memory at least: the stores' conversion rounds it,
          * once (store_value's case, through views).  On sm_90a the f16
@@ -457,6 +457,7 @@ static PirExpr *op_expr(GL *e, const Instr *in, PirExpr **x)
             }
         }
         return conv_dt(e, x[0], ot, rt);
+    }
     case OP_NEG:
         return pir_un(F, PU_NEG, x[0]);
     case OP_NOT:
